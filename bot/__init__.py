@@ -1,0 +1,1 @@
+"""The Discord bot: configuration, client, cogs and the service layer they call."""

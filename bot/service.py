@@ -1,0 +1,339 @@
+"""The use-cases of every game, with no Discord in sight.
+
+Each call loads the game from the database, checks who is acting, asks the engine, and writes the result
+in one version-guarded transaction before returning. A per-game lock serialises callers in this process;
+the version guard catches anything that slips past it (another process, a bug), so a move is never lost
+and never applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from games import GameError, GameState, game_class
+from games.base import DRAW_AGREED, RESIGN, TIMEOUT
+from storage import Database, GameNotFoundError, GameRecord, GameStore, Seat, StaleVersionError
+
+DEFAULT_TURN_TIMEOUT = 24 * 3600.0
+DEFAULT_CHALLENGE_TIMEOUT = 15 * 60.0
+REMINDER_FRACTION = 0.75  # the one reminder comes when three quarters of the turn time has passed
+
+
+class ServiceError(Exception):
+    """A refusal to show the user, worded so they know what to do instead."""
+
+
+class StaleStateError(ServiceError):
+    """The game moved on after the user looked at it."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who sits in a seat when a game is created: a user, or a bot of some level."""
+
+    user_id: int | None = None
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as stored, with its engine state rebuilt from the snapshot."""
+
+    record: GameRecord
+    state: GameState
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    def user_at(self, seat: int) -> int | None:
+        return self.record.seats[seat].user_id
+
+    def is_bot(self, seat: int) -> bool:
+        return self.record.seats[seat].bot is not None
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.record.seat_of(user_id)
+
+
+class TimerEvent(Enum):
+    REMINDER = "reminder"
+    FORFEIT = "forfeit"
+    EXPIRED = "expired"
+
+
+class _KeyedLocks:
+    """One asyncio.Lock per game id, dropped again when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: int) -> AsyncIterator[None]:
+        lock, users = self._locks.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._locks[key]
+
+
+class GameService:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], float] = time.time,
+        turn_timeout: float = DEFAULT_TURN_TIMEOUT,
+        challenge_timeout: float = DEFAULT_CHALLENGE_TIMEOUT,
+    ) -> None:
+        self.store = GameStore(db)
+        self.clock = clock
+        self.turn_timeout = turn_timeout
+        self.challenge_timeout = challenge_timeout
+        self._locks = _KeyedLocks()
+        # Set whenever a write creates or moves a deadline, so the timer loop can look again.
+        self.timers_changed = asyncio.Event()
+
+    # ----- reading ----------------------------------------------------------------------------------------
+    async def load(self, game_id: int) -> Game:
+        try:
+            record = await self.store.get(game_id)
+        except GameNotFoundError:
+            raise ServiceError(f"There is no game #{game_id}.") from None
+        return Game(record, game_class(record.kind).from_dict(record.state))
+
+    # ----- creating ---------------------------------------------------------------------------------------
+    async def create(
+        self,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        players: Sequence[Player],
+        options: dict[str, Any] | None = None,
+        challenge: bool = False,
+        turn_timeout: float | None = None,
+        rng: random.Random | None = None,
+    ) -> Game:
+        """A new game. With `challenge`, it waits for the other players to accept; otherwise it starts."""
+        options = dict(options or {})
+        users = [p.user_id for p in players if p.user_id is not None]
+        if len(set(users)) != len(users):
+            raise ServiceError("A player can take only one seat in a game.")
+        cls = game_class(kind)
+        for p in players:
+            if p.bot is not None and p.bot not in cls.BOT_LEVELS:
+                raise ServiceError(f"There is no {p.bot!r} bot for {kind}.")
+        try:
+            state = cls.new(len(players), options, rng or random.Random())
+        except GameError as exc:
+            raise ServiceError(str(exc)) from None
+        timeout = self.turn_timeout if turn_timeout is None else turn_timeout
+        if timeout <= 0:
+            raise ServiceError("The turn timeout must be positive.")
+        now = self.clock()
+        seats = [Seat(i, p.user_id, p.bot) for i, p in enumerate(players)]
+        if challenge:
+            status, deadline, remind_at = "pending", now + self.challenge_timeout, None
+        else:
+            status = "active"
+            deadline, remind_at = self._turn_timers(state, seats, timeout, now)
+        record = await self.store.create(
+            kind=kind, guild_id=guild_id, channel_id=channel_id, status=status, state=state.to_dict(),
+            seats=seats, options=options, turn_timeout=timeout, deadline=deadline, remind_at=remind_at,
+            now=now,
+        )
+        self.timers_changed.set()
+        game = Game(record, state)
+        if status == "active":
+            async with self._locks.hold(game.id):
+                game = await self._play_bots(game)
+        return game
+
+    async def set_message(self, game_id: int, message_id: int) -> Game:
+        """Remember which channel message shows the game (set once the bot has posted it)."""
+        async with self._locks.hold(game_id):
+            game = await self.load(game_id)
+            record = await self.store.update(game.record, now=self.clock(), message_id=message_id)
+            return Game(record, game.state)
+
+    # ----- challenges -------------------------------------------------------------------------------------
+    async def accept(self, game_id: int, user_id: int) -> Game:
+        async with self._locks.hold(game_id):
+            game = await self._pending(game_id, user_id)
+            now = self.clock()
+            deadline, remind_at = self._turn_timers(game.state, game.record.seats, game.record.turn_timeout, now)
+            record = await self.store.update(
+                game.record, now=now, status="active", deadline=deadline, remind_at=remind_at
+            )
+            self.timers_changed.set()
+            return await self._play_bots(Game(record, game.state))
+
+    async def decline(self, game_id: int, user_id: int) -> Game:
+        """The challenged player declines, or the challenger withdraws."""
+        async with self._locks.hold(game_id):
+            game = await self.load(game_id)
+            self._require_pending(game)
+            if game.seat_of(user_id) is None:
+                raise ServiceError("This challenge is not yours to decline.")
+            record = await self.store.update(
+                game.record, now=self.clock(), status="declined", deadline=None, remind_at=None
+            )
+            return Game(record, game.state)
+
+    async def _pending(self, game_id: int, user_id: int) -> Game:
+        game = await self.load(game_id)
+        self._require_pending(game)
+        seat = game.seat_of(user_id)
+        if seat == 0:
+            raise ServiceError("You sent this challenge; wait for your opponent to accept it.")
+        if seat is None:
+            raise ServiceError("This challenge is for someone else. Start your own with /chopsticks challenge.")
+        return game
+
+    @staticmethod
+    def _require_pending(game: Game) -> None:
+        status = game.record.status
+        if status == "active":
+            raise ServiceError("This challenge was already accepted; the game is on.")
+        if status != "pending":
+            raise ServiceError(f"This challenge is closed (it was {status}).")
+
+    # ----- playing ----------------------------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int, action_text: str, expected_ply: int | None = None) -> Game:
+        """Play one move for `user_id`; `expected_ply` is the move count the user was looking at."""
+        async with self._locks.hold(game_id):
+            game = await self._active(game_id)
+            seat = self._seat(game, user_id)
+            if expected_ply is not None and expected_ply != game.record.move_count:
+                raise StaleStateError("The game changed while you were choosing: look at the board again.")
+            if game.state.current_player() != seat:
+                raise ServiceError("It is not your turn; wait for your opponent's move.")
+            try:
+                action = game.state.parse_action(action_text)
+                new_state = game.state.apply(seat, action)
+            except GameError as exc:
+                raise ServiceError(str(exc)) from None
+            game = await self._commit(game, seat, user_id, action.text(), new_state)
+            return await self._play_bots(game)
+
+    async def resign(self, game_id: int, user_id: int) -> Game:
+        async with self._locks.hold(game_id):
+            game = await self._active(game_id)
+            seat = self._seat(game, user_id)
+            game = await self._commit(game, seat, user_id, RESIGN, game.state.resign(seat, RESIGN))
+            return await self._play_bots(game)
+
+    async def offer_draw(self, game_id: int, user_id: int) -> tuple[Game, bool]:
+        """Offer a draw, or accept the opponent's offer. Returns the game and whether it is now drawn."""
+        async with self._locks.hold(game_id):
+            game = await self._active(game_id)
+            seat = self._seat(game, user_id)
+            offer = game.record.draw_offer
+            if offer == seat:
+                raise ServiceError("You have already offered a draw; your opponent can accept it or play on.")
+            if offer is not None:
+                return await self._commit(game, seat, user_id, DRAW_AGREED, game.state.agree_draw()), True
+            if any(s.bot for s in game.record.seats):
+                raise ServiceError("The bot declines the draw: it plays on. You can resign instead.")
+            if game.state.num_players != 2:
+                raise ServiceError("Draws by agreement are for two-player games.")
+            record = await self.store.update(game.record, now=self.clock(), draw_offer=seat)
+            return Game(record, game.state), False
+
+    async def _active(self, game_id: int) -> Game:
+        game = await self.load(game_id)
+        status = game.record.status
+        if status == "pending":
+            raise ServiceError("This game starts once the challenge is accepted.")
+        if status != "active":
+            raise ServiceError("This game is over.")
+        return game
+
+    @staticmethod
+    def _seat(game: Game, user_id: int) -> int:
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("You are not playing in this game. Start your own with /chopsticks challenge.")
+        return seat
+
+    async def _commit(self, game: Game, seat: int, user_id: int | None, text: str, state: GameState) -> Game:
+        now = self.clock()
+        outcome = state.outcome()
+        if outcome is None:
+            status = "active"
+            deadline, remind_at = self._turn_timers(state, game.record.seats, game.record.turn_timeout, now)
+        else:
+            status, deadline, remind_at = "finished", None, None
+        try:
+            record = await self.store.record_move(
+                game.record, seat=seat, user_id=user_id, action=text, state=state.to_dict(), now=now,
+                status=status, deadline=deadline, remind_at=remind_at,
+                places=outcome.places if outcome else None,
+            )
+        except StaleVersionError:
+            raise StaleStateError("The game changed while you were choosing: look at the board again.") from None
+        self.timers_changed.set()
+        return Game(record, state)
+
+    async def _play_bots(self, game: Game) -> Game:
+        """Let bot seats move until a human must decide or the game ends (each move its own commit)."""
+        while game.record.status == "active":
+            seat = game.state.current_player()
+            if seat is None or not game.is_bot(seat):
+                break
+            level = game.record.seats[seat].bot
+            assert level is not None
+            # Seeded by game and ply so a bot's choice can be reproduced when investigating a game.
+            rng = random.Random(f"{game.id}:{game.record.move_count}")
+            action = game.state.bot_action(seat, level, rng)
+            game = await self._commit(game, seat, None, action.text(), game.state.apply(seat, action))
+        return game
+
+    @staticmethod
+    def _turn_timers(
+        state: GameState, seats: Sequence[Seat], timeout: float, now: float
+    ) -> tuple[float | None, float | None]:
+        seat = state.current_player()
+        if seat is None or seats[seat].bot is not None:
+            return None, None
+        return now + timeout, now + timeout * REMINDER_FRACTION
+
+    # ----- timers -----------------------------------------------------------------------------------------
+    async def next_timer(self) -> float | None:
+        return await self.store.next_timer()
+
+    async def due_timers(self) -> list[int]:
+        return await self.store.due_timers(self.clock())
+
+    async def fire_timer(self, game_id: int) -> tuple[TimerEvent, Game] | None:
+        """Expire a challenge, remind the player to move, or forfeit them, whichever is due now."""
+        async with self._locks.hold(game_id):
+            game = await self.load(game_id)
+            record, now = game.record, self.clock()
+            if record.status == "pending" and record.deadline is not None and record.deadline <= now:
+                record = await self.store.update(record, now=now, status="expired", deadline=None, remind_at=None)
+                return TimerEvent.EXPIRED, Game(record, game.state)
+            if record.status != "active":
+                if record.deadline is not None or record.remind_at is not None:
+                    await self.store.update(record, now=now, deadline=None, remind_at=None)
+                return None
+            seat = game.state.current_player()
+            if record.deadline is not None and record.deadline <= now and seat is not None:
+                game = await self._commit(game, seat, None, TIMEOUT, game.state.resign(seat, TIMEOUT))
+                return TimerEvent.FORFEIT, await self._play_bots(game)
+            if record.remind_at is not None and record.remind_at <= now:
+                record = await self.store.update(record, now=now, remind_at=None)
+                return TimerEvent.REMINDER, Game(record, game.state)
+            return None

@@ -1,0 +1,157 @@
+"""The engine contract every game follows (see DESIGN.md §2).
+
+A state is an immutable value: `apply` returns a new state and never changes the old one, so the service
+can compute the next state, try to persist it, and simply drop it if the write loses a race.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+# Reserved action texts in a move log. They are not game moves, but they change the outcome, so they are
+# logged and replayed like moves.
+RESIGN = "resign"
+TIMEOUT = "timeout"
+DRAW_AGREED = "draw-agreed"
+META_ACTIONS = frozenset({RESIGN, TIMEOUT, DRAW_AGREED})
+
+
+class GameError(ValueError):
+    """A refused action or a bad input; the message is written to be shown to a player."""
+
+
+class IllegalMoveError(GameError):
+    """The action is not one of the legal actions in this position."""
+
+
+class NotYourTurnError(GameError):
+    """Someone other than the player to move tried to move."""
+
+
+class GameOverError(GameError):
+    """The game has ended; nothing more can be played."""
+
+
+class InvalidStateError(GameError):
+    """A serialised state is malformed or from an unknown format version."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: a place per seat (1 = first; equal places are ties) and why."""
+
+    places: tuple[int, ...]
+    reason: str
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, place in enumerate(self.places) if place == 1)
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) == len(self.places)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"places": list(self.places), "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
+        try:
+            places = tuple(int(p) for p in data["places"])
+            reason = str(data["reason"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidStateError(f"bad outcome: {exc}") from exc
+        return cls(places, reason)
+
+
+class Action(ABC):
+    """A move. Concrete actions are small frozen dataclasses with a stable text form."""
+
+    @abstractmethod
+    def text(self) -> str:
+        """The stable text used in logs, custom ids and replays."""
+
+
+class GameState(ABC):
+    """One position of one game, with everything needed to continue it."""
+
+    kind: ClassVar[str]
+    FORMAT_VERSION: ClassVar[int]
+    MIN_PLAYERS: ClassVar[int]
+    MAX_PLAYERS: ClassVar[int]
+
+    @classmethod
+    @abstractmethod
+    def new(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> Self:
+        """A fresh game; all randomness comes from `rng` so it is replayable."""
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int: ...
+
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat that must decide now, or None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> Sequence[Action]:
+        """The actions `player` may take now, in a stable order (empty when it is not their decision)."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The action whose text form is `text` in this position; IllegalMoveError if it means nothing."""
+
+    @abstractmethod
+    def apply(self, player: int, action: Action) -> Self:
+        """The state after `player` takes `action`; raises a GameError subclass when refused."""
+
+    @abstractmethod
+    def resign(self, player: int, reason: str = RESIGN) -> Self:
+        """The state after `player` gives up (resignation or a turn timeout)."""
+
+    @abstractmethod
+    def agree_draw(self) -> Self:
+        """The state after all players agreed to a draw."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on."""
+
+    @abstractmethod
+    def public_view(self) -> Any:
+        """What a spectator may know, as a frozen value."""
+
+    @abstractmethod
+    def view_for(self, player: int) -> Any:
+        """What `player` may know, as a frozen value."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able snapshot carrying `FORMAT_VERSION`."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Inverse of `to_dict`; validates and raises InvalidStateError."""
+
+    BOT_LEVELS: ClassVar[tuple[str, ...]] = ()
+
+    def bot_action(self, player: int, level: str, rng: random.Random) -> Action:
+        """The move a computer player of `level` makes for `player` (levels are listed in BOT_LEVELS)."""
+        raise GameError(f"{self.kind} has no computer player")
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def apply_text(self, player: int, text: str) -> Self:
+        """Apply a logged action text, including the reserved meta actions (used by replay)."""
+        if text == RESIGN or text == TIMEOUT:
+            return self.resign(player, text)
+        if text == DRAW_AGREED:
+            return self.agree_draw()
+        return self.apply(player, self.parse_action(text))

@@ -1,0 +1,18 @@
+"""SQLite storage: migrations, games and their move logs, small bot facts."""
+
+from storage.db import LATEST_VERSION, Database, StorageError
+from storage.games import GameNotFoundError, GameRecord, GameStore, MoveRow, Seat, StaleVersionError
+from storage.settings import BotStateStore
+
+__all__ = [
+    "LATEST_VERSION",
+    "BotStateStore",
+    "Database",
+    "GameNotFoundError",
+    "GameRecord",
+    "GameStore",
+    "MoveRow",
+    "Seat",
+    "StaleVersionError",
+    "StorageError",
+]

@@ -1,0 +1,244 @@
+"""Games, seats and move logs in SQLite, as plain dataclasses."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import aiosqlite
+
+from storage.db import Database
+
+ACTIVE_STATUSES = ("pending", "active")
+
+
+class StaleVersionError(Exception):
+    """A write was based on a version of the game that is no longer current; nothing was written."""
+
+    def __init__(self, game_id: int, expected: int) -> None:
+        super().__init__(f"game {game_id} is no longer at version {expected}; reload it and try again")
+        self.game_id = game_id
+        self.expected = expected
+
+
+class GameNotFoundError(LookupError):
+    """No game has this id."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    user_id: int | None  # None for a bot seat
+    bot: str | None = None  # the bot's level, for a bot seat
+    place: int | None = None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    status: str
+    options: dict[str, Any]
+    initial_state: dict[str, Any]
+    state: dict[str, Any]
+    version: int
+    move_count: int
+    draw_offer: int | None
+    turn_timeout: float
+    deadline: float | None
+    remind_at: float | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    seats: tuple[Seat, ...]
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    ply: int
+    seat: int
+    user_id: int | None
+    action: str
+    created_at: float
+
+
+# Columns a write may change besides the state; anything else is fixed when the game is created.
+_UPDATABLE = frozenset({"status", "message_id", "draw_offer", "deadline", "remind_at", "finished_at", "state"})
+
+
+class GameStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create(
+        self,
+        *,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        status: str,
+        state: Mapping[str, Any],
+        seats: Sequence[Seat],
+        options: Mapping[str, Any],
+        turn_timeout: float,
+        deadline: float | None,
+        remind_at: float | None,
+        now: float,
+    ) -> GameRecord:
+        state_json = _dumps(state)
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, status, options, initial_state, state,"
+                " turn_timeout, deadline, remind_at, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (kind, guild_id, channel_id, status, _dumps(options), state_json, state_json,
+                 turn_timeout, deadline, remind_at, now, now),
+            )
+            game_id = cur.lastrowid
+            assert game_id is not None
+            await conn.executemany(
+                "INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, ?, ?, ?)",
+                [(game_id, s.seat, s.user_id, s.bot) for s in seats],
+            )
+            record = await self._load(conn, game_id)
+        assert record is not None
+        return record
+
+    async def get(self, game_id: int) -> GameRecord:
+        async with self._db.reading() as conn:
+            record = await self._load(conn, game_id)
+        if record is None:
+            raise GameNotFoundError(game_id)
+        return record
+
+    async def record_move(
+        self,
+        game: GameRecord,
+        *,
+        seat: int,
+        user_id: int | None,
+        action: str,
+        state: Mapping[str, Any],
+        now: float,
+        status: str,
+        deadline: float | None,
+        remind_at: float | None,
+        places: Sequence[int] | None = None,
+    ) -> GameRecord:
+        """Append one move and write the new snapshot in one transaction, guarded by `game.version`."""
+        state_json = _dumps(state)
+        finished_at = now if status == "finished" else None
+        async with self._db.transaction() as conn:
+            async with conn.execute(
+                "UPDATE games SET state = ?, status = ?, deadline = ?, remind_at = ?, draw_offer = NULL,"
+                " finished_at = ?, version = version + 1, move_count = move_count + 1, updated_at = ?"
+                " WHERE id = ? AND version = ? RETURNING move_count",
+                (state_json, status, deadline, remind_at, finished_at, now, game.id, game.version),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise StaleVersionError(game.id, game.version)
+            ply = int(row[0])
+            await conn.execute(
+                "INSERT INTO moves (game_id, ply, seat, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (game.id, ply, seat, user_id, action, now),
+            )
+            if places is not None:
+                await conn.executemany(
+                    "UPDATE game_players SET place = ? WHERE game_id = ? AND seat = ?",
+                    [(place, game.id, seat_no) for seat_no, place in enumerate(places)],
+                )
+        return _replace_record(
+            game, state=dict(state), status=status, deadline=deadline, remind_at=remind_at, draw_offer=None,
+            finished_at=finished_at, version=game.version + 1, move_count=ply, updated_at=now,
+            seats=_with_places(game.seats, places),
+        )
+
+    async def update(self, game: GameRecord, *, now: float, **changes: Any) -> GameRecord:
+        """Change a few columns (status, message id, draw offer, timers), guarded by `game.version`."""
+        bad = set(changes) - _UPDATABLE
+        if bad:
+            raise ValueError(f"cannot update {sorted(bad)}")
+        columns = list(changes)
+        values = [_dumps(v) if c == "state" else v for c, v in changes.items()]
+        sets = "".join(f"{c} = ?, " for c in columns)
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(
+                f"UPDATE games SET {sets}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+                (*values, now, game.id, game.version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersionError(game.id, game.version)
+        return _replace_record(game, version=game.version + 1, updated_at=now, **changes)
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        async with self._db.reading() as conn, conn.execute(
+            "SELECT ply, seat, user_id, action, created_at FROM moves WHERE game_id = ? ORDER BY ply",
+            (game_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [MoveRow(int(r[0]), int(r[1]), r[2], str(r[3]), float(r[4])) for r in rows]
+
+    async def next_timer(self) -> float | None:
+        """When the earliest reminder or deadline of a live game falls due."""
+        async with self._db.reading() as conn, conn.execute(
+            "SELECT MIN(t) FROM (SELECT MIN(deadline) AS t FROM games WHERE deadline IS NOT NULL"
+            " UNION ALL SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL)"
+        ) as cur:
+            row = await cur.fetchone()
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def due_timers(self, now: float) -> list[int]:
+        """Ids of games with a reminder or deadline at or before `now`, earliest first."""
+        async with self._db.reading() as conn, conn.execute(
+            "SELECT id FROM (SELECT id, deadline AS t FROM games WHERE deadline <= ?"
+            " UNION ALL SELECT id, remind_at FROM games WHERE remind_at <= ?) GROUP BY id ORDER BY MIN(t)",
+            (now, now),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [int(r[0]) for r in rows]
+
+    async def _load(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
+        async with conn.execute(
+            "SELECT id, kind, guild_id, channel_id, message_id, status, options, initial_state, state, version,"
+            " move_count, draw_offer, turn_timeout, deadline, remind_at, created_at, updated_at, finished_at"
+            " FROM games WHERE id = ?",
+            (game_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with conn.execute(
+            "SELECT seat, user_id, bot, place FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cur:
+            seat_rows = await cur.fetchall()
+        return GameRecord(
+            id=int(row[0]), kind=str(row[1]), guild_id=row[2], channel_id=int(row[3]), message_id=row[4],
+            status=str(row[5]), options=json.loads(row[6]), initial_state=json.loads(row[7]),
+            state=json.loads(row[8]), version=int(row[9]), move_count=int(row[10]), draw_offer=row[11],
+            turn_timeout=float(row[12]), deadline=row[13], remind_at=row[14], created_at=float(row[15]),
+            updated_at=float(row[16]), finished_at=row[17],
+            seats=tuple(Seat(int(s[0]), s[1], s[2], s[3]) for s in seat_rows),
+        )
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _replace_record(game: GameRecord, **changes: Any) -> GameRecord:
+    return replace(game, **changes)
+
+
+def _with_places(seats: tuple[Seat, ...], places: Sequence[int] | None) -> tuple[Seat, ...]:
+    if places is None:
+        return seats
+    return tuple(Seat(s.seat, s.user_id, s.bot, places[s.seat]) for s in seats)
