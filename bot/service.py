@@ -144,6 +144,8 @@ class GameService:
             raise ServiceError("The turn timeout must be positive.")
         now = self.clock()
         seats = [Seat(i, p.user_id, p.bot) for i, p in enumerate(players)]
+        deadline: float | None
+        remind_at: float | None
         if challenge:
             status, deadline, remind_at = "pending", now + self.challenge_timeout, None
         else:
@@ -251,6 +253,12 @@ class GameService:
                 raise ServiceError("Draws by agreement are for two-player games.")
             record = await self.store.update(game.record, now=self.clock(), draw_offer=seat)
             return Game(record, game.state), False
+
+    async def require_player(self, game_id: int, user_id: int) -> Game:
+        """The game, if it is being played and `user_id` sits in it; otherwise the reason why not."""
+        game = await self._active(game_id)
+        self._seat(game, user_id)
+        return game
 
     async def _active(self, game_id: int) -> Game:
         game = await self.load(game_id)

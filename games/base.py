@@ -150,7 +150,7 @@ class GameState(ABC):
 
     def apply_text(self, player: int, text: str) -> Self:
         """Apply a logged action text, including the reserved meta actions (used by replay)."""
-        if text == RESIGN or text == TIMEOUT:
+        if text in (RESIGN, TIMEOUT):
             return self.resign(player, text)
         if text == DRAW_AGREED:
             return self.agree_draw()

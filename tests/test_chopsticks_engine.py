@@ -76,7 +76,7 @@ def test_14_reachable_end_positions() -> None:
 
 
 def test_shortest_game_is_five_moves() -> None:
-    line = "1111 1211 1312 0113 1401 0014".split()
+    line = ["1111", "1211", "1312", "0113", "1401", "0014"]
     state = ChopsticksState.start(Rules())
     for code in line[1:]:
         state = next(s for s in successors(state) if s.code() == code)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from itertools import combinations_with_replacement
 from string import ascii_uppercase
 from typing import Any, Self
@@ -308,6 +308,18 @@ class ChopsticksState(GameState):
             raise GameOverError("The game is over.")
         return replace(self, result=self._ranked("agreement"), ply=self.ply + 1, last=None)
 
+    def describe(self, action: Action) -> str:
+        """Plain words for a move in this position, e.g. "3 taps 2" or "split 13 → 22"."""
+        if isinstance(action, Attack):
+            h = self.rules.hands
+            rel, target_hand = divmod(action.target, h)
+            target_seat = (self.to_move + rel) % self.rules.players
+            mine = self.hands[self.to_move][action.hand]
+            return f"{mine} taps {self.hands[target_seat][target_hand]}"
+        if isinstance(action, Split):
+            return f"split {_digits(action.before)} → {_digits(action.after)}"
+        raise IllegalMoveError("That is not a Chopsticks move.")
+
     # ----- views ------------------------------------------------------------------------------------------
     def public_view(self) -> ChopsticksView:
         return ChopsticksView(
@@ -390,7 +402,7 @@ def _distinct_live(hands: Hands) -> list[int]:
     return [i for i, v in enumerate(hands) if v and v not in hands[:i]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _split_results(hands: int, rollover: int, total: int) -> tuple[Hands, ...]:
     """Every sorted way to hold `total` fingers on `hands` live hands."""
     return tuple(c for c in combinations_with_replacement(range(1, rollover), hands) if sum(c) == total)

@@ -16,6 +16,9 @@ class Issue:
     location: Location
     message: str
     code: str = "BASE_TYPE_BAD"
+    # Some failures are not form errors but a top-level error code (e.g. 50006 "Cannot send an empty
+    # message"); then the fake answers ``{"code": discord_code, "message": message}`` instead.
+    discord_code: int | None = None
 
     def where(self) -> str:
         """The location as ``data.components[0].components`` (``body`` for the root)."""

@@ -1,0 +1,122 @@
+"""The bot: opens storage, loads the game cogs, registers persistent buttons and syncs commands."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any, Protocol
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.errors import reply_with_error
+from bot.service import Game, GameService, TimerEvent
+from bot.timers import TimerLoop
+from storage import BotStateStore, Database
+
+log = logging.getLogger(__name__)
+
+
+class GamePresenter(Protocol):
+    """What a game's cog offers the rest of the bot: announcing timer events for its games."""
+
+    async def announce_timer(self, event: TimerEvent, game: Game) -> None: ...
+
+
+def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Send REST and gateway traffic to another host (a proxy, or the offline Discord in tests).
+
+    discord.py keeps both as class attributes, so this applies to every client in the process.
+    """
+    if api_base:
+        discord.http.Route.BASE = api_base
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class TabletopBot(commands.Bot):
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        # Only the guilds intent: slash commands and components need no privileged intents at all.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        point_discord_at(settings.api_base, settings.gateway_url)
+        self.presenters: dict[str, GamePresenter] = {}
+        self._db: Database | None = None
+        self._service: GameService | None = None
+        self._timers: TimerLoop | None = None
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("the bot has not finished starting")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        self._db = await Database.open(self.settings.database_path)
+        self._service = GameService(
+            self._db,
+            turn_timeout=self.settings.turn_timeout,
+            challenge_timeout=self.settings.challenge_timeout,
+        )
+        self.tree.error(self._on_app_command_error)
+
+        from bot.cogs.chopsticks import ChopsticksButton, ChopsticksCog
+
+        await self.add_cog(ChopsticksCog(self))
+        self.add_dynamic_items(ChopsticksButton)
+        await self.sync_commands()
+        self._timers = TimerLoop(self.service, self._announce_timer)
+        self._timers.start()
+
+    async def close(self) -> None:
+        if self._timers is not None:
+            await self._timers.stop()
+        await super().close()
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def sync_commands(self) -> None:
+        """Sync to the development guild when set; otherwise globally, only if the commands changed."""
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        assert self._db is not None
+        memory = BotStateStore(self._db)
+        key = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
+        if await memory.get(key) == digest:
+            log.info("application commands unchanged; not syncing")
+            return
+        synced = await self.tree.sync(guild=guild)
+        await memory.set(key, digest)
+        log.info("synced %d application commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    async def _announce_timer(self, event: TimerEvent, game: Game) -> None:
+        presenter = self.presenters.get(game.record.kind)
+        if presenter is None:
+            log.warning("no presenter for %s game %s", game.record.kind, game.id)
+            return
+        await presenter.announce_timer(event, game)
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await reply_with_error(interaction, error)
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("logged in as %s (%s) in %d servers", self.user, self.user.id, len(self.guilds))

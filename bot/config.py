@@ -1,0 +1,123 @@
+"""Settings from the environment and an optional `.env` file; every mistake is reported by name."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+import yarl
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message names it and says what is expected."""
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$", re.IGNORECASE)
+_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_path: Path
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    api_base: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 for a proxy or the test Discord
+    gateway_url: str | None = None  # e.g. ws://127.0.0.1:8080/gw
+    turn_timeout: float = 24 * 3600.0
+    challenge_timeout: float = 15 * 60.0
+
+    def __repr__(self) -> str:  # never show the token, even in a debugger or a traceback
+        return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id}, ...)"
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines; blank lines and # comments are skipped, surrounding quotes removed."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        key = key.removeprefix("export ").strip()
+        if not sep or not key:
+            raise ConfigError(f"{path}:{number}: expected KEY=VALUE")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def load_settings(environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
+    """Settings from `environ` (default: the process environment), falling back to the `.env` file."""
+    env = dict(read_dotenv(dotenv) if dotenv else {})
+    env.update(os.environ if environ is None else environ)
+
+    def get(name: str) -> str | None:
+        value = env.get(name, "").strip()
+        return value or None
+
+    token = get("DISCORD_TOKEN")
+    if token is None:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set: put your bot's token in .env (see .env.example) or the environment."
+        )
+    if any(c.isspace() for c in token) or token.lower().startswith("bot "):
+        raise ConfigError("DISCORD_TOKEN looks malformed: paste the token alone, without 'Bot ' or spaces.")
+
+    dev_guild = get("DEV_GUILD_ID")
+    if dev_guild is not None and not dev_guild.isdigit():
+        raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {dev_guild!r}.")
+
+    level = (get("LOG_LEVEL") or "INFO").upper()
+    if level not in _LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {level!r}.")
+
+    return Settings(
+        token=token,
+        database_path=Path(get("DATABASE_PATH") or "data/bot.sqlite3"),
+        dev_guild_id=int(dev_guild) if dev_guild else None,
+        log_level=level,
+        api_base=_url(get("DISCORD_API_BASE"), "DISCORD_API_BASE", ("http", "https")),
+        gateway_url=_url(get("DISCORD_GATEWAY_URL"), "DISCORD_GATEWAY_URL", ("ws", "wss")),
+        turn_timeout=_duration(get("TURN_TIMEOUT"), "TURN_TIMEOUT", 24 * 3600.0),
+        challenge_timeout=_duration(get("CHALLENGE_TIMEOUT"), "CHALLENGE_TIMEOUT", 15 * 60.0),
+    )
+
+
+def parse_duration(text: str) -> float:
+    """Seconds in '90', '90s', '30m', '24h' or '2d'; ValueError otherwise."""
+    match = _DURATION.match(text)
+    if not match:
+        raise ValueError(text)
+    seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2).lower()]
+    if seconds <= 0:
+        raise ValueError(text)
+    return seconds
+
+
+def _duration(value: str | None, name: str, default: float) -> float:
+    if value is None:
+        return default
+    try:
+        return parse_duration(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a positive duration like 90s, 30m, 24h or 2d, not {value!r}.") from None
+
+
+def _url(value: str | None, name: str, schemes: tuple[str, ...]) -> str | None:
+    if value is None:
+        return None
+    parsed = urlparse(value)
+    if parsed.scheme not in schemes or not parsed.netloc:
+        raise ConfigError(f"{name} must be a {' or '.join(schemes)} URL, not {value!r}.")
+    yarl.URL(value)  # the gateway URL is handed to discord.py as a yarl.URL
+    return value.rstrip("/")

@@ -1,0 +1,52 @@
+"""The one place that turns a failure during an interaction into a reply."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.service import ServiceError
+from games import GameError
+
+log = logging.getLogger(__name__)
+
+FAULT_MESSAGE = (
+    "Something went wrong on my side and it has been logged. "
+    "Anything already shown on the board did happen; look at it before trying again."
+)
+
+
+def user_message(exc: BaseException) -> str | None:
+    """The explanation for a refusal the user caused, or None for a real fault."""
+    if isinstance(exc, app_commands.CommandInvokeError):
+        exc = exc.original
+    if isinstance(exc, ServiceError | GameError):
+        return str(exc)
+    if isinstance(exc, app_commands.NoPrivateMessage):
+        return "This command works in a server channel, not in DMs."
+    if isinstance(exc, app_commands.MissingPermissions):
+        return f"You need the {', '.join(exc.missing_permissions)} permission for this."
+    if isinstance(exc, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {exc.retry_after:.0f} s."
+    if isinstance(exc, app_commands.TransformerError | app_commands.CheckFailure):
+        return str(exc)
+    return None
+
+
+async def reply_with_error(interaction: discord.Interaction[Any], exc: BaseException) -> None:
+    """Answer ephemerally: the refusal's reason, or a short apology after logging a real fault."""
+    message = user_message(exc)
+    if message is None:
+        command = interaction.command.qualified_name if interaction.command else interaction.data
+        log.error("fault while handling %s from user %s", command, interaction.user.id, exc_info=exc)
+        message = FAULT_MESSAGE
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply for interaction %s", interaction.id, exc_info=True)

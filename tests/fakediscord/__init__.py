@@ -1,0 +1,1 @@
+"""Offline fake of Discord."""

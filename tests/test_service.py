@@ -1,0 +1,182 @@
+"""The service over a real SQLite file: turns, refusals, concurrency, draws, timers, replay."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service import GameService, Player, ServiceError, StaleStateError, TimerEvent
+from games import replay
+from storage import Database
+
+ALICE, BOB, CAROL = 101, 202, 303
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(db: Database, clock: Clock) -> GameService:
+    return GameService(db, clock=clock, turn_timeout=100.0, challenge_timeout=50.0)
+
+
+async def _human_game(service: GameService, first: int = 0) -> int:
+    game = await service.create("chopsticks", guild_id=1, channel_id=2,
+                                players=[Player(ALICE), Player(BOB)], options={"first": first})
+    return game.id
+
+
+async def test_turns_are_enforced_and_moves_logged(service: GameService) -> None:
+    game_id = await _human_game(service)
+    with pytest.raises(ServiceError, match="not your turn"):
+        await service.act(game_id, BOB, "AC")
+    with pytest.raises(ServiceError, match="not playing"):
+        await service.act(game_id, CAROL, "AC")
+    with pytest.raises(ServiceError, match="not a move"):
+        await service.act(game_id, ALICE, "XYZ")
+    game = await service.act(game_id, ALICE, "AC", expected_ply=0)
+    assert game.state.public_view().code == "1211"
+    assert game.record.move_count == 1
+    moves = await service.store.moves(game_id)
+    assert [(m.seat, m.user_id, m.action) for m in moves] == [(0, ALICE, "AC")]
+
+
+async def test_twenty_concurrent_clicks_apply_exactly_one(service: GameService) -> None:
+    game_id = await _human_game(service)
+    results = await asyncio.gather(
+        *(service.act(game_id, ALICE, "AC", expected_ply=0) for _ in range(20)), return_exceptions=True
+    )
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(applied) == 1
+    assert len(refused) == 19 and all(isinstance(r, StaleStateError) for r in refused)
+    assert "look at the board again" in str(refused[0])
+    assert len(await service.store.moves(game_id)) == 1
+
+
+async def test_concurrent_moves_without_a_ply_still_apply_one(service: GameService) -> None:
+    game_id = await _human_game(service)
+    results = await asyncio.gather(*(service.act(game_id, ALICE, "AC") for _ in range(20)), return_exceptions=True)
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert all("not your turn" in str(r) for r in results if isinstance(r, BaseException))
+
+
+async def test_challenge_accept_decline_and_expiry(service: GameService, clock: Clock) -> None:
+    pending = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
+                                   challenge=True)
+    with pytest.raises(ServiceError, match="starts once the challenge is accepted"):
+        await service.act(pending.id, ALICE, "AC")
+    with pytest.raises(ServiceError, match="You sent this challenge"):
+        await service.accept(pending.id, ALICE)
+    with pytest.raises(ServiceError, match="for someone else"):
+        await service.accept(pending.id, CAROL)
+    accepted = await service.accept(pending.id, BOB)
+    assert accepted.record.status == "active" and accepted.record.deadline == clock.now + 100.0
+    with pytest.raises(ServiceError, match="already accepted"):
+        await service.accept(pending.id, BOB)
+
+    declined = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
+                                    challenge=True)
+    assert (await service.decline(declined.id, BOB)).record.status == "declined"
+
+    expiring = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
+                                    challenge=True)
+    clock.now += 51
+    fired = await service.fire_timer(expiring.id)
+    assert fired is not None and fired[0] is TimerEvent.EXPIRED
+    with pytest.raises(ServiceError, match="closed"):
+        await service.accept(expiring.id, BOB)
+
+
+async def test_reminder_then_forfeit_on_timeout(service: GameService, clock: Clock) -> None:
+    game_id = await _human_game(service, first=1)
+    clock.now += 74
+    assert await service.due_timers() == []
+    clock.now += 2
+    assert await service.due_timers() == [game_id]
+    fired = await service.fire_timer(game_id)
+    assert fired is not None and fired[0] is TimerEvent.REMINDER
+    assert await service.fire_timer(game_id) is None  # only one reminder
+    clock.now += 25
+    fired = await service.fire_timer(game_id)
+    assert fired is not None and fired[0] is TimerEvent.FORFEIT
+    game = fired[1]
+    outcome = game.state.outcome()
+    assert outcome is not None and outcome.reason == "timeout" and outcome.winners == (0,)
+    assert game.record.status == "finished" and game.record.deadline is None
+    assert [s.place for s in game.record.seats] == [1, 2]
+
+
+async def test_a_move_resets_the_turn_timer(service: GameService, clock: Clock) -> None:
+    game_id = await _human_game(service)
+    clock.now += 90
+    game = await service.act(game_id, ALICE, "AC")
+    assert game.record.deadline == clock.now + 100 and game.record.remind_at == clock.now + 75
+
+
+async def test_draw_by_agreement_and_resignation(service: GameService) -> None:
+    game_id = await _human_game(service)
+    game, drawn = await service.offer_draw(game_id, ALICE)
+    assert not drawn and game.record.draw_offer == 0
+    with pytest.raises(ServiceError, match="already offered"):
+        await service.offer_draw(game_id, ALICE)
+    game, drawn = await service.offer_draw(game_id, BOB)
+    outcome = game.state.outcome()
+    assert drawn and outcome is not None and outcome.is_draw and outcome.reason == "agreement"
+    with pytest.raises(ServiceError, match="over"):
+        await service.act(game_id, ALICE, "AC")
+
+    other = await _human_game(service)
+    await service.offer_draw(other, ALICE)
+    game = await service.act(other, ALICE, "AC")
+    assert game.record.draw_offer is None, "a move withdraws the draw offer"
+    game = await service.resign(other, ALICE)
+    outcome = game.state.outcome()
+    assert outcome is not None and outcome.winners == (1,) and outcome.reason == "resign"
+
+
+async def test_bot_games_play_to_the_end_and_replay_matches_snapshot(service: GameService) -> None:
+    rng = random.Random(7)
+    for n in range(10):
+        game = await service.create("chopsticks", guild_id=1, channel_id=2,
+                                    players=[Player(ALICE), Player(bot="simple")], options={"first": n % 2})
+        while game.record.status == "active":
+            seat = game.state.current_player()
+            assert seat == 0, "the bot has always answered before a human is asked"
+            move = rng.choice(list(game.state.legal_actions(0)))
+            game = await service.act(game.id, ALICE, move.text())
+        stored = await service.load(game.id)
+        log = [(m.seat, m.action) for m in await service.store.moves(game.id)]
+        assert replay("chopsticks", stored.record.initial_state, log) == stored.state
+        assert stored.record.move_count == len(log)
+
+
+async def test_unknown_game_and_refused_options(service: GameService) -> None:
+    with pytest.raises(ServiceError, match="no game #999"):
+        await service.act(999, ALICE, "AC")
+    with pytest.raises(ServiceError, match="only one seat"):
+        await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(ALICE)])
+    with pytest.raises(ServiceError, match="not available yet"):
+        await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
+                             options={"variants": ["cutoff"]})
