@@ -19,7 +19,7 @@ from typing import Any
 
 from games import GameError, GameState, game_class
 from games.base import DRAW_AGREED, RESIGN, TIMEOUT
-from storage import Database, GameNotFoundError, GameRecord, GameStore, Seat, StaleVersionError
+from storage import Database, GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
 
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 DEFAULT_CHALLENGE_TIMEOUT = 15 * 60.0
@@ -111,7 +111,18 @@ class GameService:
             record = await self.store.get(game_id)
         except GameNotFoundError:
             raise ServiceError(f"There is no game #{game_id}.") from None
-        return Game(record, game_class(record.kind).from_dict(record.state))
+        return _game(record)
+
+    @asynccontextmanager
+    async def _editing(self, game_id: int) -> AsyncIterator[tuple[GameTransaction, Game]]:
+        """The game, read inside the transaction that will write its next state (nothing is written if the
+        block raises). Callers hold the game's lock, so bot moves that follow cannot interleave."""
+        async with self.store.transaction() as tx:
+            try:
+                record = await tx.load(game_id)
+            except GameNotFoundError:
+                raise ServiceError(f"There is no game #{game_id}.") from None
+            yield tx, _game(record)
 
     # ----- creating ---------------------------------------------------------------------------------------
     async def create(
@@ -165,44 +176,37 @@ class GameService:
 
     async def set_message(self, game_id: int, message_id: int) -> Game:
         """Remember which channel message shows the game (set once the bot has posted it)."""
-        async with self._locks.hold(game_id):
-            game = await self.load(game_id)
-            record = await self.store.update(game.record, now=self.clock(), message_id=message_id)
+        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+            record = await tx.update(game.record, now=self.clock(), message_id=message_id)
             return Game(record, game.state)
 
     # ----- challenges -------------------------------------------------------------------------------------
     async def accept(self, game_id: int, user_id: int) -> Game:
         async with self._locks.hold(game_id):
-            game = await self._pending(game_id, user_id)
-            now = self.clock()
-            deadline, remind_at = self._turn_timers(game.state, game.record.seats, game.record.turn_timeout, now)
-            record = await self.store.update(
-                game.record, now=now, status="active", deadline=deadline, remind_at=remind_at
-            )
+            async with self._editing(game_id) as (tx, game):
+                self._check_can_accept(game, user_id)
+                now = self.clock()
+                deadline, remind_at = self._turn_timers(game.state, game.record.seats, game.record.turn_timeout, now)
+                record = await tx.update(game.record, now=now, status="active", deadline=deadline, remind_at=remind_at)
             self.timers_changed.set()
             return await self._play_bots(Game(record, game.state))
 
     async def decline(self, game_id: int, user_id: int) -> Game:
         """The challenged player declines, or the challenger withdraws."""
-        async with self._locks.hold(game_id):
-            game = await self.load(game_id)
+        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
             self._require_pending(game)
             if game.seat_of(user_id) is None:
                 raise ServiceError("This challenge is not yours to decline.")
-            record = await self.store.update(
-                game.record, now=self.clock(), status="declined", deadline=None, remind_at=None
-            )
+            record = await tx.update(game.record, now=self.clock(), status="declined", deadline=None, remind_at=None)
             return Game(record, game.state)
 
-    async def _pending(self, game_id: int, user_id: int) -> Game:
-        game = await self.load(game_id)
+    def _check_can_accept(self, game: Game, user_id: int) -> None:
         self._require_pending(game)
         seat = game.seat_of(user_id)
         if seat == 0:
             raise ServiceError("You sent this challenge; wait for your opponent to accept it.")
         if seat is None:
             raise ServiceError("This challenge is for someone else. Start your own with /chopsticks challenge.")
-        return game
 
     @staticmethod
     def _require_pending(game: Game) -> None:
@@ -216,58 +220,60 @@ class GameService:
     async def act(self, game_id: int, user_id: int, action_text: str, expected_ply: int | None = None) -> Game:
         """Play one move for `user_id`; `expected_ply` is the move count the user was looking at."""
         async with self._locks.hold(game_id):
-            game = await self._active(game_id)
-            seat = self._seat(game, user_id)
-            if expected_ply is not None and expected_ply != game.record.move_count:
-                raise StaleStateError("The game changed while you were choosing: look at the board again.")
-            if game.state.current_player() != seat:
-                raise ServiceError("It is not your turn; wait for your opponent's move.")
-            try:
-                action = game.state.parse_action(action_text)
-                new_state = game.state.apply(seat, action)
-            except GameError as exc:
-                raise ServiceError(str(exc)) from None
-            game = await self._commit(game, seat, user_id, action.text(), new_state)
+            async with self._editing(game_id) as (tx, game):
+                self._require_active(game)
+                seat = self._seat(game, user_id)
+                if expected_ply is not None and expected_ply != game.record.move_count:
+                    raise StaleStateError("The game changed while you were choosing: look at the board again.")
+                if game.state.current_player() != seat:
+                    raise ServiceError("It is not your turn; wait for your opponent's move.")
+                try:
+                    action = game.state.parse_action(action_text)
+                    new_state = game.state.apply(seat, action)
+                except GameError as exc:
+                    raise ServiceError(str(exc)) from None
+                game = await self._commit(tx, game, seat, user_id, action.text(), new_state)
             return await self._play_bots(game)
 
     async def resign(self, game_id: int, user_id: int) -> Game:
         async with self._locks.hold(game_id):
-            game = await self._active(game_id)
-            seat = self._seat(game, user_id)
-            game = await self._commit(game, seat, user_id, RESIGN, game.state.resign(seat, RESIGN))
+            async with self._editing(game_id) as (tx, game):
+                self._require_active(game)
+                seat = self._seat(game, user_id)
+                game = await self._commit(tx, game, seat, user_id, RESIGN, game.state.resign(seat, RESIGN))
             return await self._play_bots(game)
 
     async def offer_draw(self, game_id: int, user_id: int) -> tuple[Game, bool]:
         """Offer a draw, or accept the opponent's offer. Returns the game and whether it is now drawn."""
-        async with self._locks.hold(game_id):
-            game = await self._active(game_id)
+        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+            self._require_active(game)
             seat = self._seat(game, user_id)
             offer = game.record.draw_offer
             if offer == seat:
                 raise ServiceError("You have already offered a draw; your opponent can accept it or play on.")
             if offer is not None:
-                return await self._commit(game, seat, user_id, DRAW_AGREED, game.state.agree_draw()), True
+                return await self._commit(tx, game, seat, user_id, DRAW_AGREED, game.state.agree_draw()), True
             if any(s.bot for s in game.record.seats):
                 raise ServiceError("The bot declines the draw: it plays on. You can resign instead.")
             if game.state.num_players != 2:
                 raise ServiceError("Draws by agreement are for two-player games.")
-            record = await self.store.update(game.record, now=self.clock(), draw_offer=seat)
+            record = await tx.update(game.record, now=self.clock(), draw_offer=seat)
             return Game(record, game.state), False
 
     async def require_player(self, game_id: int, user_id: int) -> Game:
         """The game, if it is being played and `user_id` sits in it; otherwise the reason why not."""
-        game = await self._active(game_id)
+        game = await self.load(game_id)
+        self._require_active(game)
         self._seat(game, user_id)
         return game
 
-    async def _active(self, game_id: int) -> Game:
-        game = await self.load(game_id)
+    @staticmethod
+    def _require_active(game: Game) -> None:
         status = game.record.status
         if status == "pending":
             raise ServiceError("This game starts once the challenge is accepted.")
         if status != "active":
             raise ServiceError("This game is over.")
-        return game
 
     @staticmethod
     def _seat(game: Game, user_id: int) -> int:
@@ -276,7 +282,9 @@ class GameService:
             raise ServiceError("You are not playing in this game. Start your own with /chopsticks challenge.")
         return seat
 
-    async def _commit(self, game: Game, seat: int, user_id: int | None, text: str, state: GameState) -> Game:
+    async def _commit(
+        self, tx: GameTransaction, game: Game, seat: int, user_id: int | None, text: str, state: GameState
+    ) -> Game:
         now = self.clock()
         outcome = state.outcome()
         if outcome is None:
@@ -285,7 +293,7 @@ class GameService:
         else:
             status, deadline, remind_at = "finished", None, None
         try:
-            record = await self.store.record_move(
+            record = await tx.record_move(
                 game.record, seat=seat, user_id=user_id, action=text, state=state.to_dict(), now=now,
                 status=status, deadline=deadline, remind_at=remind_at,
                 places=outcome.places if outcome else None,
@@ -305,8 +313,12 @@ class GameService:
             assert level is not None
             # Seeded by game and ply so a bot's choice can be reproduced when investigating a game.
             rng = random.Random(f"{game.id}:{game.record.move_count}")
+            # Decided outside the transaction (a stronger bot may think for a while); the version guard in
+            # the commit still refuses it if the game changed meanwhile.
             action = game.state.bot_action(seat, level, rng)
-            game = await self._commit(game, seat, None, action.text(), game.state.apply(seat, action))
+            new_state = game.state.apply(seat, action)
+            async with self.store.transaction() as tx:
+                game = await self._commit(tx, game, seat, None, action.text(), new_state)
         return game
 
     @staticmethod
@@ -328,20 +340,29 @@ class GameService:
     async def fire_timer(self, game_id: int) -> tuple[TimerEvent, Game] | None:
         """Expire a challenge, remind the player to move, or forfeit them, whichever is due now."""
         async with self._locks.hold(game_id):
-            game = await self.load(game_id)
-            record, now = game.record, self.clock()
-            if record.status == "pending" and record.deadline is not None and record.deadline <= now:
-                record = await self.store.update(record, now=now, status="expired", deadline=None, remind_at=None)
-                return TimerEvent.EXPIRED, Game(record, game.state)
-            if record.status != "active":
-                if record.deadline is not None or record.remind_at is not None:
-                    await self.store.update(record, now=now, deadline=None, remind_at=None)
-                return None
-            seat = game.state.current_player()
-            if record.deadline is not None and record.deadline <= now and seat is not None:
-                game = await self._commit(game, seat, None, TIMEOUT, game.state.resign(seat, TIMEOUT))
-                return TimerEvent.FORFEIT, await self._play_bots(game)
-            if record.remind_at is not None and record.remind_at <= now:
-                record = await self.store.update(record, now=now, remind_at=None)
-                return TimerEvent.REMINDER, Game(record, game.state)
-            return None
+            async with self._editing(game_id) as (tx, game):
+                event, game = await self._fire(tx, game)
+            if event is TimerEvent.FORFEIT:
+                game = await self._play_bots(game)
+            return None if event is None else (event, game)
+
+    async def _fire(self, tx: GameTransaction, game: Game) -> tuple[TimerEvent | None, Game]:
+        record, now = game.record, self.clock()
+        if record.status == "pending" and record.deadline is not None and record.deadline <= now:
+            record = await tx.update(record, now=now, status="expired", deadline=None, remind_at=None)
+            return TimerEvent.EXPIRED, Game(record, game.state)
+        if record.status != "active":
+            if record.deadline is not None or record.remind_at is not None:
+                record = await tx.update(record, now=now, deadline=None, remind_at=None)
+            return None, Game(record, game.state)
+        seat = game.state.current_player()
+        if record.deadline is not None and record.deadline <= now and seat is not None:
+            return TimerEvent.FORFEIT, await self._commit(tx, game, seat, None, TIMEOUT, game.state.resign(seat, TIMEOUT))
+        if record.remind_at is not None and record.remind_at <= now:
+            record = await tx.update(record, now=now, remind_at=None)
+            return TimerEvent.REMINDER, Game(record, game.state)
+        return None, game
+
+
+def _game(record: GameRecord) -> Game:
+    return Game(record, game_class(record.kind).from_dict(record.state))

@@ -1,7 +1,15 @@
 """SQLite storage: migrations, games and their move logs, small bot facts."""
 
 from storage.db import LATEST_VERSION, Database, StorageError
-from storage.games import GameNotFoundError, GameRecord, GameStore, MoveRow, Seat, StaleVersionError
+from storage.games import (
+    GameNotFoundError,
+    GameRecord,
+    GameStore,
+    GameTransaction,
+    MoveRow,
+    Seat,
+    StaleVersionError,
+)
 from storage.settings import BotStateStore
 
 __all__ = [
@@ -11,6 +19,7 @@ __all__ = [
     "GameNotFoundError",
     "GameRecord",
     "GameStore",
+    "GameTransaction",
     "MoveRow",
     "Seat",
     "StaleVersionError",

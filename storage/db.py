@@ -40,7 +40,13 @@ class Database:
 
     aiosqlite runs every statement on one worker thread, so concurrent coroutines would otherwise
     interleave statements inside each other's transactions. Every use takes `_lock`: a transaction holds
-    it from BEGIN to COMMIT, and a lone read holds it for that one statement.
+    it from its first statement to COMMIT, and a lone read holds it for that one statement.
+
+    The connection uses sqlite3's implicit transactions with isolation level IMMEDIATE: the first write of
+    a `transaction()` block begins the transaction in the same call (one trip to aiosqlite's thread fewer
+    per move than an explicit BEGIN, which the benchmark shows). Reads before that first write run while
+    this process holds `_lock`, so nothing in the process can change what they saw; writes from another
+    process are caught by the version guard on every game write.
     """
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
@@ -53,8 +59,7 @@ class Database:
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: no implicit transactions; we issue BEGIN IMMEDIATE ourselves.
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn = await aiosqlite.connect(path, isolation_level="IMMEDIATE")
         conn.row_factory = aiosqlite.Row
         try:
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -95,20 +100,21 @@ class Database:
                         )
                     except Exception:
                         if self._conn.in_transaction:
-                            await self._conn.execute("ROLLBACK")
+                            await self._conn.rollback()
                         raise
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back if the block raises."""
+        """Everything the block writes is committed together at its end, or rolled back if it raises."""
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:
+                    await self._conn.rollback()
                 raise
-            await self._conn.execute("COMMIT")
+            if self._conn.in_transaction:
+                await self._conn.commit()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[aiosqlite.Connection]:

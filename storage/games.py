@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -74,9 +75,17 @@ class MoveRow:
 _UPDATABLE = frozenset({"status", "message_id", "draw_offer", "deadline", "remind_at", "finished_at", "state"})
 
 
-class GameStore:
-    def __init__(self, db: Database) -> None:
-        self._db = db
+class GameTransaction:
+    """Reads and writes of games inside one open transaction (see `GameStore.transaction`)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def load(self, game_id: int) -> GameRecord:
+        record = await _load(self._conn, game_id)
+        if record is None:
+            raise GameNotFoundError(game_id)
+        return record
 
     async def create(
         self,
@@ -94,30 +103,20 @@ class GameStore:
         now: float,
     ) -> GameRecord:
         state_json = _dumps(state)
-        async with self._db.transaction() as conn:
-            cur = await conn.execute(
-                "INSERT INTO games (kind, guild_id, channel_id, status, options, initial_state, state,"
-                " turn_timeout, deadline, remind_at, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (kind, guild_id, channel_id, status, _dumps(options), state_json, state_json,
-                 turn_timeout, deadline, remind_at, now, now),
-            )
-            game_id = cur.lastrowid
-            assert game_id is not None
-            await conn.executemany(
-                "INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.bot) for s in seats],
-            )
-            record = await self._load(conn, game_id)
-        assert record is not None
-        return record
-
-    async def get(self, game_id: int) -> GameRecord:
-        async with self._db.reading() as conn:
-            record = await self._load(conn, game_id)
-        if record is None:
-            raise GameNotFoundError(game_id)
-        return record
+        cur = await self._conn.execute(
+            "INSERT INTO games (kind, guild_id, channel_id, status, options, initial_state, state,"
+            " turn_timeout, deadline, remind_at, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (kind, guild_id, channel_id, status, _dumps(options), state_json, state_json,
+             turn_timeout, deadline, remind_at, now, now),
+        )
+        game_id = cur.lastrowid
+        assert game_id is not None
+        await self._conn.executemany(
+            "INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.bot) for s in seats],
+        )
+        return await self.load(game_id)
 
     async def record_move(
         self,
@@ -133,30 +132,27 @@ class GameStore:
         remind_at: float | None,
         places: Sequence[int] | None = None,
     ) -> GameRecord:
-        """Append one move and write the new snapshot in one transaction, guarded by `game.version`."""
-        state_json = _dumps(state)
+        """Append one move and write the new snapshot, guarded by `game.version`."""
         finished_at = now if status == "finished" else None
-        async with self._db.transaction() as conn:
-            async with conn.execute(
-                "UPDATE games SET state = ?, status = ?, deadline = ?, remind_at = ?, draw_offer = NULL,"
-                " finished_at = ?, version = version + 1, move_count = move_count + 1, updated_at = ?"
-                " WHERE id = ? AND version = ? RETURNING move_count",
-                (state_json, status, deadline, remind_at, finished_at, now, game.id, game.version),
-            ) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                raise StaleVersionError(game.id, game.version)
-            ply = int(row[0])
-            await conn.execute(
-                "INSERT INTO moves (game_id, ply, seat, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (game.id, ply, seat, user_id, action, now),
+        rows = list(await self._conn.execute_fetchall(
+            "UPDATE games SET state = ?, status = ?, deadline = ?, remind_at = ?, draw_offer = NULL,"
+            " finished_at = ?, version = version + 1, move_count = move_count + 1, updated_at = ?"
+            " WHERE id = ? AND version = ? RETURNING move_count",
+            (_dumps(state), status, deadline, remind_at, finished_at, now, game.id, game.version),
+        ))
+        if not rows:
+            raise StaleVersionError(game.id, game.version)
+        ply = int(rows[0][0])
+        await self._conn.execute(
+            "INSERT INTO moves (game_id, ply, seat, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (game.id, ply, seat, user_id, action, now),
+        )
+        if places is not None:
+            await self._conn.executemany(
+                "UPDATE game_players SET place = ? WHERE game_id = ? AND seat = ?",
+                [(place, game.id, seat_no) for seat_no, place in enumerate(places)],
             )
-            if places is not None:
-                await conn.executemany(
-                    "UPDATE game_players SET place = ? WHERE game_id = ? AND seat = ?",
-                    [(place, game.id, seat_no) for seat_no, place in enumerate(places)],
-                )
-        return _replace_record(
+        return replace(
             game, state=dict(state), status=status, deadline=deadline, remind_at=remind_at, draw_offer=None,
             finished_at=finished_at, version=game.version + 1, move_count=ply, updated_at=now,
             seats=_with_places(game.seats, places),
@@ -167,75 +163,98 @@ class GameStore:
         bad = set(changes) - _UPDATABLE
         if bad:
             raise ValueError(f"cannot update {sorted(bad)}")
-        columns = list(changes)
         values = [_dumps(v) if c == "state" else v for c, v in changes.items()]
-        sets = "".join(f"{c} = ?, " for c in columns)
+        sets = "".join(f"{c} = ?, " for c in changes)
+        cur = await self._conn.execute(
+            f"UPDATE games SET {sets}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+            (*values, now, game.id, game.version),
+        )
+        if cur.rowcount != 1:
+            raise StaleVersionError(game.id, game.version)
+        return replace(game, version=game.version + 1, updated_at=now, **changes)
+
+
+class GameStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[GameTransaction]:
+        """Read, decide and write in one BEGIN IMMEDIATE transaction; an exception writes nothing."""
         async with self._db.transaction() as conn:
-            cur = await conn.execute(
-                f"UPDATE games SET {sets}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-                (*values, now, game.id, game.version),
-            )
-            if cur.rowcount != 1:
-                raise StaleVersionError(game.id, game.version)
-        return _replace_record(game, version=game.version + 1, updated_at=now, **changes)
+            yield GameTransaction(conn)
+
+    async def get(self, game_id: int) -> GameRecord:
+        async with self._db.reading() as conn:
+            record = await _load(conn, game_id)
+        if record is None:
+            raise GameNotFoundError(game_id)
+        return record
+
+    async def create(self, **fields: Any) -> GameRecord:
+        async with self.transaction() as tx:
+            return await tx.create(**fields)
+
+    async def record_move(self, game: GameRecord, **fields: Any) -> GameRecord:
+        async with self.transaction() as tx:
+            return await tx.record_move(game, **fields)
+
+    async def update(self, game: GameRecord, *, now: float, **changes: Any) -> GameRecord:
+        async with self.transaction() as tx:
+            return await tx.update(game, now=now, **changes)
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        async with self._db.reading() as conn, conn.execute(
-            "SELECT ply, seat, user_id, action, created_at FROM moves WHERE game_id = ? ORDER BY ply",
-            (game_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        async with self._db.reading() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT ply, seat, user_id, action, created_at FROM moves WHERE game_id = ? ORDER BY ply",
+                (game_id,),
+            )
         return [MoveRow(int(r[0]), int(r[1]), r[2], str(r[3]), float(r[4])) for r in rows]
 
     async def next_timer(self) -> float | None:
         """When the earliest reminder or deadline of a live game falls due."""
-        async with self._db.reading() as conn, conn.execute(
-            "SELECT MIN(t) FROM (SELECT MIN(deadline) AS t FROM games WHERE deadline IS NOT NULL"
-            " UNION ALL SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL)"
-        ) as cur:
-            row = await cur.fetchone()
-        return float(row[0]) if row and row[0] is not None else None
+        async with self._db.reading() as conn:
+            rows = list(await conn.execute_fetchall(
+                "SELECT MIN(t) FROM (SELECT MIN(deadline) AS t FROM games WHERE deadline IS NOT NULL"
+                " UNION ALL SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL)"
+            ))
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def due_timers(self, now: float) -> list[int]:
         """Ids of games with a reminder or deadline at or before `now`, earliest first."""
-        async with self._db.reading() as conn, conn.execute(
-            "SELECT id FROM (SELECT id, deadline AS t FROM games WHERE deadline <= ?"
-            " UNION ALL SELECT id, remind_at FROM games WHERE remind_at <= ?) GROUP BY id ORDER BY MIN(t)",
-            (now, now),
-        ) as cur:
-            rows = await cur.fetchall()
+        async with self._db.reading() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id FROM (SELECT id, deadline AS t FROM games WHERE deadline <= ?"
+                " UNION ALL SELECT id, remind_at FROM games WHERE remind_at <= ?) GROUP BY id ORDER BY MIN(t)",
+                (now, now),
+            )
         return [int(r[0]) for r in rows]
 
-    async def _load(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
-        async with conn.execute(
-            "SELECT id, kind, guild_id, channel_id, message_id, status, options, initial_state, state, version,"
-            " move_count, draw_offer, turn_timeout, deadline, remind_at, created_at, updated_at, finished_at"
-            " FROM games WHERE id = ?",
-            (game_id,),
-        ) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        async with conn.execute(
-            "SELECT seat, user_id, bot, place FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
-        ) as cur:
-            seat_rows = await cur.fetchall()
+
+async def _load(conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
+    # One statement (so one trip to aiosqlite's thread) for the game and its seats.
+    rows = await conn.execute_fetchall(
+        "SELECT id, kind, guild_id, channel_id, message_id, status, options, initial_state, state, version,"
+        " move_count, draw_offer, turn_timeout, deadline, remind_at, created_at, updated_at, finished_at,"
+        " (SELECT json_group_array(json_array(seat, user_id, bot, place))"
+        "  FROM (SELECT * FROM game_players WHERE game_id = games.id ORDER BY seat))"
+        " FROM games WHERE id = ?",
+        (game_id,),
+    )
+    for row in rows:
         return GameRecord(
             id=int(row[0]), kind=str(row[1]), guild_id=row[2], channel_id=int(row[3]), message_id=row[4],
             status=str(row[5]), options=json.loads(row[6]), initial_state=json.loads(row[7]),
             state=json.loads(row[8]), version=int(row[9]), move_count=int(row[10]), draw_offer=row[11],
             turn_timeout=float(row[12]), deadline=row[13], remind_at=row[14], created_at=float(row[15]),
             updated_at=float(row[16]), finished_at=row[17],
-            seats=tuple(Seat(int(s[0]), s[1], s[2], s[3]) for s in seat_rows),
+            seats=tuple(Seat(int(s[0]), s[1], s[2], s[3]) for s in json.loads(row[18])),
         )
+    return None
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-def _replace_record(game: GameRecord, **changes: Any) -> GameRecord:
-    return replace(game, **changes)
 
 
 def _with_places(seats: tuple[Seat, ...], places: Sequence[int] | None) -> tuple[Seat, ...]:

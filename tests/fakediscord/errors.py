@@ -19,6 +19,7 @@ class Issue:
     # Some failures are not form errors but a top-level error code (e.g. 50006 "Cannot send an empty
     # message"); then the fake answers ``{"code": discord_code, "message": message}`` instead.
     discord_code: int | None = None
+    source: str = "limits"
 
     def where(self) -> str:
         """The location as ``data.components[0].components`` (``body`` for the root)."""
@@ -28,8 +29,24 @@ class Issue:
         return text or "body"
 
     def describe(self) -> str:
-        """``where: message``, for violation lists."""
-        return f"{self.where()}: {self.message}"
+        """``where: message [source]``, for violation lists."""
+        return f"{self.where()}: {self.message} [{self.source}]"
+
+
+def merge_issues(*groups: Sequence[Issue]) -> list[Issue]:
+    """Concatenate issue lists, dropping later issues at a location an earlier one already reported.
+
+    The classic-limit checker and the OpenAPI description often flag the same field (both know a
+    button label is at most 80 characters); one report per field is enough.
+    """
+    seen: set[Location] = set()
+    merged: list[Issue] = []
+    for group in groups:
+        for issue in group:
+            if issue.location not in seen:
+                seen.add(issue.location)
+                merged.append(issue)
+    return merged
 
 
 def invalid_form_body(issues: Sequence[Issue]) -> dict[str, Any]:

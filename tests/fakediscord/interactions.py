@@ -53,6 +53,7 @@ class InteractionResult:
     channel: FakeChannel
     label: str
     source_message: FakeMessage | None = None
+    trigger: InteractionResult | None = None
     callback_type: int | None = None
     callback_data: JsonDict | None = None
     message: FakeMessage | None = None
@@ -324,11 +325,15 @@ def check_can_use(label: str, definition: JsonDict, permissions: int, in_guild: 
             )
 
 
-def component_data(message: FakeMessage, custom_id: str, component_type: int, values: list[str] | None) -> JsonDict:
+def component_data(
+    message: FakeMessage, custom_id: str, component_type: int, values: list[str] | None
+) -> JsonDict:
     """``data`` of a component interaction, after checking the user could really use that component."""
     matches = [c for c in message.walk_components() if c.get("custom_id") == custom_id]
     if not matches:
-        raise LookupError(f"message {message.id} has no component {custom_id!r}; it has {message.custom_ids()}")
+        raise LookupError(
+            f"message {message.id} has no component {custom_id!r}; it has {message.custom_ids()}"
+        )
     comp = matches[0]
     if comp.get("type") != component_type:
         raise TypeError(f"component {custom_id!r} has type {comp.get('type')}, not {component_type}")
@@ -336,7 +341,9 @@ def component_data(message: FakeMessage, custom_id: str, component_type: int, va
         raise PermissionError(f"component {custom_id!r} is disabled; a user cannot use it")
     if message.deleted:
         raise LookupError(f"message {message.id} was deleted")
-    data: JsonDict = {"custom_id": custom_id, "component_type": component_type, "id": comp.get("id")}
+    data: JsonDict = {"custom_id": custom_id, "component_type": component_type}
+    if "id" in comp:
+        data["id"] = comp["id"]
     if component_type == 3:
         allowed = [o["value"] for o in comp.get("options", [])]
         chosen = list(values or [])
@@ -361,16 +368,23 @@ def modal_submit_data(modal: JsonDict, values: Mapping[str, Any]) -> JsonDict:
             text = str(values.get(custom_id, component.get("value") or ""))
             if component.get("required", True) and not text:
                 raise ValueError(f"modal field {custom_id!r} is required")
-            return {"type": 4, "custom_id": custom_id, "value": text, "id": component.get("id")}
-        chosen = values.get(custom_id, [])
-        return {"type": component.get("type"), "custom_id": custom_id, "values": list(chosen)}
+            answered: JsonDict = {"type": 4, "custom_id": custom_id, "value": text}
+        else:
+            chosen = list(values.get(custom_id, []))
+            answered = {"type": component.get("type"), "custom_id": custom_id, "values": chosen}
+        if "id" in component:
+            answered["id"] = component["id"]
+        return answered
 
     rows: list[JsonDict] = []
     for top in modal.get("components", []):
         if top.get("type") == 1:
             rows.append({"type": 1, "components": [answer(c) for c in top.get("components", [])]})
         elif top.get("type") == 18:
-            rows.append({"type": 18, "id": top.get("id"), "component": answer(top["component"])})
+            label: JsonDict = {"type": 18, "component": answer(top["component"])}
+            if "id" in top:
+                label["id"] = top["id"]
+            rows.append(label)
     unknown = set(values) - used
     if unknown:
         raise LookupError(f"modal {modal.get('custom_id')!r} has no fields {sorted(unknown)}")

@@ -48,7 +48,9 @@ def _check_len(issues: list[Issue], value: Any, loc: Location, limit: int, what:
         issues.append(_too_long(loc, limit, len(value), what))
 
 
-def check_message(payload: Any, *, creating: bool, has_files: bool = False, base: Location = ()) -> list[Issue]:
+def check_message(
+    payload: Any, *, creating: bool, has_files: bool = False, base: Location = ()
+) -> list[Issue]:
     """Check one message body (create or edit) against the classic limits."""
     if not isinstance(payload, Mapping):
         return []
@@ -168,15 +170,21 @@ def _check_row(row: Mapping[str, Any], loc: Location, issues: list[Issue]) -> No
     children = [c for c in row.get("components") or [] if isinstance(c, Mapping)]
     here = (*loc, "components")
     if not children:
-        issues.append(Issue(here, "An action row must contain at least one component.", "BASE_TYPE_MIN_LENGTH"))
+        issues.append(
+            Issue(here, "An action row must contain at least one component.", "BASE_TYPE_MIN_LENGTH")
+        )
     kinds = [c.get("type") for c in children]
     if any(k in SELECT_TYPES for k in kinds) and len(children) > 1:
-        issues.append(Issue(here, f"A select menu must be alone in its action row (row holds types {kinds})."))
+        issues.append(
+            Issue(here, f"A select menu must be alone in its action row (row holds types {kinds}).")
+        )
     elif len(children) > MAX_PER_ROW:
         issues.append(_too_long(here, MAX_PER_ROW, len(children), "buttons in one row"))
 
 
-def _check_item(comp: Mapping[str, Any], loc: Location, issues: list[Issue], seen: dict[str, Location]) -> None:
+def _check_item(
+    comp: Mapping[str, Any], loc: Location, issues: list[Issue], seen: dict[str, Location]
+) -> None:
     """Custom id rules shared by all interactive components, then type-specific rules."""
     ctype = comp.get("type")
     custom_id = comp.get("custom_id")
@@ -237,7 +245,9 @@ def _check_select(comp: Mapping[str, Any], loc: Location, issues: list[Issue]) -
         return
     options = [o for o in comp.get("options") or [] if isinstance(o, Mapping)]
     if not options:
-        issues.append(Issue((*loc, "options"), "A string select needs at least one option.", "BASE_TYPE_REQUIRED"))
+        issues.append(
+            Issue((*loc, "options"), "A string select needs at least one option.", "BASE_TYPE_REQUIRED")
+        )
     _check_len(issues, options, (*loc, "options"), MAX_SELECT_OPTIONS, "options")
     if isinstance(max_values, int) and options and max_values > len(options):
         issues.append(
@@ -326,7 +336,9 @@ def _check_options(options: Sequence[Any], loc: Location) -> list[Issue]:
         if option.get("required"):
             if seen_optional:
                 issues.append(
-                    Issue((*loc, j, "required"), "Required options must be placed before non-required options.")
+                    Issue(
+                        (*loc, j, "required"), "Required options must be placed before non-required options."
+                    )
                 )
         else:
             seen_optional = True

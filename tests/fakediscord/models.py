@@ -110,7 +110,9 @@ class FakeMessage:
     """A message as Discord stores it; interaction responses, followups and DMs included.
 
     ``components`` holds the raw action rows as Discord echoes them back (with numeric ``id`` fields);
-    ``attachments`` holds ``{"id", "filename", "size", ...}`` dicts.
+    ``attachments`` holds ``{"id", "filename", "size", ...}`` dicts. ``edits`` counts edits after the
+    message became visible: filling in a deferred "thinking" message is not one (Discord does not mark
+    it edited either).
     """
 
     id: int
@@ -184,7 +186,9 @@ class FakeMessage:
         for embed in self.embeds:
             author = embed.get("author") or {}
             footer = embed.get("footer") or {}
-            parts.extend(str(v) for v in (author.get("name"), embed.get("title"), embed.get("description")) if v)
+            parts.extend(
+                str(v) for v in (author.get("name"), embed.get("title"), embed.get("description")) if v
+            )
             for fld in embed.get("fields", []):
                 parts.extend(str(fld.get(k, "")) for k in ("name", "value"))
             if footer.get("text"):

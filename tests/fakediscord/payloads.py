@@ -6,6 +6,7 @@ against them) and what discord.py 2.7 reads; snowflakes are always strings on th
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser
@@ -261,3 +262,39 @@ def message_payload(message: FakeMessage, author: FakeUser) -> JsonDict:
     if message.message_reference is not None:
         data["message_reference"] = message.message_reference
     return data
+
+
+def normalise_components(components: Any) -> list[JsonDict]:
+    """Components as Discord echoes them: deep-copied, numbered ``id`` fields, select defaults filled in."""
+    counter = [0]
+
+    def visit(item: Any) -> Any:
+        if isinstance(item, list):
+            return [visit(x) for x in item]
+        if not isinstance(item, dict):
+            return item
+        out: JsonDict = {}
+        if "type" in item:
+            counter[0] += 1
+            out["id"] = item.get("id") or counter[0]
+        for key, value in item.items():
+            if key != "id":
+                out[key] = visit(value)
+        if out.get("type") in (3, 5, 6, 7, 8):
+            out.setdefault("min_values", 1)
+            out.setdefault("max_values", 1)
+        return out
+
+    result = visit(components or [])
+    return result if isinstance(result, list) else []
+
+
+def normalise_embeds(embeds: Any) -> list[JsonDict]:
+    """Embeds as Discord echoes them: ``type`` defaults to ``rich``."""
+    out: list[JsonDict] = []
+    for embed in embeds or []:
+        if isinstance(embed, dict):
+            copy = json.loads(json.dumps(embed))
+            copy.setdefault("type", "rich")
+            out.append(copy)
+    return out

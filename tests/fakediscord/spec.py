@@ -9,6 +9,9 @@ Known gaps between discord.py's wire format and the description, smoothed here:
 * discord.py sends some snowflakes as JSON integers (``recipient_id`` of ``POST /users/@me/channels``,
   ids inside ``allowed_mentions``...) where the description says string. Discord accepts both, so large
   integers are turned into strings before validating (:func:`normalise_snowflakes`).
+* The ``attachments`` array of a message body refers to uploads by their ``files[n]`` index, which
+  discord.py sends as an integer ``id`` (``{"id": 0, "filename": ...}``); the description types every
+  attachment id as a snowflake string. Those ids are stringified too.
 * Requests with files are ``multipart/form-data`` with a ``payload_json`` part and ``files[n]`` parts;
   the description's multipart schemas cannot be checked part by part, so the parsed ``payload_json`` is
   validated as the operation's ``application/json`` body instead.
@@ -24,12 +27,11 @@ import json
 import os
 import time
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from jsonschema.exceptions import ValidationError as SchemaError
 from openapi_core import Config, OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
 
@@ -44,11 +46,32 @@ SNOWFLAKE_MIN = 10**15
 MESSAGE_LIMIT = 240
 
 _cache: dict[tuple[Path, bool], SpecValidator] = {}
+
+
+class SchemaError(Protocol):
+    """The parts of ``jsonschema.exceptions.ValidationError`` used here (jsonschema ships no type stubs)."""
+
+    message: str
+    validator: object
+    validator_value: Any
+    instance: Any
+    context: list[SchemaError]
+
+    @property
+    def absolute_path(self) -> Sequence[str | int]: ...
+
+    @property
+    def relative_schema_path(self) -> Sequence[object]: ...
+
+
 _warned = False
 
 
 def normalise_snowflakes(value: Any) -> Any:
-    """Return ``value`` with every integer that can only be a snowflake turned into its string form."""
+    """Return ``value`` with every integer that can only be a snowflake turned into its string form.
+
+    Integer ``id`` fields inside an ``attachments`` array (upload indexes) are stringified as well.
+    """
     if isinstance(value, bool):
         return value
     if isinstance(value, int) and abs(value) >= SNOWFLAKE_MIN:
@@ -56,8 +79,19 @@ def normalise_snowflakes(value: Any) -> Any:
     if isinstance(value, list):
         return [normalise_snowflakes(v) for v in value]
     if isinstance(value, dict):
-        return {k: normalise_snowflakes(v) for k, v in value.items()}
+        out = {k: normalise_snowflakes(v) for k, v in value.items()}
+        attachments = out.get("attachments")
+        if isinstance(attachments, list):
+            out["attachments"] = [_stringify_id(a) for a in attachments]
+        return out
     return value
+
+
+def _stringify_id(attachment: Any) -> Any:
+    """``{"id": 0, ...}`` -> ``{"id": "0", ...}``."""
+    if isinstance(attachment, dict) and isinstance(attachment.get("id"), int):
+        return {**attachment, "id": str(attachment["id"])}
+    return attachment
 
 
 @dataclass(frozen=True)
@@ -104,9 +138,7 @@ class SpecValidator:
         """A request in openapi-core's terms, placed under the description's server URL."""
         headers = {"Authorization": authorization} if authorization else {}
         data = json.dumps(normalise_snowflakes(body)).encode() if has_body else None
-        return MockRequest(
-            SERVER, method, API_PREFIX + path, args=dict(query), headers=headers, data=data
-        )
+        return MockRequest(SERVER, method, API_PREFIX + path, args=dict(query), headers=headers, data=data)
 
 
 def resolve_spec_path(path: str | Path | None = None) -> Path:
@@ -165,7 +197,7 @@ def _issues_from(error: Exception) -> list[Issue]:
     prefix = _location_prefix(chain)
     if not schema_errors:
         text = "; ".join(dict.fromkeys(_shorten(str(link) or type(link).__name__) for link in chain))
-        return [Issue(prefix, f"{type(error).__name__}: {text}")]
+        return [Issue(prefix, f"{type(error).__name__}: {text}", source="openapi")]
     return [_issue_from_schema_error(err, prefix) for err in schema_errors]
 
 
@@ -183,7 +215,7 @@ def _issue_from_schema_error(error: SchemaError, prefix: tuple[str | int, ...]) 
     """The most relevant leaf of a (possibly oneOf-nested) jsonschema error, with a short message."""
     best = _leaf(error)
     location = (*prefix, *best.absolute_path)
-    return Issue(location, _message_for(best), _code_for(best))
+    return Issue(location, _message_for(best), _code_for(best), source="openapi")
 
 
 def _leaf(error: SchemaError) -> SchemaError:

@@ -1,0 +1,164 @@
+"""Benchmark: N concurrent Chopsticks games through the service and a real SQLite file.
+
+    python -m tests.bench [--games 1,100,1000] [--moves-per-game 40] [--repeat 3]
+
+For each N it prints moves/s and p50/p99 latency per move, then the same for a floor -- raw aiosqlite on
+one connection doing only the writes a move needs (the version-guarded UPDATE of the snapshot and the
+INSERT into the move log, in one transaction) -- and the ratio ours/floor in moves per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+from bot.service import GameService, Player
+from storage import Database
+
+USER_BASE = 10_000
+
+
+@dataclass
+class Figures:
+    moves: int
+    seconds: float
+    latencies: list[float]
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.seconds
+
+    def line(self, label: str) -> str:
+        q = statistics.quantiles(self.latencies, n=100, method="inclusive")
+        return (f"{label:<6} {self.moves:>7} moves  {self.rate:>9.0f} moves/s  "
+                f"p50 {q[49] * 1000:7.2f} ms  p99 {q[98] * 1000:7.2f} ms")
+
+
+@dataclass(frozen=True)
+class Write:
+    """What one accepted move wrote, so that the floor can write exactly the same."""
+
+    game_id: int
+    seat: int
+    action: str
+    state: str
+    status: str
+    deadline: float | None
+    remind_at: float | None
+
+
+async def run_ours(path: Path, games: int, moves_per_game: int) -> tuple[Figures, list[Write]]:
+    """Play `games` games at once through the service; returns figures and every write for the floor."""
+    db = await Database.open(path)
+    service = GameService(db)
+    ids = []
+    for g in range(games):
+        game = await service.create("chopsticks", guild_id=1, channel_id=1 + g % 50,
+                                    players=[Player(USER_BASE + 2 * g), Player(USER_BASE + 2 * g + 1)],
+                                    options={"first": 0})
+        ids.append(game.id)
+    latencies: list[float] = []
+    writes: list[Write] = []
+
+    async def play(index: int, game_id: int) -> None:
+        rng = random.Random(index)
+        game = await service.load(game_id)
+        for _ in range(moves_per_game):
+            seat = game.state.current_player()
+            if seat is None:
+                return
+            move = rng.choice(list(game.state.legal_actions(seat))).text()
+            started = time.perf_counter()
+            game = await service.act(game_id, USER_BASE + 2 * index + seat, move, expected_ply=game.record.move_count)
+            latencies.append(time.perf_counter() - started)
+            record = game.record
+            writes.append(Write(game_id, seat, move, json.dumps(record.state, separators=(",", ":"), sort_keys=True),
+                                record.status, record.deadline, record.remind_at))
+
+    started = time.perf_counter()
+    await asyncio.gather(*(play(i, gid) for i, gid in enumerate(ids)))
+    elapsed = time.perf_counter() - started
+    await db.close()
+    return Figures(len(latencies), elapsed, latencies), writes
+
+
+async def run_floor(path: Path, games: int, writes: list[Write]) -> Figures:
+    """The same writes with raw aiosqlite: one connection, one lock, one transaction per move, the same
+    UPDATE and INSERT statements with the same values, and nothing else (no read, no rules, no JSON)."""
+    db = await Database.open(path)  # same schema and pragmas
+    await db.close()
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    await conn.execute("PRAGMA journal_mode = WAL")
+    await conn.execute("PRAGMA synchronous = NORMAL")
+    await conn.execute("PRAGMA foreign_keys = ON")
+    for _ in range(games):
+        await conn.execute(
+            "INSERT INTO games (kind, channel_id, status, initial_state, state, created_at, updated_at)"
+            " VALUES ('chopsticks', 1, 'active', '{}', '{}', 0, 0)"
+        )
+    by_game: dict[int, list[Write]] = {}
+    for write in writes:
+        by_game.setdefault(write.game_id, []).append(write)
+    lock = asyncio.Lock()
+    latencies: list[float] = []
+
+    async def play(game_id: int, moves: list[Write]) -> None:
+        for version, w in enumerate(moves):
+            started = time.perf_counter()
+            async with lock:
+                now = time.time()
+                await conn.execute("BEGIN IMMEDIATE")
+                await conn.execute_fetchall(
+                    "UPDATE games SET state = ?, status = ?, deadline = ?, remind_at = ?, draw_offer = NULL,"
+                    " finished_at = ?, version = version + 1, move_count = move_count + 1, updated_at = ?"
+                    " WHERE id = ? AND version = ? RETURNING move_count",
+                    (w.state, w.status, w.deadline, w.remind_at, None, now, game_id, version))
+                await conn.execute(
+                    "INSERT INTO moves (game_id, ply, seat, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, version + 1, w.seat, 1, w.action, now))
+                await conn.execute("COMMIT")
+            latencies.append(time.perf_counter() - started)
+            await asyncio.sleep(0)  # let the other games in, as the service's callers would
+
+    started = time.perf_counter()
+    await asyncio.gather(*(play(gid, moves) for gid, moves in by_game.items()))
+    elapsed = time.perf_counter() - started
+    await conn.close()
+    return Figures(len(latencies), elapsed, latencies)
+
+
+def _median(runs: list[Figures]) -> Figures:
+    return sorted(runs, key=lambda f: f.rate)[len(runs) // 2]
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", default="1,100,1000", help="comma-separated numbers of concurrent games")
+    parser.add_argument("--moves-per-game", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each; the median run is reported")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (int(x) for x in args.games.split(",")):
+            ours_runs, floor_runs = [], []
+            for r in range(args.repeat):  # alternate so that a disturbance on the machine hits both alike
+                ours, writes = await run_ours(Path(tmp) / f"ours-{n}-{r}.sqlite3", n, args.moves_per_game)
+                ours_runs.append(ours)
+                floor_runs.append(await run_floor(Path(tmp) / f"floor-{n}-{r}.sqlite3", n, writes))
+            ours, floor = _median(ours_runs), _median(floor_runs)
+            print(f"N = {n} concurrent games (median of {args.repeat} runs)")
+            print("  " + ours.line("ours"))
+            print("  " + floor.line("floor"))
+            print(f"  ratio ours/floor (moves/s): {ours.rate / floor.rate:.2f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

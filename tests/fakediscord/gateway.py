@@ -1,0 +1,255 @@
+"""The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME, dispatches.
+
+Speaks JSON text frames, or zlib-stream binary frames when the client asks for ``compress=zlib-stream``
+in the query (discord.py does unless told otherwise; it inflates only binary frames, so both work).
+Sessions outlive connections, so a dropped socket can RESUME; a new client (a restarted bot) simply
+IDENTIFYs again and becomes the connection that receives dispatches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import secrets
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from .payloads import (
+    JsonDict,
+    current_user_payload,
+    guild_create_payload,
+    member_payload,
+    unavailable_guild_payload,
+)
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+HEARTBEAT_INTERVAL_MS = 41250
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+
+# Gateway close codes (https://discord.com/developers/docs/topics/opcodes-and-status-codes).
+CLOSE_UNKNOWN_ERROR = 4000
+CLOSE_UNKNOWN_OPCODE = 4001
+CLOSE_DECODE_ERROR = 4002
+CLOSE_AUTHENTICATION_FAILED = 4004
+CLOSE_ALREADY_AUTHENTICATED = 4005
+
+
+@dataclass(eq=False)
+class Session:
+    """A gateway session: survives its socket so the client can RESUME it."""
+
+    id: str
+    intents: int
+    _seq: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    last_seq: int = 0
+
+    def next_seq(self) -> int:
+        """The sequence number for the next dispatch."""
+        self.last_seq = next(self._seq)
+        return self.last_seq
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket, optionally zlib-compressed, bound to a session once identified or resumed."""
+
+    ws: web.WebSocketResponse
+    compressor: Any = None
+    session: Session | None = None
+    ready: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, payload: JsonDict) -> None:
+        """Send one gateway payload (as one text frame, or one Z_SYNC_FLUSH-terminated binary frame)."""
+        raw = json.dumps(payload, separators=(",", ":"))
+        async with self.lock:
+            if self.ws.closed:
+                return
+            if self.compressor is None:
+                await self.ws.send_str(raw)
+            else:
+                chunk = self.compressor.compress(raw.encode()) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
+                await self.ws.send_bytes(chunk)
+
+
+class GatewayHub:
+    """All gateway connections of one fake; dispatches go to the newest ready one."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self._fake = fake
+        self.sessions: dict[str, Session] = {}
+        self.connections: list[Connection] = []
+        self.current: Connection | None = None
+        self.identify_count = 0
+        self.resume_count = 0
+        self.received: list[JsonDict] = []
+        # Query string of every websocket connection (``v``, ``encoding``, ``compress``), in order.
+        self.connect_queries: list[dict[str, str]] = []
+
+    @property
+    def is_ready(self) -> bool:
+        """True while a live, identified (or resumed) connection exists."""
+        conn = self.current
+        return conn is not None and conn.ready and not conn.ws.closed
+
+    async def wait_ready(self, timeout: float) -> None:
+        """Wait until a bot is connected and ready to receive dispatches."""
+        deadline = time.monotonic() + timeout
+        while not self.is_ready:
+            if time.monotonic() > deadline:
+                raise TimeoutError(
+                    f"no bot connected to the fake gateway within {timeout} s "
+                    f"(identifies so far: {self.identify_count}, resumes: {self.resume_count})"
+                )
+            await asyncio.sleep(0.01)
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """aiohttp handler for ``GET /gw``: one websocket connection, start to close."""
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        compress = request.query.get("compress")
+        self.connect_queries.append(dict(request.query))
+        conn = Connection(ws, zlib.compressobj() if compress == "zlib-stream" else None)
+        self.connections.append(conn)
+        try:
+            if request.query.get("encoding", "json") != "json" or compress not in (None, "zlib-stream"):
+                await ws.close(code=CLOSE_DECODE_ERROR, message=b"the fake speaks json (+zlib-stream) only")
+                return ws
+            await conn.send(
+                {"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}
+            )
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    continue
+                try:
+                    payload = json.loads(msg.data)
+                except ValueError:
+                    await ws.close(code=CLOSE_DECODE_ERROR, message=b"invalid json")
+                    break
+                self.received.append(payload)
+                await self._on_payload(conn, payload)
+        finally:
+            conn.ready = False
+            if self.current is conn:
+                self.current = None
+            self.connections.remove(conn)
+        return ws
+
+    async def _on_payload(self, conn: Connection, payload: JsonDict) -> None:
+        """React to one client opcode."""
+        op = payload.get("op")
+        data = payload.get("d")
+        if op == 1:
+            await conn.send({"op": 11, "s": None, "t": None, "d": None})
+        elif op == 2:
+            await self._identify(conn, data if isinstance(data, dict) else {})
+        elif op == 6:
+            await self._resume(conn, data if isinstance(data, dict) else {})
+        elif op == 8 and isinstance(data, dict):
+            await self._member_chunk(conn, data)
+        elif op not in (3, 4):
+            await conn.ws.close(code=CLOSE_UNKNOWN_OPCODE, message=b"unknown opcode")
+
+    async def _identify(self, conn: Connection, data: JsonDict) -> None:
+        """IDENTIFY: new session, READY, then one GUILD_CREATE per guild."""
+        fake = self._fake
+        if conn.session is not None:
+            await conn.ws.close(code=CLOSE_ALREADY_AUTHENTICATED, message=b"already authenticated")
+            return
+        if data.get("token") != fake.token:
+            await conn.ws.close(code=CLOSE_AUTHENTICATION_FAILED, message=b"Authentication failed.")
+            return
+        session = Session(secrets.token_hex(16), int(data.get("intents") or 0))
+        self.sessions[session.id] = session
+        conn.session = session
+        self.identify_count += 1
+        ready: JsonDict = {
+            "v": 10,
+            "user": current_user_payload(fake.bot_user),
+            "guilds": [unavailable_guild_payload(g) for g in fake.guilds.values()],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": fake.gateway_url,
+            "application": {"id": str(fake.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "auth": {},
+            "_trace": ["fakediscord"],
+        }
+        shard = data.get("shard")
+        if shard is not None:
+            ready["shard"] = shard
+        await self._send_dispatch(conn, "READY", ready)
+        for guild in fake.guilds.values():
+            await self._send_dispatch(conn, "GUILD_CREATE", guild_create_payload(guild, fake.bot_user))
+        conn.ready = True
+        self.current = conn
+
+    async def _resume(self, conn: Connection, data: JsonDict) -> None:
+        """RESUME: re-attach the session and answer RESUMED; nothing is replayed."""
+        session = self.sessions.get(str(data.get("session_id")))
+        if session is None or data.get("token") != self._fake.token:
+            await conn.send({"op": 9, "s": None, "t": None, "d": False})
+            return
+        conn.session = session
+        self.resume_count += 1
+        await self._send_dispatch(conn, "RESUMED", {"_trace": ["fakediscord"]})
+        conn.ready = True
+        self.current = conn
+
+    async def _member_chunk(self, conn: Connection, data: JsonDict) -> None:
+        """REQUEST_GUILD_MEMBERS (only with the members intent): the guild's only known member, the bot."""
+        chunk: JsonDict = {
+            "guild_id": str(data.get("guild_id")),
+            "members": [member_payload(self._fake.bot_user)],
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        await self._send_dispatch(conn, "GUILD_MEMBERS_CHUNK", chunk)
+
+    async def _send_dispatch(self, conn: Connection, event: str, data: JsonDict) -> None:
+        """Op 0 with the session's next sequence number."""
+        assert conn.session is not None
+        await conn.send({"op": 0, "t": event, "s": conn.session.next_seq(), "d": data})
+
+    async def dispatch(self, event: str, data: JsonDict, *, intent: int | None = None) -> bool:
+        """Send an event to the current connection if it has ``intent``; return whether it was sent."""
+        conn = self.current
+        if conn is None or not conn.ready or conn.session is None:
+            return False
+        if intent is not None and not conn.session.intents & intent:
+            return False
+        await self._send_dispatch(conn, event, data)
+        return True
+
+    async def disconnect(self, code: int = CLOSE_UNKNOWN_ERROR) -> None:
+        """Drop the current socket the way a network blip would; the session stays resumable."""
+        conn = self.current
+        if conn is None:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        self.current = None
+        conn.ready = False
+        await conn.ws.close(code=code, message=b"fakediscord: simulated disconnect")
+
+    async def close_all(self) -> None:
+        """Close every socket (the fake is shutting down)."""
+        self.current = None
+        for conn in list(self.connections):
+            conn.ready = False
+            await conn.ws.close(code=1001, message=b"fakediscord shutting down")
