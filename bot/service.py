@@ -357,7 +357,8 @@ class GameService:
             return None, Game(record, game.state)
         seat = game.state.current_player()
         if record.deadline is not None and record.deadline <= now and seat is not None:
-            return TimerEvent.FORFEIT, await self._commit(tx, game, seat, None, TIMEOUT, game.state.resign(seat, TIMEOUT))
+            forfeited = await self._commit(tx, game, seat, None, TIMEOUT, game.state.resign(seat, TIMEOUT))
+            return TimerEvent.FORFEIT, forfeited
         if record.remind_at is not None and record.remind_at <= now:
             record = await tx.update(record, now=now, remind_at=None)
             return TimerEvent.REMINDER, Game(record, game.state)
