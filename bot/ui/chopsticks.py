@@ -103,12 +103,13 @@ def board_view(game: Game, button: ButtonFactory) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     ply = game.record.move_count
     for i, move in enumerate(moves):
-        label = f"{move.text()} · {state.describe(move)}"
+        label = f"{move.text()} · {state.describe(move, mover_view=True)}"
         view.add_item(button(custom_id(game.id, "mv", ply, move.text()), label=label,
                              style=discord.ButtonStyle.primary, row=i // PER_ROW))
-    draw_label = "Accept draw" if game.record.draw_offer is not None else "Offer draw"
-    view.add_item(button(custom_id(game.id, "draw"), label=draw_label, style=discord.ButtonStyle.secondary,
-                         row=MOVE_ROWS))
+    if not any(s.bot for s in game.record.seats):  # a bot never agrees to a draw, so do not offer one
+        draw_label = "Accept draw" if game.record.draw_offer is not None else "Offer draw"
+        view.add_item(button(custom_id(game.id, "draw"), label=draw_label, style=discord.ButtonStyle.secondary,
+                             row=MOVE_ROWS))
     view.add_item(button(custom_id(game.id, "resign"), label="Resign", style=discord.ButtonStyle.danger,
                          row=MOVE_ROWS))
     return view

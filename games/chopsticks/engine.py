@@ -308,14 +308,16 @@ class ChopsticksState(GameState):
             raise GameOverError("The game is over.")
         return replace(self, result=self._ranked("agreement"), ply=self.ply + 1, last=None)
 
-    def describe(self, action: Action) -> str:
-        """Plain words for a move in this position, e.g. "3 taps 2" or "split 13 → 22"."""
+    def describe(self, action: Action, mover_view: bool = False) -> str:
+        """Plain words for a move in this position: "3 taps 2" (or, addressed to the mover, "your 3 taps
+        their 2") and "split 13 → 22"."""
         if isinstance(action, Attack):
             h = self.rules.hands
             rel, target_hand = divmod(action.target, h)
             target_seat = (self.to_move + rel) % self.rules.players
             mine = self.hands[self.to_move][action.hand]
-            return f"{mine} taps {self.hands[target_seat][target_hand]}"
+            theirs = self.hands[target_seat][target_hand]
+            return f"your {mine} taps their {theirs}" if mover_view else f"{mine} taps {theirs}"
         if isinstance(action, Split):
             return f"split {_digits(action.before)} → {_digits(action.after)}"
         raise IllegalMoveError("That is not a Chopsticks move.")
