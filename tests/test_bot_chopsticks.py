@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from games import replay
+from games.chopsticks import ChopsticksState
 from tests.conftest import BotRunner, World, move_buttons, player_to_move
 from tests.fakediscord import FakeMessage, FakeUser
 
@@ -216,3 +217,24 @@ async def test_challenge_expires(world: World, bots: BotRunner) -> None:
     board = await _challenge(world, world.alice, world.bob)
     await world.fake.wait_until(lambda: "did not answer" in board.text(), timeout=5)
     assert board.components == []
+
+
+async def test_buttons_are_exactly_the_legal_moves(world: World, bots: BotRunner) -> None:
+    await bots.start()
+    board = await _accepted_game(world)
+    users, rng = _users(world), random.Random(11)
+    for _ in range(12):
+        if not move_buttons(board):
+            break
+        code = board.text().split("Position `")[1][:4]
+        position = ChopsticksState.from_code(code)
+        expected = [a.text() for a in position.legal_actions(0)]
+        assert [b["custom_id"].rsplit(":", 1)[1] for b in move_buttons(board)] == expected
+        mover = users[player_to_move(board) or 0]
+        await world.fake.click(mover, board, rng.choice(move_buttons(board))["custom_id"])
+
+
+async def test_commands_go_to_the_development_guild_when_set(world: World, bots: BotRunner) -> None:
+    await bots.start(dev_guild_id=world.guild.id)
+    assert [c["name"] for c in world.fake.registered_commands(guild_id=world.guild.id)] == ["chopsticks"]
+    assert world.fake.registered_commands() == []

@@ -76,7 +76,7 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
     @app_commands.command(name="challenge", description="Challenge someone to Chopsticks, or play me")
     @app_commands.describe(
         opponent="Who to play; leave empty to play against me",
-        turn_minutes="Minutes each player has per move before forfeiting (default: the server's, usually 24 h)",
+        turn_minutes="Minutes per move before a forfeit (default: the bot's TURN_TIMEOUT setting, 24 h)",
     )
     @app_commands.guild_only()
     async def challenge(
