@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,15 @@ import pytest
 
 from bot.client import TabletopBot
 from bot.config import Settings
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, load_spec_validator
+from tests.fakediscord import (
+    BotRunner,
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeMessage,
+    FakeUser,
+    load_spec_validator,
+)
 
 VALIDATOR = load_spec_validator()
 
@@ -31,13 +38,12 @@ class World:
     carol: FakeUser
 
 
-@dataclass
-class BotRunner:
-    """Starts and stops bot processes against one fake Discord and one database file, like restarts."""
+class TabletopRunner(BotRunner[TabletopBot]):
+    """Runs the real bot against the fake, always on the same database file, like restarts of one install."""
 
-    fake: FakeDiscord
-    database: Path
-    running: list[tuple[TabletopBot, asyncio.Task[None]]] = field(default_factory=list)
+    def __init__(self, fake: FakeDiscord, database: Path) -> None:
+        self.database = database
+        super().__init__(fake, self.make)
 
     def settings(self, **overrides: Any) -> Settings:
         values: dict[str, Any] = {
@@ -49,27 +55,12 @@ class BotRunner:
         values.update(overrides)
         return Settings(**values)
 
-    async def start(self, **overrides: Any) -> TabletopBot:
-        expected = self.fake.hub.identify_count + 1
-        bot = TabletopBot(self.settings(**overrides), guild_ready_timeout=0.05)
-        task = asyncio.create_task(bot.start(self.fake.token))
-        self.running.append((bot, task))
-        await self.fake.wait_until(lambda: task.done() or self.fake.hub.identify_count >= expected, timeout=10)
-        if task.done():
-            task.result()  # surface a failed start
-        await self.fake.wait_until_ready(identifies=expected)
-        return bot
+    def make(self, **overrides: Any) -> TabletopBot:
+        return TabletopBot(self.settings(**overrides), guild_ready_timeout=0.05)
 
-    async def stop(self, bot: TabletopBot) -> None:
-        for entry in list(self.running):
-            if entry[0] is bot:
-                self.running.remove(entry)
-                await bot.close()
-                await entry[1]
-
-    async def stop_all(self) -> None:
-        for bot, _ in list(self.running):
-            await self.stop(bot)
+    async def start_with(self, **overrides: Any) -> TabletopBot:
+        """Start the bot with some settings changed (e.g. a short turn timeout)."""
+        return await self.start(lambda: self.make(**overrides))
 
 
 @pytest.fixture
@@ -99,8 +90,8 @@ async def world(restore_discord_urls: None) -> AsyncIterator[World]:
 
 
 @pytest.fixture
-async def bots(world: World, tmp_path: Path) -> AsyncIterator[BotRunner]:
-    runner = BotRunner(world.fake, tmp_path / "bot.sqlite3")
+async def bots(world: World, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
+    runner = TabletopRunner(world.fake, tmp_path / "bot.sqlite3")
     try:
         yield runner
     finally:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from games import replay
 from games.chopsticks import ChopsticksState
-from tests.conftest import BotRunner, World, move_buttons, player_to_move
+from tests.conftest import TabletopRunner, World, move_buttons, player_to_move
 from tests.fakediscord import FakeMessage, FakeUser
 
 
@@ -48,7 +48,7 @@ def _users(world: World) -> dict[int, FakeUser]:
     return {u.id: u for u in (world.alice, world.bob, world.carol)}
 
 
-async def test_bot_logs_in_and_registers_its_commands_once(world: World, bots: BotRunner) -> None:
+async def test_bot_logs_in_and_registers_its_commands_once(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start()
     [command] = world.fake.registered_commands()
     assert command["name"] == "chopsticks"
@@ -60,7 +60,7 @@ async def test_bot_logs_in_and_registers_its_commands_once(world: World, bots: B
     assert len(world.fake.calls("PUT", "/applications/{application_id}/commands")) == 1
 
 
-async def test_a_whole_game_between_two_users_by_clicks(world: World, bots: BotRunner) -> None:
+async def test_a_whole_game_between_two_users_by_clicks(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     board = await _accepted_game(world)
     users, rng = _users(world), random.Random(5)
@@ -81,7 +81,7 @@ async def test_a_whole_game_between_two_users_by_clicks(world: World, bots: BotR
     assert status == "finished" and len(log) == moves
 
 
-async def test_a_game_continues_after_a_restart(world: World, bots: BotRunner) -> None:
+async def test_a_game_continues_after_a_restart(world: World, bots: TabletopRunner) -> None:
     first = await bots.start()
     board = await _accepted_game(world)
     users = _users(world)
@@ -99,7 +99,7 @@ async def test_a_game_continues_after_a_restart(world: World, bots: BotRunner) -
     assert len(log) == 2
 
 
-async def test_others_are_refused_privately_and_nothing_changes(world: World, bots: BotRunner) -> None:
+async def test_others_are_refused_privately_and_nothing_changes(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     board = await _challenge(world, world.alice, world.bob)
     res = await world.fake.click(world.carol, board, next(b["custom_id"] for b in board.buttons()
@@ -129,7 +129,7 @@ async def test_others_are_refused_privately_and_nothing_changes(world: World, bo
     assert len(_stored(bots.database, 1)[2]) == 1
 
 
-async def test_concurrent_clicks_apply_one_move(world: World, bots: BotRunner) -> None:
+async def test_concurrent_clicks_apply_one_move(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     board = await _accepted_game(world)
     mover = _users(world)[player_to_move(board) or 0]
@@ -140,7 +140,7 @@ async def test_concurrent_clicks_apply_one_move(world: World, bots: BotRunner) -
     assert len(_stored(bots.database, 1)[2]) == 1
 
 
-async def test_play_against_the_bot(world: World, bots: BotRunner) -> None:
+async def test_play_against_the_bot(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge")
     board = res.message
@@ -154,7 +154,7 @@ async def test_play_against_the_bot(world: World, bots: BotRunner) -> None:
     assert status == "finished" and {seat for seat, _ in log} == {0, 1}
 
 
-async def test_resign_needs_confirmation_and_draws_need_both(world: World, bots: BotRunner) -> None:
+async def test_resign_needs_confirmation_and_draws_need_both(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     board = await _accepted_game(world)
     resign = next(b["custom_id"] for b in board.buttons() if b["label"] == "Resign")
@@ -176,7 +176,7 @@ async def test_resign_needs_confirmation_and_draws_need_both(world: World, bots:
     assert _stored(bots.database, 1)[0] == "finished"
 
 
-async def test_draw_by_agreement(world: World, bots: BotRunner) -> None:
+async def test_draw_by_agreement(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     board = await _accepted_game(world)
     await world.fake.click(world.alice, board, next(b["custom_id"] for b in board.buttons() if "draw" in b["label"]))
@@ -184,7 +184,7 @@ async def test_draw_by_agreement(world: World, bots: BotRunner) -> None:
     assert "Drawn by agreement" in board.text() and board.components == []
 
 
-async def test_declined_challenge_and_self_challenge(world: World, bots: BotRunner) -> None:
+async def test_declined_challenge_and_self_challenge(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     board = await _challenge(world, world.alice, world.bob)
     decline = next(b["custom_id"] for b in board.buttons() if b["label"] == "Decline")
@@ -195,8 +195,8 @@ async def test_declined_challenge_and_self_challenge(world: World, bots: BotRunn
     assert res.ephemeral and res.message is not None and "yourself" in res.message.content
 
 
-async def test_turn_timer_reminds_then_forfeits_and_survives_a_restart(world: World, bots: BotRunner) -> None:
-    bot = await bots.start(turn_timeout=1.2)
+async def test_turn_timer_reminds_then_forfeits_and_survives_a_restart(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start_with(turn_timeout=1.2)
     board = await _accepted_game(world)
     mover = player_to_move(board)
     await world.fake.wait_until(
@@ -206,20 +206,20 @@ async def test_turn_timer_reminds_then_forfeits_and_survives_a_restart(world: Wo
     assert f"<@{mover}>" in reminder.content
     await bots.stop(bot)  # the forfeit falls due while the bot is down
     await asyncio.sleep(0.6)
-    await bots.start(turn_timeout=1.2)
+    await bots.start_with(turn_timeout=1.2)
     await world.fake.wait_until(lambda: "ran out of time" in board.text(), timeout=5)
     assert board.components == []
     assert _stored(bots.database, 1)[0] == "finished"
 
 
-async def test_challenge_expires(world: World, bots: BotRunner) -> None:
-    await bots.start(challenge_timeout=0.5)
+async def test_challenge_expires(world: World, bots: TabletopRunner) -> None:
+    await bots.start_with(challenge_timeout=0.5)
     board = await _challenge(world, world.alice, world.bob)
     await world.fake.wait_until(lambda: "did not answer" in board.text(), timeout=5)
     assert board.components == []
 
 
-async def test_buttons_are_exactly_the_legal_moves(world: World, bots: BotRunner) -> None:
+async def test_buttons_are_exactly_the_legal_moves(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     board = await _accepted_game(world)
     users, rng = _users(world), random.Random(11)
@@ -234,7 +234,7 @@ async def test_buttons_are_exactly_the_legal_moves(world: World, bots: BotRunner
         await world.fake.click(mover, board, rng.choice(move_buttons(board))["custom_id"])
 
 
-async def test_commands_go_to_the_development_guild_when_set(world: World, bots: BotRunner) -> None:
-    await bots.start(dev_guild_id=world.guild.id)
+async def test_commands_go_to_the_development_guild_when_set(world: World, bots: TabletopRunner) -> None:
+    await bots.start_with(dev_guild_id=world.guild.id)
     assert [c["name"] for c in world.fake.registered_commands(guild_id=world.guild.id)] == ["chopsticks"]
     assert world.fake.registered_commands() == []

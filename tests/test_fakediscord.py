@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, load_spec_validator
+from tests.fakediscord import BotRunner, FakeChannel, FakeDiscord, FakeUser, load_spec_validator
 from tests.fakediscord import spec as spec_module
 from tests.fakediscord.interactions import build_options, resolve_command
 from tests.fakediscord.limits import check_message
@@ -173,50 +172,8 @@ class World:
     bob: FakeUser
 
 
-class BotRunner:
-    """Starts and stops DemoBot processes against one fake, like restarts of the real bot."""
-
-    def __init__(self, fake: FakeDiscord) -> None:
-        self.fake = fake
-        self.running: list[tuple[DemoBot, asyncio.Task[None]]] = []
-
-    async def start(self) -> DemoBot:
-        expected = self.fake.hub.identify_count + 1
-        bot = DemoBot()
-        task = asyncio.create_task(bot.start(self.fake.token))
-        self.running.append((bot, task))
-        await self.fake.wait_until(
-            lambda: task.done() or self.fake.hub.identify_count >= expected, timeout=10
-        )
-        if task.done():
-            task.result()  # surface a failed start (e.g. an exception in setup_hook)
-        await self.fake.wait_until_ready(identifies=expected)
-        return bot
-
-    async def stop(self, bot: DemoBot) -> None:
-        for entry in list(self.running):
-            if entry[0] is bot:
-                self.running.remove(entry)
-                await bot.close()
-                await entry[1]
-
-    async def stop_all(self) -> None:
-        for bot, _ in list(self.running):
-            await self.stop(bot)
-
-
 @pytest.fixture
-def point_discord_py_at(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Undo the Route.BASE / DEFAULT_GATEWAY patch after each test."""
-    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
-    monkeypatch.setattr(
-        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    )
-    yield
-
-
-@pytest.fixture
-async def world(point_discord_py_at: None) -> AsyncIterator[World]:
+async def world(restore_discord_urls: None) -> AsyncIterator[World]:
     fake = FakeDiscord(validator=VALIDATOR)
     await fake.start()
     discord.http.Route.BASE = fake.api_base
@@ -230,8 +187,8 @@ async def world(point_discord_py_at: None) -> AsyncIterator[World]:
 
 
 @pytest.fixture
-async def bots(world: World) -> AsyncIterator[BotRunner]:
-    runner = BotRunner(world.fake)
+async def bots(world: World) -> AsyncIterator[BotRunner[DemoBot]]:
+    runner = BotRunner(world.fake, DemoBot)
     try:
         yield runner
     finally:
@@ -249,7 +206,7 @@ def assert_clean(fake: FakeDiscord) -> None:
 # --------------------------------------------------------------------------- tests
 
 
-async def test_slash_and_button_round_trip(world: World, bots: BotRunner) -> None:
+async def test_slash_and_button_round_trip(world: World, bots: BotRunner[DemoBot]) -> None:
     fake, channel, alice, bob = world.fake, world.channel, world.alice, world.bob
     await bots.start()
     [command] = fake.registered_commands()
@@ -275,7 +232,7 @@ async def test_slash_and_button_round_trip(world: World, bots: BotRunner) -> Non
 
 
 @needs_spec
-async def test_every_request_is_spec_validated(world: World, bots: BotRunner) -> None:
+async def test_every_request_is_spec_validated(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     await bots.start()
     await fake.slash(world.alice, world.channel, "demo ping")
@@ -289,7 +246,7 @@ async def test_every_request_is_spec_validated(world: World, bots: BotRunner) ->
     assert_clean(fake)
 
 
-async def test_classic_limit_breach_is_a_violation(world: World, bots: BotRunner) -> None:
+async def test_classic_limit_breach_is_a_violation(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     await bots.start()
     res = await fake.slash(world.alice, world.channel, "demo", "bad")
@@ -312,7 +269,7 @@ async def test_bad_token_is_login_failure(world: World) -> None:
     assert world.fake.requests[0].status == 401
 
 
-async def test_restart_keeps_old_buttons_working(world: World, bots: BotRunner) -> None:
+async def test_restart_keeps_old_buttons_working(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     first = await bots.start()
     res = await fake.slash(world.alice, world.channel, "demo", "ping")
@@ -325,7 +282,7 @@ async def test_restart_keeps_old_buttons_working(world: World, bots: BotRunner) 
     assert_clean(fake)
 
 
-async def test_ephemeral_answer(world: World, bots: BotRunner) -> None:
+async def test_ephemeral_answer(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     await bots.start()
     res = await fake.slash(world.alice, world.channel, "demo", "secret")
@@ -335,7 +292,7 @@ async def test_ephemeral_answer(world: World, bots: BotRunner) -> None:
     assert_clean(fake)
 
 
-async def test_gateway_disconnect_is_resumed(world: World, bots: BotRunner) -> None:
+async def test_gateway_disconnect_is_resumed(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     await bots.start()
     await fake.disconnect_gateway()
@@ -346,7 +303,7 @@ async def test_gateway_disconnect_is_resumed(world: World, bots: BotRunner) -> N
     assert_clean(fake)
 
 
-async def test_deferred_answer_edit_and_followup_with_file(world: World, bots: BotRunner) -> None:
+async def test_deferred_answer_edit_and_followup_with_file(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     await bots.start()
     res = await fake.slash(world.alice, world.channel, "demo", "slow")
@@ -362,7 +319,7 @@ async def test_deferred_answer_edit_and_followup_with_file(world: World, bots: B
     assert_clean(fake)
 
 
-async def test_dm_and_closed_dms(world: World, bots: BotRunner) -> None:
+async def test_dm_and_closed_dms(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     await bots.start()
     res = await fake.slash(world.alice, world.channel, "demo", "dm")
@@ -375,7 +332,7 @@ async def test_dm_and_closed_dms(world: World, bots: BotRunner) -> None:
     assert_clean(fake)
 
 
-async def test_select_modal_and_autocomplete(world: World, bots: BotRunner) -> None:
+async def test_select_modal_and_autocomplete(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     await bots.start()
     res = await fake.slash(world.alice, world.channel, "demo", "pick")
@@ -393,7 +350,7 @@ async def test_select_modal_and_autocomplete(world: World, bots: BotRunner) -> N
     assert_clean(fake)
 
 
-async def test_driver_refuses_what_a_client_could_not_send(world: World, bots: BotRunner) -> None:
+async def test_driver_refuses_what_a_client_could_not_send(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     with pytest.raises(LookupError, match="not registered"):
         await fake.slash(world.alice, world.channel, "demo", "ping")

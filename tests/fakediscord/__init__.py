@@ -12,10 +12,12 @@ Typical use::
 from .errors import Issue
 from .interactions import InteractionResult, InteractionTimeout
 from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser, RecordedRequest
+from .runner import BotRunner
 from .server import FakeDiscord
 from .spec import SpecValidator, load_spec_validator
 
 __all__ = [
+    "BotRunner",
     "FakeChannel",
     "FakeDiscord",
     "FakeGuild",
