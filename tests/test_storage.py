@@ -112,3 +112,18 @@ async def test_timers_are_found_in_order(tmp_path: Path) -> None:
         assert await store.due_timers(10.0) == []
     finally:
         await db.close()
+
+
+async def test_the_move_log_cannot_be_rewritten(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        store = GameStore(db)
+        game = await store.get(await _new_game(store))
+        await store.record_move(game, seat=0, user_id=10, action="AC", state={"n": 1}, now=1001.0,
+                                status="active", deadline=None, remind_at=None)
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            async with db.transaction() as conn:
+                await conn.execute("UPDATE moves SET action = 'BD' WHERE game_id = ?", (game.id,))
+        assert [m.action for m in await store.moves(game.id)] == ["AC"]
+    finally:
+        await db.close()

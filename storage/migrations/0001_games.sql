@@ -39,3 +39,9 @@ CREATE TABLE moves (
     created_at REAL    NOT NULL,
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
+
+-- The move log is the game's history: rows are only ever added (deleting a whole game is still possible).
+CREATE TRIGGER moves_are_append_only BEFORE UPDATE ON moves
+BEGIN
+    SELECT RAISE(ABORT, 'the move log is append-only');
+END;
