@@ -17,7 +17,7 @@ from games import game_class, registered_kinds, replay
 def test_random_playouts_keep_the_contract(seed: int, kind: str, meta: str | None) -> None:
     rng = random.Random(seed)
     cls = game_class(kind)
-    players = rng.randint(cls.MIN_PLAYERS, min(cls.MAX_PLAYERS, 2))
+    players = rng.randint(cls.MIN_PLAYERS, cls.MAX_PLAYERS)
     state = cls.new(players, {}, rng)
     initial = state.to_dict()
     log: list[tuple[int, str]] = []

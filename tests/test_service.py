@@ -160,7 +160,7 @@ async def test_bot_games_play_to_the_end_and_replay_matches_snapshot(service: Ga
     rng = random.Random(7)
     for n in range(10):
         game = await service.create("chopsticks", guild_id=1, channel_id=2,
-                                    players=[Player(ALICE), Player(bot="simple")], options={"first": n % 2})
+                                    players=[Player(ALICE), Player(bot="medium")], options={"first": n % 2})
         while game.record.status == "active":
             seat = game.state.current_player()
             assert seat == 0, "the bot has always answered before a human is asked"

@@ -13,7 +13,7 @@ from storage import LATEST_VERSION, Database, GameStore, Seat, StaleVersionError
 async def _new_game(store: GameStore) -> int:
     record = await store.create(
         kind="chopsticks", guild_id=1, channel_id=2, status="active", state={"n": 0},
-        seats=[Seat(0, 10), Seat(1, None, "simple")], options={}, turn_timeout=60.0, deadline=None,
+        seats=[Seat(0, 10), Seat(1, None, "medium")], options={}, turn_timeout=60.0, deadline=None,
         remind_at=None, now=1000.0,
     )
     return record.id

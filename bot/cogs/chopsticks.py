@@ -16,7 +16,7 @@ from bot.ui import chopsticks as ui
 
 log = logging.getLogger(__name__)
 KIND = "chopsticks"
-BOT_LEVEL = "simple"
+BOT_LEVEL = "medium"
 
 
 class ChopsticksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.CUSTOM_ID_TEMPLATE):

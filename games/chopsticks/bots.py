@@ -8,6 +8,14 @@ from games.base import Action
 from games.chopsticks.engine import ChopsticksState
 
 
+def choose_move(state: ChopsticksState, level: str, rng: random.Random) -> Action:
+    """The move of the computer player of `level` (see ChopsticksState.BOT_LEVELS)."""
+    if level == "easy":
+        return rng.choice(list(state.legal_actions(state.to_move)))
+    # "perfect" needs the solver, which arrives with the full-Chopsticks issue; until then it plays "medium".
+    return simple_move(state, rng)
+
+
 def simple_move(state: ChopsticksState, rng: random.Random) -> Action:
     """A modest opponent: it takes a win in one, avoids handing over a win in one, otherwise plays at random.
 

@@ -329,16 +329,16 @@ class ChopsticksState(GameState):
             out=self.out_order, ply=self.ply, last=self.last, outcome=self.result,
         )
 
-    BOT_LEVELS = ("simple",)
+    BOT_LEVELS = ("easy", "medium", "perfect")
 
     def bot_action(self, player: int, level: str, rng: random.Random) -> Action:
-        from games.chopsticks.bots import simple_move  # bots build on the engine, not the other way round
+        from games.chopsticks.bots import choose_move  # bots build on the engine, not the other way round
 
         if level not in self.BOT_LEVELS:
             raise GameError(f"There is no {level!r} Chopsticks bot; choose from {', '.join(self.BOT_LEVELS)}.")
         if player != self.current_player():
             raise NotYourTurnError("It is not the bot's turn.")
-        return simple_move(self, rng)
+        return choose_move(self, level, rng)
 
     def view_for(self, player: int) -> ChopsticksView:
         return self.public_view()  # nothing is hidden in Chopsticks
