@@ -12,11 +12,14 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.bot_turns import BotTurns
 from bot.config import Settings
 from bot.errors import reply_with_error
+from bot.lobbies import LobbyService
 from bot.service import Game, GameService, TimerEvent
 from bot.timers import TimerLoop
 from storage import BotStateStore, Database
+from storage.lobbies import LobbyRecord
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +28,10 @@ class GamePresenter(Protocol):
     """What a game's cog offers the rest of the bot: announcing timer events for its games."""
 
     async def announce_timer(self, event: TimerEvent, game: Game) -> None: ...
+
+    async def announce_lobby_expired(self, lobby: LobbyRecord) -> None: ...
+
+    async def redraw(self, game: Game) -> None: ...
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -55,7 +62,21 @@ class TabletopBot(commands.Bot):
         self.presenters: dict[str, GamePresenter] = {}
         self._db: Database | None = None
         self._service: GameService | None = None
+        self._lobbies: LobbyService | None = None
+        self._bot_turns: BotTurns | None = None
         self._timers: TimerLoop | None = None
+
+    @property
+    def bot_turns(self) -> BotTurns:
+        if self._bot_turns is None:
+            raise RuntimeError("the bot has not finished starting")
+        return self._bot_turns
+
+    @property
+    def lobbies(self) -> LobbyService:
+        if self._lobbies is None:
+            raise RuntimeError("the bot has not finished starting")
+        return self._lobbies
 
     @property
     def service(self) -> GameService:
@@ -72,17 +93,22 @@ class TabletopBot(commands.Bot):
         )
         self.tree.error(self._on_app_command_error)
 
-        from bot.cogs.chopsticks import ChopsticksButton, ChopsticksCog
+        self._lobbies = LobbyService(self._service)
+        from bot.cogs.chopsticks import ChopsticksCog
 
         await self.add_cog(ChopsticksCog(self))
-        self.add_dynamic_items(ChopsticksButton)
+        self.add_dynamic_items(*ChopsticksCog.DYNAMIC_ITEMS)
+        self._bot_turns = BotTurns(self.service, self._redraw_game)
+        await self.bot_turns.resume_all()  # bot turns that a stop interrupted
         await self.sync_commands()
-        self._timers = TimerLoop(self.service, self._announce_timer)
+        self._timers = TimerLoop(self.service, self._announce_timer, self.lobbies, self._announce_lobby)
         self._timers.start()
 
     async def close(self) -> None:
         if self._timers is not None:
             await self._timers.stop()
+        if self._bot_turns is not None:
+            await self._bot_turns.stop()
         await super().close()
         if self._db is not None:
             await self._db.close()
@@ -111,6 +137,17 @@ class TabletopBot(commands.Bot):
             log.warning("no presenter for %s game %s", game.record.kind, game.id)
             return
         await presenter.announce_timer(event, game)
+        self.bot_turns.schedule(game)  # a forfeit can hand the turn to a bot
+
+    async def _redraw_game(self, game: Game) -> None:
+        presenter = self.presenters.get(game.record.kind)
+        if presenter is not None:
+            await presenter.redraw(game)
+
+    async def _announce_lobby(self, lobby: LobbyRecord) -> None:
+        presenter = self.presenters.get(lobby.kind)
+        if presenter is not None:
+            await presenter.announce_lobby_expired(lobby)
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -22,6 +22,8 @@ from games.base import DRAW_AGREED, RESIGN, TIMEOUT
 from storage import Database, GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
 
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
+# Options about the table rather than the rules (hints shown, which bot "Add bot" seats); engines never see them.
+TABLE_OPTIONS = frozenset({"hints", "bot_level"})
 DEFAULT_CHALLENGE_TIMEOUT = 15 * 60.0
 REMINDER_FRACTION = 0.75  # the one reminder comes when three quarters of the turn time has passed
 
@@ -138,18 +140,30 @@ class GameService:
         rng: random.Random | None = None,
     ) -> Game:
         """A new game. With `challenge`, it waits for the other players to accept; otherwise it starts."""
+        async with self.store.transaction() as tx:
+            game = await self.create_in(
+                tx, kind, guild_id=guild_id, channel_id=channel_id, players=players, options=options,
+                challenge=challenge, turn_timeout=turn_timeout, rng=rng,
+            )
+        self.timers_changed.set()
+        return game
+
+    async def create_in(
+        self,
+        tx: GameTransaction,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        players: Sequence[Player],
+        options: dict[str, Any] | None = None,
+        challenge: bool = False,
+        turn_timeout: float | None = None,
+        rng: random.Random | None = None,
+    ) -> Game:
+        """`create` inside a caller's transaction (a lobby starting its game); bots have not moved yet."""
         options = dict(options or {})
-        users = [p.user_id for p in players if p.user_id is not None]
-        if len(set(users)) != len(users):
-            raise ServiceError("A player can take only one seat in a game.")
-        cls = game_class(kind)
-        for p in players:
-            if p.bot is not None and p.bot not in cls.BOT_LEVELS:
-                raise ServiceError(f"There is no {p.bot!r} bot for {kind}.")
-        try:
-            state = cls.new(len(players), options, rng or random.Random())
-        except GameError as exc:
-            raise ServiceError(str(exc)) from None
+        state = self.new_state(kind, players, options, rng)
         timeout = self.turn_timeout if turn_timeout is None else turn_timeout
         if timeout <= 0:
             raise ServiceError("The turn timeout must be positive.")
@@ -162,17 +176,30 @@ class GameService:
         else:
             status = "active"
             deadline, remind_at = self._turn_timers(state, seats, timeout, now)
-        record = await self.store.create(
+        record = await tx.create(
             kind=kind, guild_id=guild_id, channel_id=channel_id, status=status, state=state.to_dict(),
             seats=seats, options=options, turn_timeout=timeout, deadline=deadline, remind_at=remind_at,
             now=now,
         )
-        self.timers_changed.set()
-        game = Game(record, state)
-        if status == "active":
-            async with self._locks.hold(game.id):
-                game = await self._play_bots(game)
-        return game
+        return Game(record, state)
+
+    @staticmethod
+    def new_state(
+        kind: str, players: Sequence[Player], options: dict[str, Any], rng: random.Random | None = None
+    ) -> GameState:
+        """The starting position, or the reason these players and options cannot make a game."""
+        users = [p.user_id for p in players if p.user_id is not None]
+        if len(set(users)) != len(users):
+            raise ServiceError("A player can take only one seat in a game.")
+        cls = game_class(kind)
+        for p in players:
+            if p.bot is not None and p.bot not in cls.BOT_LEVELS:
+                raise ServiceError(f"There is no {p.bot!r} bot for {kind}; choose from {', '.join(cls.BOT_LEVELS)}.")
+        rules = {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+        try:
+            return cls.new(len(players), rules, rng or random.Random())
+        except GameError as exc:
+            raise ServiceError(str(exc)) from None
 
     async def set_message(self, game_id: int, message_id: int) -> Game:
         """Remember which channel message shows the game (set once the bot has posted it)."""
@@ -189,7 +216,7 @@ class GameService:
                 deadline, remind_at = self._turn_timers(game.state, game.record.seats, game.record.turn_timeout, now)
                 record = await tx.update(game.record, now=now, status="active", deadline=deadline, remind_at=remind_at)
             self.timers_changed.set()
-            return await self._play_bots(Game(record, game.state))
+            return Game(record, game.state)
 
     async def decline(self, game_id: int, user_id: int) -> Game:
         """The challenged player declines, or the challenger withdraws."""
@@ -219,29 +246,20 @@ class GameService:
     # ----- playing ----------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action_text: str, expected_ply: int | None = None) -> Game:
         """Play one move for `user_id`; `expected_ply` is the move count the user was looking at."""
-        async with self._locks.hold(game_id):
-            async with self._editing(game_id) as (tx, game):
-                self._require_active(game)
-                seat = self._seat(game, user_id)
-                if expected_ply is not None and expected_ply != game.record.move_count:
-                    raise StaleStateError("The game changed while you were choosing: look at the board again.")
-                if game.state.current_player() != seat:
-                    raise ServiceError("It is not your turn; wait for your opponent's move.")
-                try:
-                    action = game.state.parse_action(action_text)
-                    new_state = game.state.apply(seat, action)
-                except GameError as exc:
-                    raise ServiceError(str(exc)) from None
-                game = await self._commit(tx, game, seat, user_id, action.text(), new_state)
-            return await self._play_bots(game)
+        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+            seat = self._check_turn(game, user_id, expected_ply)
+            try:
+                action = game.state.parse_action(action_text)
+                new_state = game.state.apply(seat, action)
+            except GameError as exc:
+                raise ServiceError(str(exc)) from None
+            return await self._commit(tx, game, seat, user_id, action.text(), new_state)
 
     async def resign(self, game_id: int, user_id: int) -> Game:
-        async with self._locks.hold(game_id):
-            async with self._editing(game_id) as (tx, game):
-                self._require_active(game)
-                seat = self._seat(game, user_id)
-                game = await self._commit(tx, game, seat, user_id, RESIGN, game.state.resign(seat, RESIGN))
-            return await self._play_bots(game)
+        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+            self._require_active(game)
+            seat = self._seat(game, user_id)
+            return await self._commit(tx, game, seat, user_id, RESIGN, game.state.resign(seat, RESIGN))
 
     async def offer_draw(self, game_id: int, user_id: int) -> tuple[Game, bool]:
         """Offer a draw, or accept the opponent's offer. Returns the game and whether it is now drawn."""
@@ -259,6 +277,21 @@ class GameService:
                 raise ServiceError("Draws by agreement are for two-player games.")
             record = await tx.update(game.record, now=self.clock(), draw_offer=seat)
             return Game(record, game.state), False
+
+    async def require_turn(self, game_id: int, user_id: int, expected_ply: int | None = None) -> Game:
+        """The game, if it is `user_id`'s turn in the position they saw; otherwise the reason why not."""
+        game = await self.load(game_id)
+        self._check_turn(game, user_id, expected_ply)
+        return game
+
+    def _check_turn(self, game: Game, user_id: int, expected_ply: int | None) -> int:
+        self._require_active(game)
+        seat = self._seat(game, user_id)
+        if expected_ply is not None and expected_ply != game.record.move_count:
+            raise StaleStateError("The game changed while you were choosing: look at the board again.")
+        if game.state.current_player() != seat:
+            raise ServiceError("It is not your turn; wait for the player to move.")
+        return seat
 
     async def require_player(self, game_id: int, user_id: int) -> Game:
         """The game, if it is being played and `user_id` sits in it; otherwise the reason why not."""
@@ -303,23 +336,38 @@ class GameService:
         self.timers_changed.set()
         return Game(record, state)
 
-    async def _play_bots(self, game: Game) -> Game:
-        """Let bot seats move until a human must decide or the game ends (each move its own commit)."""
-        while game.record.status == "active":
-            seat = game.state.current_player()
-            if seat is None or not game.is_bot(seat):
-                break
-            level = game.record.seats[seat].bot
-            assert level is not None
-            # Seeded by game and ply so a bot's choice can be reproduced when investigating a game.
-            rng = random.Random(f"{game.id}:{game.record.move_count}")
-            # Decided outside the transaction (a stronger bot may think for a while); the version guard in
-            # the commit still refuses it if the game changed meanwhile.
-            action = game.state.bot_action(seat, level, rng)
-            new_state = game.state.apply(seat, action)
-            async with self.store.transaction() as tx:
-                game = await self._commit(tx, game, seat, None, action.text(), new_state)
-        return game
+    @staticmethod
+    def bot_to_move(game: Game) -> bool:
+        seat = game.state.current_player()
+        return game.record.status == "active" and seat is not None and game.is_bot(seat)
+
+    async def play_bot_turn(self, game_id: int) -> Game | None:
+        """Make one move for the bot seat to move, if any; returns the game after it, or None.
+
+        The bot thinks in a worker thread, without the game's lock, so the event loop and the other
+        players stay responsive; its move is then committed under the version guard, and if anything
+        happened meanwhile (a resignation, say) it is simply dropped and the caller asks again.
+        """
+        game = await self.load(game_id)
+        if not self.bot_to_move(game):
+            return None
+        seat = game.state.current_player()
+        assert seat is not None
+        level = game.record.seats[seat].bot
+        assert level is not None
+        # Seeded by game and ply so that a bot's choice can be reproduced when investigating a game.
+        rng = random.Random(f"{game.id}:{game.record.move_count}")
+        action = await asyncio.to_thread(game.state.bot_action, seat, level, rng)
+        new_state = game.state.apply(seat, action)
+        async with self._locks.hold(game_id), self.store.transaction() as tx:
+            try:
+                return await self._commit(tx, game, seat, None, action.text(), new_state)
+            except StaleStateError:
+                return await self.load(game_id)
+
+    async def games_awaiting_bots(self) -> list[int]:
+        """Active games with a bot seat, for resuming bot turns after a restart."""
+        return await self.store.active_games_with_bots()
 
     @staticmethod
     def _turn_timers(
@@ -342,8 +390,6 @@ class GameService:
         async with self._locks.hold(game_id):
             async with self._editing(game_id) as (tx, game):
                 event, game = await self._fire(tx, game)
-            if event is TimerEvent.FORFEIT:
-                game = await self._play_bots(game)
             return None if event is None else (event, game)
 
     async def _fire(self, tx: GameTransaction, game: Game) -> tuple[TimerEvent | None, Game]:

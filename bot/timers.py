@@ -11,19 +11,26 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.lobbies import LobbyService
 from bot.service import Game, GameService, TimerEvent
+from storage.lobbies import LobbyRecord
 
 log = logging.getLogger(__name__)
 
 Announce = Callable[[TimerEvent, Game], Awaitable[None]]
+AnnounceLobby = Callable[[LobbyRecord], Awaitable[None]]
 MAX_SLEEP = 300.0  # look again at least this often, in case the clock jumped
 RETRY_DELAY = 5.0
 
 
 class TimerLoop:
-    def __init__(self, service: GameService, announce: Announce) -> None:
+    def __init__(
+        self, service: GameService, announce: Announce, lobbies: LobbyService, announce_lobby: AnnounceLobby
+    ) -> None:
         self._service = service
         self._announce = announce
+        self._lobbies = lobbies
+        self._announce_lobby = announce_lobby
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -68,4 +75,14 @@ class TimerLoop:
             except Exception:
                 failures += 1
                 log.exception("timer for game %s failed", game_id)
+        for lobby_id in await self._lobbies.due():
+            try:
+                lobby = await self._lobbies.expire(lobby_id)
+                if lobby is not None:
+                    await self._announce_lobby(lobby)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("timer for lobby %s failed", lobby_id)
         return failures

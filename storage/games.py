@@ -81,6 +81,11 @@ class GameTransaction:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        """The open transaction's connection, for other tables written in the same transaction (lobbies)."""
+        return self._conn
+
     async def load(self, game_id: int) -> GameRecord:
         record = await _load(self._conn, game_id)
         if record is None:
@@ -216,9 +221,24 @@ class GameStore:
         async with self._db.reading() as conn:
             rows = list(await conn.execute_fetchall(
                 "SELECT MIN(t) FROM (SELECT MIN(deadline) AS t FROM games WHERE deadline IS NOT NULL"
-                " UNION ALL SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL)"
+                " UNION ALL SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL"
+                " UNION ALL SELECT MIN(deadline) FROM lobbies WHERE deadline IS NOT NULL)"
             ))
         return float(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def active_games_with_bots(self) -> list[int]:
+        async with self._db.reading() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id FROM games WHERE status = 'active'"
+                " AND EXISTS (SELECT 1 FROM game_players WHERE game_id = games.id AND bot IS NOT NULL) ORDER BY id"
+            )
+        return [int(r[0]) for r in rows]
+
+    async def due_lobbies(self, now: float) -> list[int]:
+        """Ids of open lobbies whose deadline has passed."""
+        async with self._db.reading() as conn:
+            rows = await conn.execute_fetchall("SELECT id FROM lobbies WHERE deadline <= ? ORDER BY deadline", (now,))
+        return [int(r[0]) for r in rows]
 
     async def due_timers(self, now: float) -> list[int]:
         """Ids of games with a reminder or deadline at or before `now`, earliest first."""

@@ -109,3 +109,12 @@ def player_to_move(message: FakeMessage) -> int | None:
 
 def move_buttons(message: FakeMessage) -> list[dict[str, Any]]:
     return [b for b in message.buttons() if ":mv:" in str(b.get("custom_id", ""))]
+
+
+async def human_to_move(fake: FakeDiscord, board: FakeMessage, humans: set[int], timeout: float = 10) -> int | None:
+    """Wait while bots think; the human to move then, or None when the game is over."""
+    def settled() -> bool:
+        return not board.components or player_to_move(board) in humans
+
+    await fake.wait_until(settled, timeout=timeout)
+    return player_to_move(board) if board.components else None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import GameService, Player, ServiceError, StaleStateError, TimerEvent
+from bot.service import Game, GameService, Player, ServiceError, StaleStateError, TimerEvent
 from games import replay
 from storage import Database
 
@@ -161,15 +161,35 @@ async def test_bot_games_play_to_the_end_and_replay_matches_snapshot(service: Ga
     for n in range(10):
         game = await service.create("chopsticks", guild_id=1, channel_id=2,
                                     players=[Player(ALICE), Player(bot="medium")], options={"first": n % 2})
+        game = await _bots_done(service, game.id)
         while game.record.status == "active":
-            seat = game.state.current_player()
-            assert seat == 0, "the bot has always answered before a human is asked"
+            assert game.state.current_player() == 0, "after the bots' turns a human is to move"
             move = rng.choice(list(game.state.legal_actions(0)))
-            game = await service.act(game.id, ALICE, move.text())
+            await service.act(game.id, ALICE, move.text())
+            game = await _bots_done(service, game.id)
         stored = await service.load(game.id)
         log = [(m.seat, m.action) for m in await service.store.moves(game.id)]
         assert replay("chopsticks", stored.record.initial_state, log) == stored.state
         assert stored.record.move_count == len(log)
+
+
+async def _bots_done(service: GameService, game_id: int) -> Game:
+    while await service.play_bot_turn(game_id) is not None:
+        pass
+    return await service.load(game_id)
+
+
+async def test_a_bot_move_that_loses_a_race_is_dropped(service: GameService) -> None:
+    game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(bot="medium")],
+                                options={"first": 1})
+    assert service.bot_to_move(game)
+    thinking = asyncio.create_task(service.play_bot_turn(game.id))
+    await service.resign(game.id, ALICE)  # lands while the bot is (or is about to be) thinking
+    after = await thinking
+    # Whichever way the race went, the game ended by the resignation and no bot move came after it.
+    assert after is None or after.record.status == "finished"
+    assert [m.action for m in await service.store.moves(game.id)][-1] == "resign"
+    assert await service.play_bot_turn(game.id) is None
 
 
 async def test_unknown_game_and_refused_options(service: GameService) -> None:
@@ -177,6 +197,6 @@ async def test_unknown_game_and_refused_options(service: GameService) -> None:
         await service.act(999, ALICE, "AC")
     with pytest.raises(ServiceError, match="only one seat"):
         await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(ALICE)])
-    with pytest.raises(ServiceError, match="not available yet"):
+    with pytest.raises(ServiceError, match="Unknown variant"):
         await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
-                             options={"variants": ["cutoff"]})
+                             options={"variants": ["nonsense"]})

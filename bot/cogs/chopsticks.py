@@ -1,22 +1,25 @@
-"""/chopsticks: challenge a player or the bot, then play by clicking the board's buttons."""
+"""/chopsticks: challenges, lobbies for up to six, and play by clicking the board."""
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import reply_with_error
+from bot.lobbies import LobbyService
 from bot.service import Game, GameService, Player, ServiceError, TimerEvent
 from bot.ui import chopsticks as ui
+from storage.lobbies import LobbyRecord
 
 log = logging.getLogger(__name__)
 KIND = "chopsticks"
-BOT_LEVEL = "medium"
+BotLevel = Literal["easy", "medium", "perfect"]
+DEFAULT_LEVEL: BotLevel = "medium"
 
 
 class ChopsticksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.CUSTOM_ID_TEMPLATE):
@@ -46,17 +49,79 @@ class ChopsticksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(item.custom_id, label=item.label or "·", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog(ChopsticksCog.__cog_name__)
-        try:
-            if not isinstance(cog, ChopsticksCog):
-                raise ServiceError("Chopsticks is not available on this bot right now.")
-            await cog.on_button(interaction, self)
-        except Exception as exc:
-            await reply_with_error(interaction, exc)
+        await _dispatch(interaction, lambda cog: cog.on_button(interaction, self))
+
+
+class ChopsticksSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ui.SELECT_ID_TEMPLATE):
+    """The move-group select on big boards and the move selects of the private second step."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(discord.ui.Select(custom_id=custom_id, options=options or [], placeholder=placeholder,
+                                           row=row))
+        match = re.fullmatch(ui.SELECT_ID_TEMPLATE, custom_id)
+        assert match is not None, custom_id
+        self.game_id = int(match["game"])
+        self.verb: str = match["verb"]
+        self.ply = int(match["ply"])
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ChopsticksSelect:
+        assert isinstance(item, discord.ui.Select) and item.custom_id is not None
+        return cls(item.custom_id, options=item.options, placeholder=item.placeholder)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, lambda cog: cog.on_select(interaction, self, list(self.item.values)))
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.LOBBY_ID_TEMPLATE):
+    def __init__(
+        self,
+        custom_id: str,
+        *,
+        label: str = "·",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row))
+        match = re.fullmatch(ui.LOBBY_ID_TEMPLATE, custom_id)
+        assert match is not None, custom_id
+        self.lobby_id = int(match["lobby"])
+        self.verb: str = match["verb"]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        assert isinstance(item, discord.ui.Button) and item.custom_id is not None
+        return cls(item.custom_id, label=item.label or "·", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, lambda cog: cog.on_lobby_button(interaction, self))
+
+
+async def _dispatch(interaction: discord.Interaction[Any], handler: Any) -> None:
+    """Run a component's handler; any refusal or fault becomes the one ephemeral error reply."""
+    cog = interaction.client.get_cog(ChopsticksCog.__cog_name__)
+    try:
+        if not isinstance(cog, ChopsticksCog):
+            raise ServiceError("Chopsticks is not available on this bot right now.")
+        await handler(cog)
+    except Exception as exc:
+        await reply_with_error(interaction, exc)
 
 
 class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_description="Play Chopsticks"):
     __cog_name__ = "Chopsticks"
+    DYNAMIC_ITEMS = (ChopsticksButton, ChopsticksSelect, LobbyButton)
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -68,14 +133,20 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
         return service
 
     @property
+    def lobbies(self) -> LobbyService:
+        lobbies: LobbyService = self.bot.lobbies
+        return lobbies
+
+    @property
     def _bot_id(self) -> int | None:
         user = self.bot.user
         return user.id if user else None
 
     # ----- commands ---------------------------------------------------------------------------------------
-    @app_commands.command(name="challenge", description="Challenge someone to Chopsticks, or play me")
+    @app_commands.command(name="challenge", description="Challenge someone to standard Chopsticks, or play me")
     @app_commands.describe(
         opponent="Who to play; leave empty to play against me",
+        level="How well I play when you play me (default: medium)",
         turn_minutes="Minutes per move before a forfeit (default: the bot's TURN_TIMEOUT setting, 24 h)",
     )
     @app_commands.guild_only()
@@ -83,7 +154,66 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
         self,
         interaction: discord.Interaction[Any],
         opponent: discord.User | None = None,
+        level: BotLevel = DEFAULT_LEVEL,
         turn_minutes: app_commands.Range[int, 1, 20160] | None = None,
+    ) -> None:
+        await self._start_two_player(interaction, opponent, level, {}, turn_minutes)
+
+    @app_commands.command(name="new", description="Open a Chopsticks table with your own rules, for 2 to 6 players")
+    @app_commands.describe(
+        players="How many seats (2-6); others join the lobby, or you add bots",
+        opponent="For 2 players: challenge this person directly instead of opening a lobby",
+        hands="Hands per player (default 2)",
+        rollover="Fingers that kill a hand (default 5)",
+        variants="Variant names separated by spaces, e.g. 'cutoff suicide' (see /chopsticks rules)",
+        lives="Sudden death: lives per player",
+        hints="Let players ask for a hint on their turn",
+        level="Strength of bots added to this table (default: medium)",
+        turn_minutes="Minutes per move before a forfeit (default: the bot's TURN_TIMEOUT setting, 24 h)",
+    )
+    @app_commands.guild_only()
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        players: app_commands.Range[int, 2, 6] = 2,
+        opponent: discord.User | None = None,
+        hands: app_commands.Range[int, 1, 4] = 2,
+        rollover: app_commands.Range[int, 2, 10] = 5,
+        variants: app_commands.Range[str, 0, 200] = "",
+        lives: app_commands.Range[int, 1, 9] | None = None,
+        hints: bool = False,
+        level: BotLevel = DEFAULT_LEVEL,
+        turn_minutes: app_commands.Range[int, 1, 20160] | None = None,
+    ) -> None:
+        options: dict[str, Any] = {"hands": hands, "rollover": rollover, "hints": hints, "bot_level": level}
+        names = [v for v in re.split(r"[\s,]+", variants.strip().lower()) if v]
+        if names:
+            options["variants"] = names
+        if lives is not None:
+            options["lives"] = lives
+        if opponent is not None:
+            if players != 2:
+                raise ServiceError("`opponent` is for 2-player games; for more players, others join the lobby.")
+            await self._start_two_player(interaction, opponent, level, options, turn_minutes)
+            return
+        lobby = await self.lobbies.open(
+            KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host_id=interaction.user.id,
+            max_players=players, options=options, turn_timeout=turn_minutes * 60.0 if turn_minutes else None,
+        )
+        response = await interaction.response.send_message(
+            embed=self._lobby_embed(lobby), view=ui.lobby_view(lobby, LobbyButton) or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if response.message_id is not None:
+            await self.lobbies.set_message(lobby.id, response.message_id)
+
+    async def _start_two_player(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User | None,
+        level: str,
+        options: dict[str, Any],
+        turn_minutes: int | None,
     ) -> None:
         me = interaction.user
         if opponent is not None and opponent.id == me.id:
@@ -91,49 +221,41 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
         if opponent is not None and opponent.bot and opponent.id != self._bot_id:
             raise ServiceError("Other bots cannot play. Leave `opponent` empty to play against me.")
         vs_bot = opponent is None or opponent.id == self._bot_id
-        rival = Player(bot=BOT_LEVEL) if opponent is None or vs_bot else Player(user_id=opponent.id)
-        players = [Player(user_id=me.id), rival]
+        rival = Player(bot=level) if opponent is None or vs_bot else Player(user_id=opponent.id)
         game = await self.service.create(
-            KIND,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id or 0,
-            players=players,
-            challenge=not vs_bot,
+            KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
+            players=[Player(user_id=me.id), rival], options=options, challenge=not vs_bot,
             turn_timeout=turn_minutes * 60.0 if turn_minutes else None,
         )
         if vs_bot:
             response = await interaction.response.send_message(
-                content=f"<@{me.id}> vs <@{self._bot_id}>",
-                embed=ui.board_embed(game, self._bot_id),
-                view=ui.board_view(game, ChopsticksButton) or discord.utils.MISSING,
+                content=self._board_content(game), embed=ui.board_embed(game, self._bot_id),
+                view=self._board_view(game) or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         else:
             assert opponent is not None
             response = await interaction.response.send_message(
                 content=f"<@{opponent.id}>, you have been challenged!",
-                embed=ui.challenge_embed(game, self._bot_id),
-                view=ui.challenge_view(game, ChopsticksButton),
+                embed=ui.challenge_embed(game, self._bot_id), view=ui.challenge_view(game, ChopsticksButton),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
             )
         if response.message_id is not None:
-            await self.service.set_message(game.id, response.message_id)
+            game = await self.service.set_message(game.id, response.message_id)
+        self._bots_move(game)  # the bot may have the first move
 
-    # ----- buttons ----------------------------------------------------------------------------------------
+    # ----- game components --------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction[Any], button: ChopsticksButton) -> None:
         user, game_id = interaction.user.id, button.game_id
         if button.verb == "mv":
             assert button.move is not None
-            game = await self.service.act(game_id, user, button.move, expected_ply=button.ply)
-            await self._show_board(interaction, game)
+            await self._play(interaction, game_id, button.move, button.ply)
         elif button.verb == "accept":
-            game = await self.service.accept(game_id, user)
-            await self._show_board(interaction, game)
+            await self._show_board(interaction, await self.service.accept(game_id, user))
         elif button.verb == "decline":
             game = await self.service.decline(game_id, user)
-            await interaction.response.edit_message(
-                content=None, embed=ui.challenge_embed(game, self._bot_id), view=None
-            )
+            await interaction.response.edit_message(content=None, embed=ui.challenge_embed(game, self._bot_id),
+                                                    view=None)
         elif button.verb == "draw":
             game, _drawn = await self.service.offer_draw(game_id, user)
             await self._show_board(interaction, game)
@@ -142,29 +264,70 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
             confirm = discord.ui.View(timeout=None)
             confirm.add_item(ChopsticksButton(ui.custom_id(game_id, "resign-yes"), label="Yes, resign",
                                               style=discord.ButtonStyle.danger))
-            await interaction.response.send_message(
-                f"Resign Chopsticks #{game_id}? Your opponent wins.", view=confirm, ephemeral=True
-            )
+            await interaction.response.send_message(f"Resign Chopsticks #{game_id}? You will be out.",
+                                                    view=confirm, ephemeral=True)
         elif button.verb == "resign-yes":
             game = await self.service.resign(game_id, user)
             await interaction.response.edit_message(content="You resigned.", view=None)
-            await self._edit_board_message(game)
+            await self.redraw(game)
+            self._bots_move(game)
+        elif button.verb == "hint":
+            await self._hint(interaction, game_id, button.ply)
+
+    async def on_select(self, interaction: discord.Interaction[Any], select: ChopsticksSelect,
+                        values: list[str]) -> None:
+        if not values:
+            raise ServiceError("Choose one of the options.")
+        if select.verb == "pick":
+            await self._play(interaction, select.game_id, values[0], select.ply)
+            return
+        game = await self.service.require_turn(select.game_id, interaction.user.id, select.ply)
+        state = ui._state(game)
+        seat = state.current_player()
+        assert seat is not None
+        group = ui.move_groups(state, state.legal_actions(seat)).get(values[0])
+        if not group:
+            raise ServiceError("There is no such group of moves now; look at the board again.")
+        await interaction.response.send_message(
+            "Choose your move:", view=ui.group_view(game, group, ChopsticksButton, ChopsticksSelect), ephemeral=True
+        )
+
+    async def _play(self, interaction: discord.Interaction[Any], game_id: int, move: str, ply: int | None) -> None:
+        game = await self.service.act(game_id, interaction.user.id, move, expected_ply=ply)
+        message = interaction.message
+        if message is not None and message.id == game.record.message_id:
+            await self._show_board(interaction, game)
+        else:  # the player's private second step: confirm there, redraw the board in the channel
+            await interaction.response.edit_message(content=f"You played `{move}`.", view=None)
+            await self.redraw(game)
+            self._bots_move(game)
+
+    async def _hint(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None) -> None:
+        game = await self.service.require_turn(game_id, interaction.user.id, ply)
+        if not game.record.options.get("hints"):
+            raise ServiceError("Hints are off in this game.")
+        await interaction.response.send_message(hint_text(game), ephemeral=True)
+
+    def _board_view(self, game: Game) -> discord.ui.View | None:
+        return ui.board_view(game, ChopsticksButton, ChopsticksSelect)
 
     async def _show_board(self, interaction: discord.Interaction[Any], game: Game) -> None:
-        """Answer a click on the game's own message by redrawing that message."""
+        """Answer a click on the game's own message by redrawing that message; then let bots move."""
         await interaction.response.edit_message(
-            content=self._board_content(game),
-            embed=ui.board_embed(game, self._bot_id),
-            view=ui.board_view(game, ChopsticksButton),
-            allowed_mentions=discord.AllowedMentions.none(),
+            content=self._board_content(game), embed=ui.board_embed(game, self._bot_id),
+            view=self._board_view(game), allowed_mentions=discord.AllowedMentions.none(),
         )
+        self._bots_move(game)
+
+    def _bots_move(self, game: Game) -> None:
+        self.bot.bot_turns.schedule(game)
 
     def _board_content(self, game: Game) -> str:
         names = [ui.seat_name(game, s, self._bot_id).removesuffix(" (bot)") for s in range(len(game.record.seats))]
         return " vs ".join(names)
 
-    async def _edit_board_message(self, game: Game) -> None:
-        """Redraw the game's channel message outside an interaction on it (resign, timers)."""
+    async def redraw(self, game: Game) -> None:
+        """Redraw the game's channel message outside an interaction on it (resign, timers, bots, private picks)."""
         if game.record.message_id is None:
             return
         channel = self.bot.get_partial_messageable(game.record.channel_id, guild_id=game.record.guild_id)
@@ -172,17 +335,41 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
         if game.record.status in ("pending", "declined", "expired"):
             await message.edit(content=None, embed=ui.challenge_embed(game, self._bot_id), view=None)
         else:
-            await message.edit(
-                content=self._board_content(game),
-                embed=ui.board_embed(game, self._bot_id),
-                view=ui.board_view(game, ChopsticksButton),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            await message.edit(content=self._board_content(game), embed=ui.board_embed(game, self._bot_id),
+                               view=self._board_view(game), allowed_mentions=discord.AllowedMentions.none())
+
+    # ----- lobbies ----------------------------------------------------------------------------------------
+    async def on_lobby_button(self, interaction: discord.Interaction[Any], button: LobbyButton) -> None:
+        user, lobby_id = interaction.user.id, button.lobby_id
+        if button.verb == "start":
+            lobby, game = await self.lobbies.start(lobby_id, user)
+            await self._show_board(interaction, game)
+            return
+        if button.verb == "join":
+            lobby = await self.lobbies.join(lobby_id, user)
+        elif button.verb == "leave":
+            lobby = await self.lobbies.leave(lobby_id, user)
+        elif button.verb == "bot":
+            current = await self.lobbies.load(lobby_id)
+            lobby = await self.lobbies.add_bot(lobby_id, user, str(current.options.get("bot_level", DEFAULT_LEVEL)))
+        else:
+            lobby = await self.lobbies.remove_bot(lobby_id, user)
+        await interaction.response.edit_message(embed=self._lobby_embed(lobby), view=ui.lobby_view(lobby, LobbyButton),
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    def _lobby_embed(self, lobby: LobbyRecord) -> discord.Embed:
+        return ui.lobby_embed(lobby, self._bot_id, rules_lines(lobby.options, lobby.max_players))
+
+    async def announce_lobby_expired(self, lobby: LobbyRecord) -> None:
+        if lobby.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
+        await channel.get_partial_message(lobby.message_id).edit(embed=self._lobby_embed(lobby), view=None)
 
     # ----- timers -----------------------------------------------------------------------------------------
     async def announce_timer(self, event: TimerEvent, game: Game) -> None:
         channel = self.bot.get_partial_messageable(game.record.channel_id, guild_id=game.record.guild_id)
-        await self._edit_board_message(game)
+        await self.redraw(game)
         if event is TimerEvent.REMINDER:
             seat = game.state.current_player()
             user = game.user_at(seat) if seat is not None else None
@@ -194,8 +381,28 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)]),
             )
         elif event is TimerEvent.FORFEIT:
-            assert game.state.outcome() is not None
-            await channel.send(
-                f"Chopsticks #{game.id}: {ui.result_line(game, game.state, self._bot_id)}",  # type: ignore[arg-type]
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            over = game.state.outcome() is not None
+            text = ui.result_line(game, self._bot_id) if over else "a player ran out of time and is out."
+            await channel.send(f"Chopsticks #{game.id}: {text}", allowed_mentions=discord.AllowedMentions.none())
+
+
+def rules_lines(options: dict[str, Any], players: int) -> list[str]:
+    """Plain lines describing a table's rules for its lobby message."""
+    variants = options.get("variants") or []
+    lines = [f"Up to {players} players, {options.get('hands', 2)} hands each, a hand dies at "
+             f"{options.get('rollover', 5)} fingers."]
+    lines.append(f"Variants: {', '.join(variants)}." if variants else "Standard rules.")
+    if options.get("hints"):
+        lines.append("Hints are on.")
+    return lines
+
+
+def hint_text(game: Game) -> str:
+    """A suggestion for the player to move (the solver's best move once it exists)."""
+    import random
+
+    from games.chopsticks.bots import choose_move  # the engine's own opponent suggests the move
+
+    state = ui._state(game)
+    move = choose_move(state, "perfect", random.Random(game.record.move_count))
+    return f"Hint: `{move.text()}` ({state.describe(move, mover_view=True)})."

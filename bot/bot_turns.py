@@ -1,0 +1,72 @@
+"""Runs the bot seats' turns in the background and redraws the game when they are done.
+
+A click is answered as soon as the human's move is stored; bots then think off the event loop. Nothing
+here is needed to recover from a restart: a game waiting for a bot is visible in the database, and
+`resume_all` picks every such game up again at start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.service import Game, GameService
+
+log = logging.getLogger(__name__)
+
+Redraw = Callable[[Game], Awaitable[None]]
+
+
+class BotTurns:
+    def __init__(self, service: GameService, redraw: Redraw) -> None:
+        self._service = service
+        self._redraw = redraw
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._redraw_locks: dict[int, asyncio.Lock] = {}
+
+    def schedule(self, game: Game) -> None:
+        """Let the bots move in `game` if one of them is to move (at most one driver per game)."""
+        if not self._service.bot_to_move(game) or game.id in self._running:
+            return
+        self._running[game.id] = asyncio.create_task(self._drive(game.id), name=f"bot-turns-{game.id}")
+
+    async def resume_all(self) -> None:
+        for game_id in await self._service.games_awaiting_bots():
+            self.schedule(await self._service.load(game_id))
+
+    async def idle(self) -> None:
+        """Wait until no bot is thinking (tests and shutdown use this)."""
+        while self._running:
+            await asyncio.gather(*self._running.values(), return_exceptions=True)
+
+    async def stop(self) -> None:
+        for task in list(self._running.values()):
+            task.cancel()
+        await asyncio.gather(*self._running.values(), return_exceptions=True)
+
+    async def _drive(self, game_id: int) -> None:
+        moved = False
+        try:
+            while await self._service.play_bot_turn(game_id) is not None:
+                moved = True
+        except Exception:
+            log.exception("bot turn in game %s failed", game_id)
+        finally:
+            # Leave the registry before redrawing, so a human's next move can start a new driver at once.
+            self._running.pop(game_id, None)
+        if moved:
+            await self._redraw_latest(game_id)
+
+    async def _redraw_latest(self, game_id: int) -> None:
+        # Drivers of one game may overlap by a redraw; each draws what is stored now, one at a time, so the
+        # message never goes back to an older position.
+        lock = self._redraw_locks.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                await self._redraw(await self._service.load(game_id))
+        except Exception:
+            log.exception("could not redraw game %s after the bots moved", game_id)
+        finally:
+            if not lock.locked():
+                self._redraw_locks.pop(game_id, None)

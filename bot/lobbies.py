@@ -1,0 +1,152 @@
+"""Lobbies for games of 3 or more seats: the host opens one, players join or leave, bots fill seats, the
+host starts it. Like games, lobbies live in the database and survive restarts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from bot.service import Game, GameService, Player, ServiceError
+from games import game_class
+from storage import GameTransaction, StaleVersionError
+from storage.lobbies import LobbyNotFoundError, LobbyRecord, Member, create_lobby, load_lobby, set_members, update_lobby
+
+LOBBY_TIMEOUT = 60 * 60.0  # an open lobby closes itself after an hour
+
+
+class LobbyService:
+    def __init__(self, games: GameService, lobby_timeout: float = LOBBY_TIMEOUT) -> None:
+        self.games = games
+        self.lobby_timeout = lobby_timeout
+
+    async def open(
+        self,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        max_players: int,
+        options: dict[str, Any],
+        turn_timeout: float | None = None,
+    ) -> LobbyRecord:
+        cls = game_class(kind)
+        if not cls.MIN_PLAYERS <= max_players <= cls.MAX_PLAYERS:
+            raise ServiceError(f"{kind.title()} is for {cls.MIN_PLAYERS} to {cls.MAX_PLAYERS} players.")
+        # Refuse impossible rules now, not when everyone has joined.
+        GameService.new_state(kind, [Player(bot=cls.BOT_LEVELS[0])] * max_players, options)
+        timeout = self.games.turn_timeout if turn_timeout is None else turn_timeout
+        now = self.games.clock()
+        async with self.games.store.transaction() as tx:
+            lobby = await create_lobby(
+                tx.conn, kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                max_players=max_players, options=options, turn_timeout=timeout, deadline=now + self.lobby_timeout,
+                now=now,
+            )
+        self.games.timers_changed.set()
+        return lobby
+
+    async def load(self, lobby_id: int) -> LobbyRecord:
+        async with self._editing(lobby_id) as (_tx, lobby):
+            return lobby
+
+    async def join(self, lobby_id: int, user_id: int) -> LobbyRecord:
+        async with self._editing(lobby_id) as (tx, lobby):
+            _require_open(lobby)
+            if lobby.has_user(user_id):
+                raise ServiceError("You are already in this lobby.")
+            if len(lobby.members) >= lobby.max_players:
+                raise ServiceError("This lobby is full.")
+            return await set_members(tx.conn, lobby, [*lobby.members, Member(user_id)])
+
+    async def leave(self, lobby_id: int, user_id: int) -> LobbyRecord:
+        """A player leaves; when the host leaves, the lobby closes."""
+        async with self._editing(lobby_id) as (tx, lobby):
+            _require_open(lobby)
+            if not lobby.has_user(user_id):
+                raise ServiceError("You are not in this lobby.")
+            if user_id == lobby.host_id:
+                return await update_lobby(tx.conn, lobby, status="cancelled", deadline=None)
+            return await set_members(tx.conn, lobby, [m for m in lobby.members if m.user_id != user_id])
+
+    async def add_bot(self, lobby_id: int, user_id: int, level: str) -> LobbyRecord:
+        async with self._editing(lobby_id) as (tx, lobby):
+            _require_open(lobby)
+            _require_host(lobby, user_id, "add bots")
+            if level not in game_class(lobby.kind).BOT_LEVELS:
+                raise ServiceError(f"There is no {level!r} bot.")
+            if len(lobby.members) >= lobby.max_players:
+                raise ServiceError("This lobby is full.")
+            return await set_members(tx.conn, lobby, [*lobby.members, Member(None, level)])
+
+    async def remove_bot(self, lobby_id: int, user_id: int) -> LobbyRecord:
+        """Take the most recently added bot out again."""
+        async with self._editing(lobby_id) as (tx, lobby):
+            _require_open(lobby)
+            _require_host(lobby, user_id, "remove bots")
+            bots = [i for i, m in enumerate(lobby.members) if m.bot is not None]
+            if not bots:
+                raise ServiceError("There is no bot in this lobby.")
+            members = [m for i, m in enumerate(lobby.members) if i != bots[-1]]
+            return await set_members(tx.conn, lobby, members)
+
+    async def start(self, lobby_id: int, user_id: int, rng: random.Random | None = None) -> tuple[LobbyRecord, Game]:
+        """The host starts the game with everyone seated, in join order."""
+        async with self._editing(lobby_id) as (tx, lobby):
+            _require_open(lobby)
+            _require_host(lobby, user_id, "start the game")
+            minimum = game_class(lobby.kind).MIN_PLAYERS
+            if len(lobby.members) < minimum:
+                raise ServiceError(f"At least {minimum} players are needed: wait for someone to join, or add a bot.")
+            players = [Player(m.user_id, m.bot) for m in lobby.members]
+            game = await self.games.create_in(
+                tx, lobby.kind, guild_id=lobby.guild_id, channel_id=lobby.channel_id, players=players,
+                options=lobby.options, turn_timeout=lobby.turn_timeout, rng=rng,
+            )
+            if lobby.message_id is not None:
+                game = Game(await tx.update(game.record, now=self.games.clock(), message_id=lobby.message_id),
+                            game.state)
+            lobby = await update_lobby(tx.conn, lobby, status="started", game_id=game.id, deadline=None)
+        self.games.timers_changed.set()
+        return lobby, game
+
+    async def set_message(self, lobby_id: int, message_id: int) -> LobbyRecord:
+        async with self._editing(lobby_id) as (tx, lobby):
+            return await update_lobby(tx.conn, lobby, message_id=message_id)
+
+    async def expire(self, lobby_id: int) -> LobbyRecord | None:
+        """Close an open lobby whose time is up; None if it is not (any longer) due."""
+        async with self._editing(lobby_id) as (tx, lobby):
+            if lobby.deadline is None or lobby.deadline > self.games.clock():
+                return None
+            status = "expired" if lobby.status == "open" else lobby.status
+            return await update_lobby(tx.conn, lobby, status=status, deadline=None)
+
+    async def due(self) -> list[int]:
+        return await self.games.store.due_lobbies(self.games.clock())
+
+    @asynccontextmanager
+    async def _editing(self, lobby_id: int) -> AsyncIterator[tuple[GameTransaction, LobbyRecord]]:
+        async with self.games.store.transaction() as tx:
+            try:
+                lobby = await load_lobby(tx.conn, lobby_id)
+            except LobbyNotFoundError:
+                raise ServiceError(f"There is no lobby #{lobby_id}.") from None
+            try:
+                yield tx, lobby
+            except StaleVersionError:
+                raise ServiceError("The lobby changed at the same moment; try again.") from None
+
+
+def _require_open(lobby: LobbyRecord) -> None:
+    if lobby.status == "started":
+        raise ServiceError("This lobby's game has already started.")
+    if lobby.status != "open":
+        raise ServiceError(f"This lobby is closed (it was {lobby.status}).")
+
+
+def _require_host(lobby: LobbyRecord, user_id: int, what: str) -> None:
+    if user_id != lobby.host_id:
+        raise ServiceError(f"Only the host (<@{lobby.host_id}>) can {what}.")

@@ -1,0 +1,121 @@
+"""Lobbies: players gathering for a game, stored like games so that they survive restarts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import aiosqlite
+
+from storage.games import StaleVersionError
+
+
+class LobbyNotFoundError(LookupError):
+    """No lobby has this id."""
+
+
+@dataclass(frozen=True)
+class Member:
+    user_id: int | None
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class LobbyRecord:
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    max_players: int
+    options: dict[str, Any]
+    turn_timeout: float
+    status: str
+    game_id: int | None
+    deadline: float | None
+    version: int
+    created_at: float
+    members: tuple[Member, ...]
+
+    def has_user(self, user_id: int) -> bool:
+        return any(m.user_id == user_id for m in self.members)
+
+
+_UPDATABLE = frozenset({"status", "game_id", "deadline", "message_id"})
+
+
+async def create_lobby(
+    conn: aiosqlite.Connection,
+    *,
+    kind: str,
+    guild_id: int | None,
+    channel_id: int,
+    host_id: int,
+    max_players: int,
+    options: Mapping[str, Any],
+    turn_timeout: float,
+    deadline: float,
+    now: float,
+) -> LobbyRecord:
+    cur = await conn.execute(
+        "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, max_players, options, turn_timeout, status,"
+        " deadline, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
+        (kind, guild_id, channel_id, host_id, max_players, json.dumps(options, sort_keys=True), turn_timeout,
+         deadline, now),
+    )
+    lobby_id = cur.lastrowid
+    assert lobby_id is not None
+    await conn.execute("INSERT INTO lobby_members (lobby_id, position, user_id) VALUES (?, 0, ?)", (lobby_id, host_id))
+    return await load_lobby(conn, lobby_id)
+
+
+async def load_lobby(conn: aiosqlite.Connection, lobby_id: int) -> LobbyRecord:
+    rows = await conn.execute_fetchall(
+        "SELECT id, kind, guild_id, channel_id, message_id, host_id, max_players, options, turn_timeout, status,"
+        " game_id, deadline, version, created_at,"
+        " (SELECT json_group_array(json_array(user_id, bot))"
+        "  FROM (SELECT * FROM lobby_members WHERE lobby_id = lobbies.id ORDER BY position))"
+        " FROM lobbies WHERE id = ?",
+        (lobby_id,),
+    )
+    for r in rows:
+        return LobbyRecord(
+            id=int(r[0]), kind=str(r[1]), guild_id=r[2], channel_id=int(r[3]), message_id=r[4], host_id=int(r[5]),
+            max_players=int(r[6]), options=json.loads(r[7]), turn_timeout=float(r[8]), status=str(r[9]),
+            game_id=r[10], deadline=r[11], version=int(r[12]), created_at=float(r[13]),
+            members=tuple(Member(m[0], m[1]) for m in json.loads(r[14])),
+        )
+    raise LobbyNotFoundError(lobby_id)
+
+
+async def update_lobby(conn: aiosqlite.Connection, lobby: LobbyRecord, **changes: Any) -> LobbyRecord:
+    """Change status / game / deadline / message, guarded by the lobby's version."""
+    bad = set(changes) - _UPDATABLE
+    if bad:
+        raise ValueError(f"cannot update {sorted(bad)}")
+    sets = "".join(f"{c} = ?, " for c in changes)
+    cur = await conn.execute(
+        f"UPDATE lobbies SET {sets}version = version + 1 WHERE id = ? AND version = ?",
+        (*changes.values(), lobby.id, lobby.version),
+    )
+    if cur.rowcount != 1:
+        raise StaleVersionError(lobby.id, lobby.version)
+    return replace(lobby, version=lobby.version + 1, **changes)
+
+
+async def set_members(conn: aiosqlite.Connection, lobby: LobbyRecord, members: Sequence[Member]) -> LobbyRecord:
+    """Replace the member list (join order = seat order), guarded by the lobby's version."""
+    cur = await conn.execute(
+        "UPDATE lobbies SET version = version + 1 WHERE id = ? AND version = ?", (lobby.id, lobby.version)
+    )
+    if cur.rowcount != 1:
+        raise StaleVersionError(lobby.id, lobby.version)
+    await conn.execute("DELETE FROM lobby_members WHERE lobby_id = ?", (lobby.id,))
+    await conn.executemany(
+        "INSERT INTO lobby_members (lobby_id, position, user_id, bot) VALUES (?, ?, ?, ?)",
+        [(lobby.id, i, m.user_id, m.bot) for i, m in enumerate(members)],
+    )
+    return replace(lobby, version=lobby.version + 1, members=tuple(members))
