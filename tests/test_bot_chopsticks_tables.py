@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from tests.conftest import TabletopRunner, World, human_to_move, move_buttons
+from tests.conftest import TabletopRunner, World, human_to_move, move_buttons, player_to_move
 from tests.fakediscord import FakeMessage, FakeUser
 
 
@@ -138,3 +138,73 @@ async def test_a_two_player_table_with_variants_by_challenge(world: World, bots:
     assert board is not None and "cutoff" in board.text()
     await world.fake.click(world.bob, board, _button(board, "Accept"))
     assert "cutoff" in board.text() and "Position `1111`" in board.text()
+
+
+async def _followup_text(res: object) -> str:
+    from tests.fakediscord import InteractionResult
+
+    assert isinstance(res, InteractionResult)
+    await res.wait_for_original()
+    assert res.ephemeral and res.message is not None, res.errors
+    return res.message.text()
+
+
+async def test_analyze_gives_the_solvers_verdict(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    standard = await _followup_text(await world.fake.slash(world.alice, world.channel, "chopsticks", "analyze",
+                                                            options={"code": "1111"}))
+    assert "draw for the player to move" in standard
+    text = await _followup_text(await world.fake.slash(world.alice, world.channel, "chopsticks", "analyze",
+                                                        options={"code": "1111", "variants": "cutoff self-attack"}))
+    assert "win in" in text
+    moves = await _followup_text(await world.fake.slash(world.alice, world.channel, "chopsticks", "analyze",
+                                                         options={"code": "1312"}))
+    for move in ("AC", "AD", "BC", "BD", "13-22"):
+        assert f"`{move}`" in moves
+    bad = await world.fake.slash(world.alice, world.channel, "chopsticks", "analyze", options={"code": "131"})
+    assert "not one" in await _followup_text(bad)
+
+
+async def test_rules_explain_the_variants(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "rules")
+    assert res.ephemeral and res.message is not None and "zombie" in res.message.text()
+    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "rules",
+                                 options={"variants": "cutoff", "players": 3})
+    assert res.message is not None
+    assert "3 players" in res.message.text() and "or more fingers dies" in res.message.text()
+    choices = await world.fake.autocomplete(world.alice, world.channel, "chopsticks", "new",
+                                            options={"variants": "cutoff su"}, focused="variants")
+    assert [c["value"] for c in choices] == ["cutoff suicide", "cutoff sudden-death"]
+
+
+async def test_hints_for_the_player_to_move(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "new",
+                                 options={"opponent": world.bob, "hints": True})
+    board = res.message
+    assert board is not None
+    await world.fake.click(world.bob, board, _button(board, "Accept"))
+    mover = world.alice if player_to_move(board) == world.alice.id else world.bob
+    other = world.bob if mover is world.alice else world.alice
+    refused = await world.fake.click(other, board, _button(board, "Hint"))
+    assert refused.ephemeral and refused.message is not None and "not your turn" in refused.message.content
+    hint = await world.fake.click(mover, board, _button(board, "Hint"))
+    assert "Hint: `AC`" in await _followup_text(hint) and "draws" in hint.message.text()  # type: ignore[union-attr]
+
+
+async def test_random_play_never_beats_the_perfect_bot(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    for seed in range(3):
+        res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge",
+                                     options={"level": "perfect"})
+        board = res.message
+        assert board is not None
+        rng = random.Random(seed)
+        for _ in range(200):
+            if await human_to_move(world.fake, board, {world.alice.id}) is None:
+                break
+            await world.fake.click(world.alice, board, rng.choice(move_buttons(board))["custom_id"])
+        text = board.text()
+        assert f"<@{world.alice.id}> wins" not in text
+        assert "wins" in text or "Drawn" in text

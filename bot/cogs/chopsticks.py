@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import random
 import re
 from typing import Any, Literal
 
@@ -12,14 +14,20 @@ from discord.ext import commands
 
 from bot.errors import reply_with_error
 from bot.lobbies import LobbyService
-from bot.service import Game, GameService, Player, ServiceError, TimerEvent
+from bot.service import TABLE_OPTIONS, Game, GameService, Player, ServiceError, TimerEvent
 from bot.ui import chopsticks as ui
+from games import GameError
+from games.chopsticks import ChopsticksState
+from games.chopsticks.bots import choose_move
+from games.chopsticks.rules import MAX_PLAYERS, PRESETS, VARIANTS, Rules
+from games.chopsticks.solver import solve
 from storage.lobbies import LobbyRecord
 
 log = logging.getLogger(__name__)
 KIND = "chopsticks"
 BotLevel = Literal["easy", "medium", "perfect"]
 DEFAULT_LEVEL: BotLevel = "medium"
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS][:25]
 
 
 class ChopsticksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.CUSTOM_ID_TEMPLATE):
@@ -163,6 +171,7 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
     @app_commands.describe(
         players="How many seats (2-6); others join the lobby, or you add bots",
         opponent="For 2 players: challenge this person directly instead of opening a lobby",
+        preset="A named rule set (see /chopsticks rules); the options below change it further",
         hands="Hands per player (default 2)",
         rollover="Fingers that kill a hand (default 5)",
         variants="Variant names separated by spaces, e.g. 'cutoff suicide' (see /chopsticks rules)",
@@ -171,26 +180,24 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
         level="Strength of bots added to this table (default: medium)",
         turn_minutes="Minutes per move before a forfeit (default: the bot's TURN_TIMEOUT setting, 24 h)",
     )
+    @app_commands.choices(preset=PRESET_CHOICES)
     @app_commands.guild_only()
     async def new(
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 2, 6] = 2,
         opponent: discord.User | None = None,
-        hands: app_commands.Range[int, 1, 4] = 2,
-        rollover: app_commands.Range[int, 2, 10] = 5,
+        preset: str | None = None,
+        hands: app_commands.Range[int, 1, 4] | None = None,
+        rollover: app_commands.Range[int, 2, 10] | None = None,
         variants: app_commands.Range[str, 0, 200] = "",
         lives: app_commands.Range[int, 1, 9] | None = None,
         hints: bool = False,
         level: BotLevel = DEFAULT_LEVEL,
         turn_minutes: app_commands.Range[int, 1, 20160] | None = None,
     ) -> None:
-        options: dict[str, Any] = {"hands": hands, "rollover": rollover, "hints": hints, "bot_level": level}
-        names = [v for v in re.split(r"[\s,]+", variants.strip().lower()) if v]
-        if names:
-            options["variants"] = names
-        if lives is not None:
-            options["lives"] = lives
+        options = rule_options(preset, hands, rollover, variants, lives)
+        options.update({"hints": hints, "bot_level": level})
         if opponent is not None:
             if players != 2:
                 raise ServiceError("`opponent` is for 2-player games; for more players, others join the lobby.")
@@ -206,6 +213,67 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
         )
         if response.message_id is not None:
             await self.lobbies.set_message(lobby.id, response.message_id)
+
+    @new.autocomplete("variants")
+    async def _complete_variants(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return variant_choices(current)
+
+    @app_commands.command(name="rules", description="How Chopsticks is played here, with any variants you name")
+    @app_commands.describe(preset="A named rule set", variants="Variant names separated by spaces",
+                           players="Players (2-6)", hands="Hands per player", rollover="Fingers that kill a hand")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def rules(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str | None = None,
+        variants: app_commands.Range[str, 0, 200] = "",
+        players: app_commands.Range[int, 2, 6] = 2,
+        hands: app_commands.Range[int, 1, 4] | None = None,
+        rollover: app_commands.Range[int, 2, 10] | None = None,
+    ) -> None:
+        options = rule_options(preset, hands, rollover, variants, None)
+        lines = rules_lines(options, players)
+        if not options.get("variants") and preset is None:
+            lines += ["", "**Variants** (combine them with `variants:` in /chopsticks new):"]
+            lines += [f"`{name}`: {text}" for name, text in VARIANTS.items()]
+            lines += ["", "**Presets**: " + ", ".join(f"`{name}`" for name in PRESETS)]
+        await interaction.response.send_message(
+            embed=discord.Embed(title="Chopsticks rules", description="\n".join(lines)[:4096], colour=ui.COLOUR),
+            ephemeral=True,
+        )
+
+    @rules.autocomplete("variants")
+    async def _complete_rule_variants(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return variant_choices(current)
+
+    @app_commands.command(name="analyze", description="The perfect-play verdict and best moves for a position code")
+    @app_commands.describe(code="A position code such as 1312 (the player to move first)", preset="A named rule set",
+                           variants="Variant names separated by spaces", hands="Hands per player",
+                           rollover="Fingers that kill a hand")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def analyze(
+        self,
+        interaction: discord.Interaction[Any],
+        code: app_commands.Range[str, 1, 60],
+        preset: str | None = None,
+        variants: app_commands.Range[str, 0, 200] = "",
+        hands: app_commands.Range[int, 1, 4] | None = None,
+        rollover: app_commands.Range[int, 2, 10] | None = None,
+    ) -> None:
+        options = rule_options(preset, hands, rollover, variants, None)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await asyncio.to_thread(analysis_text, code.strip(), options)
+        await interaction.followup.send(text, ephemeral=True)
+
+    @analyze.autocomplete("variants")
+    async def _complete_analyze_variants(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return variant_choices(current)
 
     async def _start_two_player(
         self,
@@ -306,7 +374,8 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
         game = await self.service.require_turn(game_id, interaction.user.id, ply)
         if not game.record.options.get("hints"):
             raise ServiceError("Hints are off in this game.")
-        await interaction.response.send_message(hint_text(game), ephemeral=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send(await asyncio.to_thread(hint_text, game), ephemeral=True)
 
     def _board_view(self, game: Game) -> discord.ui.View | None:
         return ui.board_view(game, ChopsticksButton, ChopsticksSelect)
@@ -386,23 +455,81 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
             await channel.send(f"Chopsticks #{game.id}: {text}", allowed_mentions=discord.AllowedMentions.none())
 
 
+def rule_options(
+    preset: str | None, hands: int | None, rollover: int | None, variants: str, lives: int | None
+) -> dict[str, Any]:
+    """The engine options for what a command was given (the engine checks them)."""
+    options: dict[str, Any] = {}
+    if preset is not None:
+        options["preset"] = preset
+    if hands is not None:
+        options["hands"] = hands
+    if rollover is not None:
+        options["rollover"] = rollover
+    names = [v for v in re.split(r"[\s,]+", variants.strip().lower()) if v]
+    if names:
+        options["variants"] = names
+    if lives is not None:
+        options["lives"] = lives
+    return options
+
+
+def variant_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Complete the last variant name being typed, keeping the ones before it."""
+    words = current.lower().split()
+    done, partial = (words, "") if current.endswith(" ") or not words else (words[:-1], words[-1])
+    prefix = " ".join(done)
+    names = [n for n in VARIANTS if n.startswith(partial) and n not in done]
+    return [app_commands.Choice(name=f"{prefix} {n}".strip(), value=f"{prefix} {n}".strip()) for n in names][:25]
+
+
+def _rules(options: dict[str, Any], players: int) -> Rules:
+    try:
+        return Rules.from_options(players, {k: v for k, v in options.items() if k not in TABLE_OPTIONS})
+    except GameError as exc:
+        raise ServiceError(str(exc)) from None
+
+
 def rules_lines(options: dict[str, Any], players: int) -> list[str]:
-    """Plain lines describing a table's rules for its lobby message."""
-    variants = options.get("variants") or []
-    lines = [f"Up to {players} players, {options.get('hands', 2)} hands each, a hand dies at "
-             f"{options.get('rollover', 5)} fingers."]
-    lines.append(f"Variants: {', '.join(variants)}." if variants else "Standard rules.")
+    """The rules of a table in plain lines (the engine words them), plus the table's own settings."""
+    lines = _rules(options, players).describe()
     if options.get("hints"):
-        lines.append("Hints are on.")
+        lines.append("Hints are on: the player to move may ask for one.")
     return lines
 
 
+def analysis_text(code: str, options: dict[str, Any]) -> str:
+    """The solver's verdict on a position code and the value of each move (runs in a worker thread)."""
+    hands = _rules(options, MAX_PLAYERS).hands
+    body = code.partition("/")[0]
+    if not body or len(body) % hands:
+        raise ServiceError(f"A position code has {hands} digits per player, so `{code}` is not one.")
+    rules = _rules(options, len(body) // hands)
+    try:
+        state = ChopsticksState.from_code(code, rules)
+        solution = solve(rules)
+    except GameError as exc:
+        raise ServiceError(str(exc)) from None
+    lines = [f"**`{state.code()}`**: {solution.verdict(state).text()} for the player to move "
+             f"(perfect play, {solution.size:,} positions solved)."]
+    best = {a.text() for a in solution.best_actions(state)}
+    for action, verdict in solution.move_verdicts(state)[:20]:
+        star = " ⭐" if action.text() in best else ""
+        lines.append(f"`{action.text()}` → `{state.apply(0, action).code()}`: {verdict.text()}{star}")
+    return "\n".join(lines)[:2000]
+
+
 def hint_text(game: Game) -> str:
-    """A suggestion for the player to move (the solver's best move once it exists)."""
-    import random
-
-    from games.chopsticks.bots import choose_move  # the engine's own opponent suggests the move
-
-    state = ui._state(game)
-    move = choose_move(state, "perfect", random.Random(game.record.move_count))
-    return f"Hint: `{move.text()}` ({state.describe(move, mover_view=True)})."
+    """A suggestion for the player to move: the solver's best move when it can solve the rules."""
+    state = game.state
+    assert isinstance(state, ChopsticksState)
+    try:
+        solution = solve(state.rules)
+    except GameError:  # 3+ players or too many positions: ask the strongest search player instead
+        move = choose_move(state, "perfect", random.Random(game.record.move_count))
+        return f"Hint: try `{move.text()}` ({state.describe(move, mover_view=True)})."
+    verdict = solution.verdict(state)
+    best = solution.best_actions(state)[0]
+    outlook = {"win": "you can force a win", "loss": "with best play you lose", "draw": "best play draws"}
+    return (f"Hint: `{best.text()}` ({state.describe(best, mover_view=True)}); "
+            f"{outlook[verdict.result]}" + (f" in {verdict.distance} plies." if verdict.distance else "."))
