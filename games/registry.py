@@ -42,3 +42,4 @@ def replay(kind: str, initial: Mapping[str, Any], moves: Iterable[tuple[int, str
 def _load_builtin_games() -> None:
     # Imported lazily so that `games.base` has no import cycle with the games that register themselves.
     import games.chopsticks  # noqa: F401
+    import games.sucker  # noqa: F401

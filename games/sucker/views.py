@@ -1,0 +1,166 @@
+"""What the table shows: a frozen view of a position, and plain words for an action."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from games.base import Action, Outcome
+from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play
+
+if TYPE_CHECKING:
+    from games.sucker.engine import SuckerState
+
+
+@dataclass(frozen=True)
+class ChipView:
+    """A chip in a pile: its colour and the colour of the player who played it."""
+
+    colour: str
+    played_by: str
+
+
+@dataclass(frozen=True)
+class PileView:
+    """A pile, numbered from 1 as in action texts, with its chips bottom -> top."""
+
+    number: int
+    chips: tuple[ChipView, ...]
+
+    @property
+    def top(self) -> str:
+        return self.chips[-1].colour
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One player: what they hold by colour (nonzero counts, own colour first) and whether they are out."""
+
+    seat: int
+    colour: str
+    holdings: tuple[tuple[str, int], ...]
+    own: int  # chips of their own colour
+    prisoners: int  # chips of other colours
+    defeated: bool
+    gifts_given: tuple[tuple[str, int], ...]  # chips transferred so far, by receiving player's colour
+
+    @property
+    def total(self) -> int:
+        return self.own + self.prisoners
+
+
+@dataclass(frozen=True)
+class SuckerView:
+    """Everything anyone may know about a So Long Sucker position (the game hides nothing)."""
+
+    players: int
+    chips: int
+    colours: tuple[str, ...]  # by seat
+    piles: tuple[PileView, ...]
+    seats: tuple[SeatView, ...]
+    dead: tuple[tuple[str, int], ...]  # killed chips by colour (every colour listed)
+    defeated: tuple[int, ...]  # seats in order of defeat
+    to_decide: int | None  # the seat whose decision it is
+    decision: str | None  # "play", "kill", "name" or "rescue"
+    prompt: str  # whose decision and what, in plain words
+    choices: tuple[str, ...]  # the texts of the decision's legal actions (free actions not included)
+    mover: int | None  # who holds the move (in the rescue phase: the stuck player)
+    stuck: int | None  # in the rescue phase, the player waiting to be rescued
+    declined: tuple[int, ...]  # in the rescue phase, who has declined so far
+    capture: tuple[int, int] | None  # in the kill phase, (pile number, capturing seat)
+    ply: int
+    last: tuple[int, str] | None
+    outcome: Outcome | None
+    viewer: int | None  # the seat this view was built for (None for spectators)
+    viewer_actions: tuple[str, ...]  # everything the viewer may do now, free actions included
+
+
+def build_view(state: SuckerState, viewer: int | None) -> SuckerView:
+    """The view of `state` for `viewer` (a seat) or for spectators (None)."""
+    n = state.players
+    current = state.current_player()
+    owner = state.capture_owner()
+    kind = state.decision_kind()
+    return SuckerView(
+        players=n,
+        chips=state.chips,
+        colours=state.colours,
+        piles=tuple(
+            PileView(i + 1, tuple(ChipView(COLOURS[c.colour], COLOURS[c.by]) for c in pile))
+            for i, pile in enumerate(state.piles)
+        ),
+        seats=tuple(_seat_view(state, seat) for seat in range(n)),
+        dead=tuple((COLOURS[c], state.dead[c]) for c in range(n)),
+        defeated=state.defeated,
+        to_decide=current,
+        decision=kind.value if kind is not None else None,
+        prompt=state.waiting_for(),
+        choices=tuple(a.text() for a in state.decision_actions(current)) if current is not None else (),
+        mover=None if state.result else state.mover,
+        stuck=state.stuck(),
+        declined=state.declined,
+        capture=(state.pile + 1, owner) if owner is not None and state.pile is not None else None,
+        ply=state.ply,
+        last=state.last,
+        outcome=state.result,
+        viewer=viewer,
+        viewer_actions=tuple(a.text() for a in state.legal_actions(viewer)) if viewer is not None else (),
+    )
+
+
+def _seat_view(state: SuckerState, seat: int) -> SeatView:
+    row = state.holdings[seat]
+    order = [seat, *(c for c in range(state.players) if c != seat)]
+    return SeatView(
+        seat=seat,
+        colour=COLOURS[seat],
+        holdings=tuple((COLOURS[c], row[c]) for c in order if row[c]),
+        own=row[seat],
+        prisoners=sum(row) - row[seat],
+        defeated=not state.is_live(seat),
+        gifts_given=tuple((COLOURS[to], k) for to, k in enumerate(state.gifts[seat]) if k),
+    )
+
+
+def describe(state: SuckerState, action: Action, player: int | None) -> str:
+    """Plain words for `action` by `player` in `state`, e.g. "red plays a blue chip on pile 2"."""
+    who = _who(state, player)
+    if isinstance(action, Play):
+        colour = _colour(action.colour)
+        if action.pile is None or not 0 <= action.pile < len(state.piles):
+            return f"{who} starts a new pile with a {colour} chip"
+        words = f"{who} plays a {colour} chip on pile {action.pile + 1}"
+        pile = state.piles[action.pile]
+        if pile[-1].colour == action.colour:
+            if state.is_live(action.colour):
+                return f"{words}: {colour} captures it"
+            return f"{words}: {colour} is out of the game, so the whole pile is killed"
+        return words
+    if isinstance(action, Kill):
+        where = f" from pile {state.pile + 1}" if state.pile is not None else ""
+        return f"{who} kills a {_colour(action.colour)} chip{where} and takes the rest"
+    if isinstance(action, NameNext):
+        named = "themself" if action.seat == player else _colour(action.seat)
+        return f"{who} names {named} to move next"
+    if isinstance(action, Decline):
+        return f"{who} declines to rescue {_who(state, state.stuck())}"
+    if isinstance(action, Give):
+        chips = _chips(action.colour, action.count, "chip")
+        rescue = " (a rescue)" if action.to == state.stuck() else ""
+        return f"{who} gives {chips} to {_colour(action.to)}{rescue}"
+    if isinstance(action, KillPrisoner):
+        chips = _chips(action.colour, action.count, "prisoner")
+        return f"{who} kills {chips}"
+    return f"{who}: {action.text()}"
+
+
+def _who(state: SuckerState, seat: int | None) -> str:
+    return "nobody" if seat is None else _colour(seat)
+
+
+def _colour(index: int) -> str:
+    return COLOURS[index] if 0 <= index < len(COLOURS) else f"colour {index}"
+
+
+def _chips(colour: int, count: int, noun: str) -> str:
+    return f"a {_colour(colour)} {noun}" if count == 1 else f"{count} {_colour(colour)} {noun}s"
