@@ -18,6 +18,7 @@ from bot.errors import reply_with_error
 from bot.lobbies import LobbyService
 from bot.service import Game, GameService, TimerEvent
 from bot.timers import TimerLoop
+from bot.ui.lobby import LobbyButton
 from storage import BotStateStore, Database
 from storage.lobbies import LobbyRecord
 
@@ -97,7 +98,7 @@ class TabletopBot(commands.Bot):
         from bot.cogs.chopsticks import ChopsticksCog
 
         await self.add_cog(ChopsticksCog(self))
-        self.add_dynamic_items(*ChopsticksCog.DYNAMIC_ITEMS)
+        self.add_dynamic_items(LobbyButton, *ChopsticksCog.DYNAMIC_ITEMS)
         self._bot_turns = BotTurns(self.service, self._redraw_game)
         await self.bot_turns.resume_all()  # bot turns that a stop interrupted
         await self.sync_commands()

@@ -16,6 +16,7 @@ from bot.errors import reply_with_error
 from bot.lobbies import LobbyService
 from bot.service import TABLE_OPTIONS, Game, GameService, Player, ServiceError, TimerEvent
 from bot.ui import chopsticks as ui
+from bot.ui.lobby import post_lobby, show_expired
 from games import GameError
 from games.chopsticks import ChopsticksState
 from games.chopsticks.bots import choose_move
@@ -90,32 +91,6 @@ class ChopsticksSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
         await _dispatch(interaction, lambda cog: cog.on_select(interaction, self, list(self.item.values)))
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.LOBBY_ID_TEMPLATE):
-    def __init__(
-        self,
-        custom_id: str,
-        *,
-        label: str = "·",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row))
-        match = re.fullmatch(ui.LOBBY_ID_TEMPLATE, custom_id)
-        assert match is not None, custom_id
-        self.lobby_id = int(match["lobby"])
-        self.verb: str = match["verb"]
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyButton:
-        assert isinstance(item, discord.ui.Button) and item.custom_id is not None
-        return cls(item.custom_id, label=item.label or "·", style=item.style)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, lambda cog: cog.on_lobby_button(interaction, self))
-
-
 async def _dispatch(interaction: discord.Interaction[Any], handler: Any) -> None:
     """Run a component's handler; any refusal or fault becomes the one ephemeral error reply."""
     cog = interaction.client.get_cog(ChopsticksCog.__cog_name__)
@@ -129,7 +104,8 @@ async def _dispatch(interaction: discord.Interaction[Any], handler: Any) -> None
 
 class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_description="Play Chopsticks"):
     __cog_name__ = "Chopsticks"
-    DYNAMIC_ITEMS = (ChopsticksButton, ChopsticksSelect, LobbyButton)
+    DYNAMIC_ITEMS = (ChopsticksButton, ChopsticksSelect)
+    title = "Chopsticks"
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -207,12 +183,7 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
             KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host_id=interaction.user.id,
             max_players=players, options=options, turn_timeout=turn_minutes * 60.0 if turn_minutes else None,
         )
-        response = await interaction.response.send_message(
-            embed=self._lobby_embed(lobby), view=ui.lobby_view(lobby, LobbyButton) or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        if response.message_id is not None:
-            await self.lobbies.set_message(lobby.id, response.message_id)
+        await post_lobby(interaction, lobby, self)
 
     @new.autocomplete("variants")
     async def _complete_variants(
@@ -408,32 +379,17 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
                                view=self._board_view(game), allowed_mentions=discord.AllowedMentions.none())
 
     # ----- lobbies ----------------------------------------------------------------------------------------
-    async def on_lobby_button(self, interaction: discord.Interaction[Any], button: LobbyButton) -> None:
-        user, lobby_id = interaction.user.id, button.lobby_id
-        if button.verb == "start":
-            lobby, game = await self.lobbies.start(lobby_id, user)
-            await self._show_board(interaction, game)
-            return
-        if button.verb == "join":
-            lobby = await self.lobbies.join(lobby_id, user)
-        elif button.verb == "leave":
-            lobby = await self.lobbies.leave(lobby_id, user)
-        elif button.verb == "bot":
-            current = await self.lobbies.load(lobby_id)
-            lobby = await self.lobbies.add_bot(lobby_id, user, str(current.options.get("bot_level", DEFAULT_LEVEL)))
-        else:
-            lobby = await self.lobbies.remove_bot(lobby_id, user)
-        await interaction.response.edit_message(embed=self._lobby_embed(lobby), view=ui.lobby_view(lobby, LobbyButton),
-                                                allowed_mentions=discord.AllowedMentions.none())
+    def lobby_lines(self, lobby: LobbyRecord) -> list[str]:
+        return rules_lines(lobby.options, lobby.max_players)
 
-    def _lobby_embed(self, lobby: LobbyRecord) -> discord.Embed:
-        return ui.lobby_embed(lobby, self._bot_id, rules_lines(lobby.options, lobby.max_players))
+    def bot_level(self, lobby: LobbyRecord) -> str:
+        return str(lobby.options.get("bot_level", DEFAULT_LEVEL))
+
+    async def show_started(self, interaction: discord.Interaction[Any], lobby: LobbyRecord, game: Game) -> None:
+        await self._show_board(interaction, game)  # the lobby message becomes the board
 
     async def announce_lobby_expired(self, lobby: LobbyRecord) -> None:
-        if lobby.message_id is None:
-            return
-        channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
-        await channel.get_partial_message(lobby.message_id).edit(embed=self._lobby_embed(lobby), view=None)
+        await show_expired(self.bot, lobby, self)
 
     # ----- timers -----------------------------------------------------------------------------------------
     async def announce_timer(self, event: TimerEvent, game: Game) -> None:

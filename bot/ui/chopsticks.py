@@ -15,9 +15,9 @@ from typing import Any, Protocol
 import discord
 
 from bot.service import Game
+from bot.ui.lobby import format_duration
 from games import Action
 from games.chopsticks import Attack, ChopsticksState
-from storage.lobbies import LobbyRecord
 
 COLOUR = discord.Colour.from_rgb(214, 158, 46)
 PER_ROW = 5
@@ -34,7 +34,6 @@ CUSTOM_ID_TEMPLATE = (
     r"(?::(?P<ply>[0-9]{1,7})(?::(?P<move>[A-Za-z0-9-]{1,40}))?)?"
 )
 SELECT_ID_TEMPLATE = r"cs:(?P<game>[0-9]{1,19}):(?P<verb>group|pick):(?P<ply>[0-9]{1,7})(?::(?P<index>[0-4]))?"
-LOBBY_ID_TEMPLATE = r"cl:(?P<lobby>[0-9]{1,19}):(?P<verb>join|leave|bot|unbot|start)"
 
 
 class ButtonFactory(Protocol):
@@ -60,10 +59,6 @@ def custom_id(game_id: int, verb: str, ply: int | None = None, move: str | None 
         if move is not None:
             out += f":{move}"
     return out
-
-
-def lobby_id(lobby: int, verb: str) -> str:
-    return f"cl:{lobby}:{verb}"
 
 
 def seat_name(game: Game, seat: int, bot_user_id: int | None) -> str:
@@ -240,43 +235,6 @@ def challenge_view(game: Game, button: ButtonFactory) -> discord.ui.View:
     view.add_item(button(custom_id(game.id, "accept"), label="Accept", style=discord.ButtonStyle.success))
     view.add_item(button(custom_id(game.id, "decline"), label="Decline", style=discord.ButtonStyle.secondary))
     return view
-
-
-def lobby_embed(lobby: LobbyRecord, bot_user_id: int | None, rules_lines: Sequence[str]) -> discord.Embed:
-    members = []
-    for i, m in enumerate(lobby.members, start=1):
-        who = f"<@{m.user_id}>" if m.user_id is not None else f"<@{bot_user_id}> (bot, {m.bot})"
-        members.append(f"{i}. {who}" + (" — host" if m.user_id == lobby.host_id else ""))
-    lines = [*rules_lines, f"{format_duration(lobby.turn_timeout)} per move.", "",
-             f"**Players ({len(lobby.members)}/{lobby.max_players})**", *members, ""]
-    if lobby.status == "open":
-        assert lobby.deadline is not None
-        lines.append(f"Click **Join** to play. The host starts the game (it closes <t:{int(lobby.deadline)}:R>).")
-    elif lobby.status == "cancelled":
-        lines.append("The host closed this lobby.")
-    elif lobby.status == "expired":
-        lines.append("This lobby expired before the game started.")
-    return discord.Embed(title=f"Chopsticks lobby #{lobby.id}", description="\n".join(lines), colour=COLOUR)
-
-
-def lobby_view(lobby: LobbyRecord, button: ButtonFactory) -> discord.ui.View | None:
-    if lobby.status != "open":
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(button(lobby_id(lobby.id, "join"), label="Join", style=discord.ButtonStyle.success))
-    view.add_item(button(lobby_id(lobby.id, "leave"), label="Leave", style=discord.ButtonStyle.secondary))
-    view.add_item(button(lobby_id(lobby.id, "bot"), label="Add bot", style=discord.ButtonStyle.secondary))
-    view.add_item(button(lobby_id(lobby.id, "unbot"), label="Remove bot", style=discord.ButtonStyle.secondary))
-    view.add_item(button(lobby_id(lobby.id, "start"), label="Start", style=discord.ButtonStyle.primary))
-    return view
-
-
-def format_duration(seconds: float) -> str:
-    if seconds >= 3600:
-        return f"{seconds / 3600:g} h"
-    if seconds >= 60:
-        return f"{seconds / 60:g} min"
-    return f"{seconds:g} s"
 
 
 def jump_url(game: Game) -> str:
