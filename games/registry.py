@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -39,7 +40,10 @@ def replay(kind: str, initial: Mapping[str, Any], moves: Iterable[tuple[int, str
     return state
 
 
+BUILTIN_GAMES = ("games.chopsticks", "games.sucker")
+
+
 def _load_builtin_games() -> None:
     # Imported lazily so that `games.base` has no import cycle with the games that register themselves.
-    import games.chopsticks  # noqa: F401
-    import games.sucker  # noqa: F401
+    for module in BUILTIN_GAMES:
+        importlib.import_module(module)

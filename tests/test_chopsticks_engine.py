@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import deque
+from functools import cache
 
 import pytest
 
 from games import GameOverError, IllegalMoveError, InvalidStateError, NotYourTurnError
+from games.base import Action
 from games.chopsticks import Attack, ChopsticksState, Rules, Split
 from games.chopsticks.bots import simple_move
+from games.chopsticks.counting import reachable_codes as count_reachable
 
 PAIRS = ["00", "01", "02", "03", "04", "11", "12", "13", "14", "22", "23", "24", "33", "34", "44"]
 
@@ -33,6 +37,7 @@ def counting_successors(code: str, rules: Rules) -> list[str]:
     return out
 
 
+@cache
 def reachable_codes(players: int) -> set[str]:
     rules = Rules(players=players)
     start = ChopsticksState.start(rules).code()
@@ -43,6 +48,19 @@ def reachable_codes(players: int) -> set[str]:
                 seen.add(nxt)
                 queue.append(nxt)
     return seen
+
+
+def reachable_codes_fast(rules: Rules) -> set[str]:
+    """The same count through the counting module, which works on move tables rather than game states."""
+    return count_reachable(rules)
+
+
+def legal(code: str, rules: Rules) -> tuple[Action, ...]:
+    return tuple(ChopsticksState.from_code(code, rules).legal_actions(0))
+
+
+def splits(code: str, rules: Rules) -> list[str]:
+    return [a.text() for a in legal(code, rules) if isinstance(a, Split)]
 
 
 def test_start_and_first_moves() -> None:
@@ -87,6 +105,38 @@ def test_shortest_game_is_five_moves() -> None:
     for _ in range(4):
         frontier = [s for f in frontier for s in successors(f)]
         assert all(s.result is None for s in frontier)
+
+
+def distances_from_start() -> dict[str, int]:
+    """Breadth-first distance (in moves) of every reachable code from 1111."""
+    rules = Rules()
+    start = "1111"
+    dist, queue = {start: 0}, deque([start])
+    while queue:
+        code = queue.popleft()
+        for nxt in counting_successors(code, rules):
+            if nxt not in dist:
+                dist[nxt] = dist[code] + 1
+                queue.append(nxt)
+    return dist
+
+
+def test_the_first_player_wins_8_of_the_14_endgames_by_the_shortest_games() -> None:
+    ends = {code: d for code, d in distances_from_start().items() if code.startswith("00")}
+    assert len(ends) == 14
+    assert sorted(code for code, d in ends.items() if d % 2) == [
+        "0001", "0003", "0004", "0012", "0013", "0014", "0023", "0033"]
+
+
+def test_the_longest_game_moving_away_from_the_start_is_9_moves() -> None:
+    dist = distances_from_start()
+    assert max(dist.values()) == 9
+    assert sorted(code for code, d in dist.items() if d == 9 and code.startswith("00")) == ["0001", "0004"]
+    for line in ["1111 1211 1212 2212 2322 0223 0202 0402 0104 0001",
+                 "1111 1211 1212 2312 2323 0323 0303 0103 0401 0004"]:
+        codes = line.split()
+        assert [dist[c] for c in codes] == list(range(10))
+        assert all(b in counting_successors(a, Rules()) for a, b in itertools.pairwise(codes))
 
 
 def test_three_player_reachable_positions() -> None:
@@ -160,9 +210,98 @@ def test_serialisation_round_trip_and_validation() -> None:
         ChopsticksState.from_dict(state.to_dict() | {"format": 99})
 
 
-def test_variants_are_refused_until_implemented() -> None:
-    with pytest.raises(ValueError, match="not available yet"):
-        ChopsticksState.new(2, {"variants": ["cutoff"]}, random.Random(0))
+def test_four_player_reachable_positions() -> None:
+    # The seed says "more than 25,000"; counted the seed's way (an out seat keeps its turn and passes).
+    count = len(reachable_codes_fast(Rules(players=4)))
+    assert count > 25_000
+    assert count == 50_567
+
+
+def test_counting_module_agrees_with_the_engine() -> None:
+    assert reachable_codes_fast(Rules()) == reachable_codes(2)
+    assert reachable_codes_fast(Rules(players=3)) == reachable_codes(3)
+
+
+def test_meta_examples_from_the_rules_page() -> None:
+    meta = Rules(variants=frozenset({"meta"}))
+    assert splits("4411", meta) == ["44-12"]
+    assert splits("3411", meta) == ["34-11"]
+    assert splits("2411", meta) == ["24-33"]  # 6 - 5 = 1 cannot be held on two live hands
+    assert splits("3311", meta) == ["33-24"]
+    both = Rules(variants=frozenset({"meta", "suicide"}))
+    assert splits("2411", both) == ["24-33", "24-01"]
+    assert splits("3311", both) == ["33-24", "33-01"]
+    assert splits("3411", both) == ["34-02", "34-11"]
+    assert splits("4411", both) == ["44-03", "44-12"]
+    after = ChopsticksState.from_code("4411", meta).apply(0, Split((4, 4), (1, 2)))
+    assert after.code() == "1112"
+
+
+def test_meta_opens_two_moves_and_six_with_suicide() -> None:
+    """The seed: meta adds 34-11 and 44-12; with suicide also 24-01, 33-01, 34-02, 44-03 (at most 20 moves)."""
+    def combines(rules: Rules) -> set[str]:
+        return {a.text() for code in reachable_codes(2) for a in legal(code, rules)
+                if isinstance(a, Split) and sum(a.after) != sum(a.before)}
+
+    assert combines(Rules(variants=frozenset({"meta"}))) == {"34-11", "44-12"}
+    assert combines(Rules(variants=frozenset({"meta", "suicide"}))) == {
+        "34-11", "44-12", "24-01", "33-01", "34-02", "44-03"}
+
+
+def test_suicide_splits() -> None:
+    suicide = Rules(variants=frozenset({"suicide"}))
+    assert splits("1211", suicide) == ["12-03"]
+    assert splits("1111", suicide) == ["11-02"]
+    assert splits("0111", suicide) == []  # never both hands
+    assert splits("1311", suicide) == ["13-04", "13-22"]
+
+
+def test_the_seeds_suicide_line() -> None:
+    """[1201] -> 12-03 -> [0103] -> the opponent is forced to play BD -> [0401], and a quick win follows."""
+    state = ChopsticksState.from_code("1201", Rules(variants=frozenset({"suicide"})))
+    state = state.apply(0, state.parse_action("12-03"))
+    assert state.code() == "0103"
+    assert [a.text() for a in state.legal_actions(1)] == ["BD"]
+    state = state.apply(1, Attack(1, 3))
+    assert state.code() == "0401"
+    state = state.apply(0, state.parse_action("BD"))
+    assert state.code() == "0004" and state.result is not None and state.result.winners == (0,)
+
+
+REACHABLE_REMARKS = [
+    # variants, reachable count, the unreachable ones beyond the 15 where the player who just moved is out
+    ((), 204, ["1101", "2202", "3303", "3444", "4404", "4444"]),
+    (("suicide",), 207, ["1101", "3444", "4444"]),
+    (("suicide", "meta"), 208, ["3444", "4444"]),
+    (("suicide", "meta", "sans"), 210, []),
+]
+
+
+@pytest.mark.parametrize(("variants", "count", "extra"), REACHABLE_REMARKS)
+def test_the_seeds_remarks_on_unreachable_positions(variants: tuple[str, ...], count: int, extra: list[str]) -> None:
+    """Suicide reaches all of item 2 but 1101; suicide+meta reaches 1101; adding sans reaches 3444 and 4444."""
+    rules = Rules(variants=frozenset(variants))
+    reachable = reachable_codes_fast(rules)
+    assert len(reachable) == count
+    unreachable = {a + b for a in PAIRS for b in PAIRS} - reachable
+    assert sorted(unreachable) == sorted([p + "00" for p in PAIRS] + extra)
+
+
+def test_more_hands_and_players_in_codes() -> None:
+    rules = Rules(players=3, hands=3)
+    state = ChopsticksState.start(rules)
+    assert state.code() == "111111111"
+    state = state.apply(0, state.parse_action("AD"))
+    assert state.code() == "112111111"  # seat 1, just tapped, moves next
+    assert ChopsticksState.from_code("013111", Rules(hands=3)).legal_actions(0) == (
+        Attack(1, 3), Attack(2, 3), Split((0, 1, 3), (0, 2, 2)), Split((0, 1, 3), (1, 1, 2)))
+
+
+def test_out_seats_are_skipped_in_play() -> None:
+    state = ChopsticksState.from_code("140112", Rules(players=3))
+    state = state.apply(0, state.parse_action("BD"))  # 4 taps the lone 1: seat 1 is out
+    assert state.out_order == (1,) and state.to_move == 2
+    assert state.code() == "121400"
 
 
 def test_simple_bot_takes_a_win_in_one_and_avoids_losing_in_one() -> None:

@@ -91,6 +91,8 @@ def result_line(game: Game, bot_user_id: int | None) -> str:
         return f"🏳️ {loser} resigned. 🏆 {winners} wins."
     if outcome.reason == "timeout":
         return f"⏰ {loser} ran out of time. 🏆 {winners} wins."
+    if outcome.reason == "misere":
+        return f"🏆 {winners} wins: the first to lose every hand wins this game (misère)."
     return f"🏆 {winners} wins: every opponent is out."
 
 
@@ -103,12 +105,18 @@ def board_embed(game: Game, bot_user_id: int | None) -> discord.Embed:
     for rel in range(p):
         seat = (state.to_move + rel) % p
         letters = ascii_uppercase[rel * h:(rel + 1) * h]
-        hands = "  ".join(f"{letter} **{value}**" for letter, value in zip(letters, view.hands[seat], strict=True))
-        if seat in view.out:
+        # Labels write half fingers as people read them ("1½"); plain values otherwise.
+        values = view.labels[seat] if view.labels else tuple(str(v) for v in view.hands[seat])
+        hands = "  ".join(f"{letter} **{value}**" for letter, value in zip(letters, values, strict=True))
+        lives = f"  ({view.lives[seat]} ❤)" if view.rules.max_lives > 1 and seat not in view.out else ""
+        if seat in view.zombies:
+            marker = "▶" if seat == view.to_move else "🧟"
+            lines.append(f"{marker} {seat_name(game, seat, bot_user_id)}: zombie, taps with 1 finger")
+        elif seat in view.out:
             lines.append(f"✖ {seat_name(game, seat, bot_user_id)}: out")
         else:
             marker = "▶" if seat == view.to_move else "•"
-            lines.append(f"{marker} {seat_name(game, seat, bot_user_id)}: {hands}")
+            lines.append(f"{marker} {seat_name(game, seat, bot_user_id)}: {hands}{lives}")
     lines.append("")
     if view.last is not None and view.last[1] not in ("resign", "timeout"):
         lines.append(f"Last move: {seat_name(game, view.last[0], bot_user_id)} played `{view.last[1]}`")

@@ -1,17 +1,17 @@
-"""Chopsticks: the state, its moves, and the seed's position code.
+"""Chopsticks: the game state, turns, outcomes, repetition and serialisation.
 
-Hands are kept sorted ascending per seat, as in the seed's code: two hands with the same counts are the
-same position whichever is "left", so the engine never distinguishes them.
+Moves come from `moves.py` (the one definition of the rules); this module adds whose turn it is, who is
+out, how the game ends and the contract of `games.base`. Hands are kept sorted per seat, as in the seed's
+code: two hands with the same counts are the same position whichever is "left". With stumps, hand values
+are stored in half fingers (see `notation.py`); otherwise in fingers.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from functools import cache, cached_property
-from itertools import combinations_with_replacement
-from string import ascii_uppercase
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Self
 
 from games.base import (
@@ -25,45 +25,22 @@ from games.base import (
     NotYourTurnError,
     Outcome,
 )
+from games.chopsticks.actions import Attack, Flip, Split, Swap, parse_action_text
+from games.chopsticks.moves import next_to_move, redistributions, successors
+from games.chopsticks.notation import Hands, hands_label, hands_text, value_label
+from games.chopsticks.position import Seat, Table, parse_table, start_seat, table_code, zombie_seat
 from games.chopsticks.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from games.registry import register
-
-Hands = tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Attack(Action):
-    """One of the mover's hands taps a hand of another seat.
-
-    Hands are lettered in code order: the mover's hands are A, B, ...; the next seat's follow (C, D in a
-    2-player game), and so on, so `AC` is the seed's "A taps C". Both fields are such letter positions.
-    """
-
-    hand: int
-    target: int
-
-    def text(self) -> str:
-        return ascii_uppercase[self.hand] + ascii_uppercase[self.target]
-
-
-@dataclass(frozen=True)
-class Split(Action):
-    """Redistribute the mover's fingers: `04-13` turns hands 0,4 into 1,3."""
-
-    before: Hands
-    after: Hands
-
-    def text(self) -> str:
-        return _digits(self.before) + "-" + _digits(self.after)
-
-
-def _digits(hands: Hands) -> str:
-    return "".join(str(v) for v in hands)
 
 
 @dataclass(frozen=True)
 class ChopsticksView:
-    """Everything anyone may know about a Chopsticks position (the game has no hidden information)."""
+    """Everything anyone may know about a Chopsticks position (the game has no hidden information).
+
+    `hands` are in the engine's units (half fingers with stumps); `labels` are the same values written for
+    people ("1½"). `out` lists seats that went out (zombies included) in order; `zombies` the zombie seats;
+    `lives` the lives left per seat (all 0 unless sudden-death is on).
+    """
 
     rules: Rules
     code: str
@@ -73,57 +50,77 @@ class ChopsticksView:
     ply: int
     last: tuple[int, str] | None
     outcome: Outcome | None
+    lives: tuple[int, ...] = ()
+    zombies: tuple[int, ...] = ()
+    labels: tuple[tuple[str, ...], ...] = ()
 
 
 @register
 @dataclass(frozen=True)
 class ChopsticksState(GameState):
     kind = "chopsticks"
-    FORMAT_VERSION = 1
+    FORMAT_VERSION = 2
     MIN_PLAYERS = MIN_PLAYERS
     MAX_PLAYERS = MAX_PLAYERS
 
     rules: Rules
-    hands: tuple[Hands, ...]  # by seat; each sorted ascending
+    hands: tuple[Hands, ...]  # by seat; each sorted ascending, in units of 1/rules.unit finger
     to_move: int
     ply: int = 0
     # How often each position (code plus seat to move) has occurred, for the third-repetition draw.
     seen: tuple[tuple[str, int], ...] = ()
-    out_order: tuple[int, ...] = ()  # seats in the order they went out
+    out_order: tuple[int, ...] = ()  # seats in the order they went out (zombies too)
     result: Outcome | None = None
     last: tuple[int, str] | None = None  # (seat, action text) of the latest move
+    lives: tuple[int, ...] = field(default=())  # by seat: lives left with sudden-death, else 0
+    zombies: tuple[int, ...] = ()  # seats playing on as zombies
+
+    def __post_init__(self) -> None:
+        if len(self.lives) != len(self.hands):  # built without lives: every seat still in has them all
+            lives = tuple(self.rules.max_lives if any(h) else 0 for h in self.hands)
+            object.__setattr__(self, "lives", lives)
 
     # ----- creation -------------------------------------------------------------------------------------
     @classmethod
     def new(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> Self:
-        rules = Rules(
-            players=players,
-            hands=int(options.get("hands", 2)),
-            rollover=int(options.get("rollover", 5)),
-            variants=frozenset(options.get("variants", ())),
-        )
+        """A fresh game. Options: hands, rollover, variants (names), lives, odd, preset, first (seat or None)."""
+        rules = Rules.from_options(players, options)
         first = options.get("first")
-        first_seat = rng.randrange(players) if first is None else int(first)
+        if first is None or first == "random":
+            first_seat = rng.randrange(players)
+        else:
+            try:
+                first_seat = int(first)
+            except (TypeError, ValueError):
+                raise GameError(f"'first' must be a seat number, not {first!r}.") from None
         if not 0 <= first_seat < players:
-            raise IllegalMoveError(f"There is no seat {first_seat + 1} to move first.")
+            raise GameError(f"There is no seat {first_seat + 1} to move first.")
         return cls.start(rules, first_seat)
 
     @classmethod
     def start(cls, rules: Rules, first_seat: int = 0) -> Self:
-        hands = tuple(tuple([1] * rules.hands) for _ in range(rules.players))
-        state = cls(rules=rules, hands=hands, to_move=first_seat)
-        return replace(state, seen=((state.position_key(), 1),))
+        return cls._at(rules, (start_seat(rules),) * rules.players, first_seat)
 
     @classmethod
     def from_code(cls, code: str, rules: Rules | None = None, to_move: int = 0) -> Self:
-        """A position from the seed's code; the first pair is the seat `to_move`, then the seats after it."""
-        rules = rules or Rules(players=max(MIN_PLAYERS, len(code) // 2))
-        hands_rel = parse_code(code, rules)
+        """A position from its code; the first pair is the seat `to_move`, then the seats after it."""
+        rules = rules or Rules(players=max(MIN_PLAYERS, len(code.partition("/")[0]) // 2))
+        relative = parse_table(code, rules)
         p = rules.players
-        hands = tuple(hands_rel[(seat - to_move) % p] for seat in range(p))
-        out = tuple(seat for seat in range(p) if not any(hands[seat]))
-        state = cls(rules=rules, hands=hands, to_move=to_move, out_order=out)
-        result = state._knockout_result()
+        if not 0 <= to_move < p:
+            raise InvalidStateError(f"There is no seat {to_move + 1}.")
+        return cls._at(rules, tuple(relative[(seat - to_move) % p] for seat in range(p)), to_move)
+
+    @classmethod
+    def _at(cls, rules: Rules, table: Table, to_move: int) -> Self:
+        out = tuple(seat for seat in range(rules.players) if not table[seat].alive)
+        state = cls(rules=rules, hands=tuple(s.hands for s in table), to_move=to_move, out_order=out,
+                    lives=tuple(s.lives for s in table),
+                    zombies=tuple(i for i, s in enumerate(table) if s.zombie))
+        if rules.has("misere") and out:
+            result: Outcome | None = Outcome(tuple(1 if s in out else 2 for s in range(rules.players)), "misere")
+        else:
+            result = state._knockout_result()
         return replace(state, seen=((state.position_key(), 1),), result=result)
 
     # ----- queries ----------------------------------------------------------------------------------------
@@ -138,12 +135,28 @@ class ChopsticksState(GameState):
         return self.result
 
     def is_out(self, seat: int) -> bool:
-        return not any(self.hands[seat])
+        """Whether `seat` no longer takes turns (every hand dead and not a zombie)."""
+        return self.table[seat].out
+
+    def is_zombie(self, seat: int) -> bool:
+        return seat in self.zombies
+
+    @cached_property
+    def table(self) -> Table:
+        """The position as `moves.py` sees it: one Seat per seat number."""
+        # Safe on a frozen dataclass: cached_property writes the instance dict directly, and `replace`
+        # builds a new instance, so a cached value never outlives its position.
+        return tuple(Seat(h, lives, seat in self.zombies)
+                     for seat, (h, lives) in enumerate(zip(self.hands, self.lives, strict=True)))
+
+    def relative_table(self) -> Table:
+        """The seats in code order: the player to move first."""
+        p = self.rules.players
+        return tuple(self.table[(self.to_move + i) % p] for i in range(p))
 
     def code(self) -> str:
         """The seed's position code: every seat's sorted hands, starting with the seat to move."""
-        p = self.rules.players
-        return "".join(_digits(self.hands[(self.to_move + i) % p]) for i in range(p))
+        return table_code(self.relative_table(), self.rules)
 
     def position_key(self) -> str:
         return f"{self.code()}@{self.to_move}"
@@ -151,117 +164,148 @@ class ChopsticksState(GameState):
     def legal_actions(self, player: int) -> Sequence[Action]:
         if self.result is not None or player != self.to_move:
             return ()
-        return self._movers_actions
+        return tuple(self._successors)
 
     @cached_property
-    def _movers_actions(self) -> tuple[Action, ...]:
-        # Safe on a frozen dataclass: cached_property writes the instance dict directly, and `replace`
-        # builds a new instance, so a cached list never outlives its position.
-        return (*self._attacks(), *self._splits())
-
-    def _attacks(self) -> list[Attack]:
-        # One attack per distinct (tapping value, target seat, tapped value): equal hands give equal results.
-        p, me = self.rules.players, self.hands[self.to_move]
-        moves: list[Attack] = []
-        h = self.rules.hands
-        for hand in _distinct_live(me):
-            for rel in range(1, p):
-                target = self.hands[(self.to_move + rel) % p]
-                moves.extend(Attack(hand, rel * h + target_hand) for target_hand in _distinct_live(target))
-        return moves
-
-    def _splits(self) -> list[Split]:
-        me = self.hands[self.to_move]
-        return [Split(me, after) for after in _split_results(self.rules.hands, self.rules.rollover, sum(me))
-                if after != me]
+    def _successors(self) -> dict[Action, Table]:
+        return dict(successors(self.rules, self.table, self.to_move))
 
     # ----- actions ----------------------------------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
-        text = text.strip().upper()
-        h, p = self.rules.hands, self.rules.players
-        if "-" in text:
-            before_s, _, after_s = text.partition("-")
-            if not (before_s.isdigit() and after_s.isdigit() and len(before_s) == len(after_s) == h):
-                raise IllegalMoveError(f"{text!r} is not a split: write it like 04-13 ({h} digits each side).")
-            return Split(tuple(int(c) for c in before_s), tuple(int(c) for c in after_s))
-        letters = ascii_uppercase[: p * h]
-        if len(text) != 2 or text[0] not in letters or text[1] not in letters:
-            raise IllegalMoveError(
-                f"{text!r} is not a move: an attack is two hand letters like AC, a split is like 04-13."
-            )
-        src, dst = letters.index(text[0]), letters.index(text[1])
-        if src >= h:
-            raise IllegalMoveError(f"{text[0]} is not one of your hands; yours are {letters[:h]}.")
-        return Attack(src, dst)
+        return parse_action_text(text, self.rules)
 
     def apply(self, player: int, action: Action) -> Self:
         if self.result is not None:
             raise GameOverError("The game is over.")
         if player != self.to_move:
             raise NotYourTurnError("It is not your turn.")
-        if isinstance(action, Attack):
-            hands = self._after_attack(action)
-        elif isinstance(action, Split):
-            hands = self._after_split(action)
-        else:
+        if not isinstance(action, Attack | Split | Swap | Flip):
             raise IllegalMoveError("That is not a Chopsticks move.")
-        return self._advance(hands, (player, action.text()))
+        table = self._successors.get(action) or self._successors.get(self._canonical(action))
+        if table is None:
+            raise IllegalMoveError(self._why_illegal(action))
+        return self._advance(table, (player, action.text()))
 
-    def _after_attack(self, attack: Attack) -> list[Hands]:
-        p, h, r = self.rules.players, self.rules.hands, self.rules.rollover
-        rel, target_hand = divmod(attack.target, h)
+    def _canonical(self, action: Action) -> Action:
+        """The listed move equivalent to `action` (hands of equal value are interchangeable)."""
+        h, p = self.rules.hands, self.rules.players
+        mine = self.hands[self.to_move]
+        if isinstance(action, Split) and action.unit != self.rules.unit:
+            scale = self.rules.unit // action.unit
+            return Split(tuple(v * scale for v in action.before), tuple(v * scale for v in action.after),
+                         self.rules.unit)
+        if isinstance(action, Flip) and 0 <= action.hand < h:
+            return Flip(mine.index(mine[action.hand]))
+        if isinstance(action, Attack) and 0 <= action.hand < h and 0 <= action.target < p * h:
+            hand = mine.index(mine[action.hand])
+            rel, j = divmod(action.target, h)
+            target = self.hands[(self.to_move + rel) % p]
+            others = [k for k, v in enumerate(target) if v == target[j] and not (rel == 0 and k == hand)]
+            return Attack(hand, rel * h + others[0]) if others else action
+        return action
+
+    def _why_illegal(self, action: Action) -> str:
+        """A player-facing reason why `action`, not among the legal moves, is refused."""
+        rules, me = self.rules, self.table[self.to_move]
+        if isinstance(action, Attack):
+            return self._why_attack_illegal(action)
+        if me.zombie:
+            return "A zombie can only tap."
+        if isinstance(action, Split):
+            return self._why_split_illegal(action)
+        if isinstance(action, Swap):
+            if not {"swap", "logan", "cherry"} & rules.variants:
+                return "Swapping your hands is not a move in these rules."
+            return "You can't swap now: " + " or ".join(
+                text for name, text in (("swap", "swap needs two different live hands"),
+                                        ("logan", "Logan's clause needs a dead and a live hand"),
+                                        ("cherry", "rearranging needs two different hands"))
+                if rules.has(name)) + "."
+        if isinstance(action, Flip):
+            if not rules.has("integers"):
+                return "Flipping a hand is only a move with the integers variant."
+            if not 0 <= action.hand < rules.hands:
+                return "There is no such hand."
+            if not me.hands[action.hand]:
+                return "A dead hand cannot flip."
+            return "Flipping that hand would not change it."
+        return "That move is not allowed here."
+
+    def _why_attack_illegal(self, attack: Attack) -> str:
+        p, h = self.rules.players, self.rules.hands
         if not (0 <= attack.hand < h and 0 <= attack.target < p * h):
-            raise IllegalMoveError("There is no such hand.")
-        if rel == 0:
-            raise IllegalMoveError("You cannot tap your own hand.")
+            return "There is no such hand."
+        rel, j = divmod(attack.target, h)
         mine = self.hands[self.to_move]
         target_seat = (self.to_move + rel) % p
-        target = self.hands[target_seat]
-        if self.is_out(target_seat):
-            raise IllegalMoveError("That player is out.")
+        if rel == 0 and not self.rules.has("self-attack"):
+            return "You cannot tap your own hand."
+        if rel == 0 and j == attack.hand:
+            return "A hand cannot tap itself."
         if mine[attack.hand] == 0:
-            raise IllegalMoveError("A dead hand cannot tap.")
-        if target[target_hand] == 0:
-            raise IllegalMoveError("You cannot tap a dead hand.")
-        total = target[target_hand] + mine[attack.hand]
-        new_value = total - r if total >= r else total  # exactly r kills (0); above r rolls over
-        new_target = list(target)
-        new_target[target_hand] = new_value
-        hands = list(self.hands)
-        hands[target_seat] = tuple(sorted(new_target))
-        return hands
+            return "A dead hand cannot tap."
+        if rel and self.is_zombie(target_seat):
+            return "Zombies cannot be tapped."
+        if rel and self.is_out(target_seat):
+            return "That player is out."
+        if self.hands[target_seat][j] == 0:
+            return "You cannot tap a dead hand."
+        return "That tap is not allowed here."
 
-    def _after_split(self, split: Split) -> list[Hands]:
+    def _why_split_illegal(self, split: Split) -> str:
+        rules, unit = self.rules, self.rules.unit
         mine = self.hands[self.to_move]
-        if tuple(split.before) != mine:
-            raise IllegalMoveError(f"Your hands are {_digits(mine)}, not {_digits(split.before)}.")
-        after = tuple(sorted(split.after))
-        if after != tuple(split.after):
-            raise IllegalMoveError(f"Write the hands after the split in ascending order ({_digits(after)}).")
-        if sum(after) != sum(mine):
-            raise IllegalMoveError(f"A split keeps your {sum(mine)} fingers; {_digits(after)} has {sum(after)}.")
+        before, after = tuple(split.before), tuple(split.after)
+        if before != mine:
+            return f"Your hands are {hands_text(mine, unit)}, not {hands_text(before, unit)}."
+        if after != tuple(sorted(after)):
+            return f"Write the hands after the split in ascending order ({hands_text(tuple(sorted(after)), unit)})."
+        if max(after) >= rules.limit:
+            return f"A hand can hold at most {rules.rollover - 1} fingers."
         if after == mine:
-            raise IllegalMoveError("A split must change your hands: swapping them is not a move.")
-        if 0 in after:
-            raise IllegalMoveError("You cannot kill your own hand with a split.")
-        if max(after) >= self.rules.rollover:
-            raise IllegalMoveError(f"A hand can hold at most {self.rules.rollover - 1} fingers.")
-        hands = list(self.hands)
-        hands[self.to_move] = after
-        return hands
+            return "A split must change your hands: swapping them is not a move."
+        total, new_total = sum(mine), sum(after)
+        combining = rules.has("meta") and total > rules.limit and new_total == total - rules.limit
+        if new_total != total and not combining:
+            meta = (f" (or, combining with meta, {value_label(total - rules.limit, unit)})"
+                    if rules.has("meta") and total > rules.limit else "")
+            return (f"A split keeps your {value_label(total, unit)} fingers{meta}; {hands_text(after, unit)} has "
+                    f"{value_label(new_total, unit)}.")
+        dead_before, dead_after = mine.count(0), after.count(0)
+        if not any(after):
+            return "A split cannot kill all your hands."
+        if dead_after > dead_before:
+            if not rules.has("suicide"):
+                return "You cannot kill your own hand with a split."
+            if dead_after > dead_before + 1:
+                return "A split may kill only one of your hands."
+        if rules.has("transfers-only") and dead_after < dead_before:
+            return "With transfers-only a split cannot revive a dead hand."
+        if rules.has("divisions-only") and dead_after >= dead_before:
+            return "With divisions-only a split must revive a dead hand."
+        if unit > 1 and sum(v % unit != 0 for v in after) > 1:
+            return "Only a single finger can be split into two halves; other splits keep at most one half."
+        if rules.has("halves"):
+            return "With halves a split must share your fingers " + ("as evenly as possible." if rules.odd
+                                                                     else "equally.")
+        if after not in redistributions(rules, mine):
+            return "That split is not allowed here."
+        return "That move is not allowed here."
 
-    def _advance(self, hands: list[Hands], last: tuple[int, str]) -> Self:
+    def _advance(self, table: Table, last: tuple[int, str]) -> Self:
         p = self.rules.players
-        out_order = self.out_order + tuple(
-            seat for seat in range(p) if not any(hands[seat]) and seat not in self.out_order
+        newly_out = tuple(s for s in range(p) if s not in self.out_order and not table[s].alive)
+        out_order = self.out_order + newly_out
+        state = replace(
+            self, hands=tuple(s.hands for s in table), lives=tuple(s.lives for s in table),
+            zombies=tuple(i for i, s in enumerate(table) if s.zombie), to_move=next_to_move(table, self.to_move),
+            ply=self.ply + 1, out_order=out_order, last=last,
         )
-        waiting = [(self.to_move + i) % p for i in range(1, p)]
-        still_in = [seat for seat in waiting if seat not in out_order]
-        # When nobody else is left the turn still passes on, so a 2-player code shows the loser to move
-        # (the seed's `0014`).
-        nxt = still_in[0] if still_in else waiting[0]
-        state = replace(self, hands=tuple(hands), to_move=nxt, ply=self.ply + 1, out_order=out_order, last=last)
-        result = state._knockout_result()
+        # With misère the first player knocked out wins at once; otherwise the last one still in does.
+        if self.rules.has("misere") and newly_out:
+            result: Outcome | None = state._misere_result(newly_out[0])
+        else:
+            result = state._knockout_result()
         seen = dict(self.seen)
         key = state.position_key()
         seen[key] = seen.get(key, 0) + 1
@@ -272,6 +316,15 @@ class ChopsticksState(GameState):
     def _knockout_result(self) -> Outcome | None:
         alive = [s for s in range(self.rules.players) if s not in self.out_order]
         return self._ranked("knockout") if len(alive) <= 1 else None
+
+    def _misere_result(self, winner: int) -> Outcome:
+        """Misère: the knocked-out seat wins; players who resigned earlier come last, the rest share second."""
+        earlier = [s for s in self.out_order if s != winner]
+        places = [2] * self.rules.players
+        places[winner] = 1
+        for i, seat in enumerate(earlier):
+            places[seat] = 2 + len(earlier) - i
+        return Outcome(tuple(places), "misere")
 
     def _ranked(self, reason: str) -> Outcome:
         """Places: seats still in share first place (or the win), the rest by reverse order of going out."""
@@ -287,20 +340,22 @@ class ChopsticksState(GameState):
         return Outcome(tuple(places), reason)
 
     def resign(self, player: int, reason: str = RESIGN) -> Self:
+        """`player` leaves the game (a zombie may leave too); the others play on while two are still in."""
         if self.result is not None:
             raise GameOverError("The game is over.")
-        if not 0 <= player < self.rules.players or player in self.out_order:
+        if not 0 <= player < self.rules.players or self.is_out(player):
             raise IllegalMoveError("That player is not in the game.")
         hands = list(self.hands)
-        hands[player] = tuple([0] * self.rules.hands)
-        out_order = (*self.out_order, player)
-        state = replace(self, hands=tuple(hands), out_order=out_order, ply=self.ply + 1, last=(player, reason))
+        hands[player] = (0,) * self.rules.hands
+        lives = list(self.lives)
+        lives[player] = 0
+        out_order = self.out_order if player in self.out_order else (*self.out_order, player)
+        state = replace(self, hands=tuple(hands), lives=tuple(lives), out_order=out_order, ply=self.ply + 1,
+                        zombies=tuple(s for s in self.zombies if s != player), last=(player, reason))
         if len(out_order) >= self.rules.players - 1:
             return replace(state, result=state._ranked(reason))
         if player == self.to_move:
-            nxt = next(s for s in ((player + i) % self.rules.players for i in range(1, self.rules.players))
-                       if s not in out_order)
-            state = replace(state, to_move=nxt)
+            state = replace(state, to_move=next_to_move(state.table, player))
         return state
 
     def agree_draw(self) -> Self:
@@ -310,23 +365,37 @@ class ChopsticksState(GameState):
 
     def describe(self, action: Action, mover_view: bool = False) -> str:
         """Plain words for a move in this position: "3 taps 2" (or, addressed to the mover, "your 3 taps
-        their 2") and "split 13 → 22"."""
+        their 2"), "split 13 → 22", "combine 44 → 12", "swap hands", "flip 4 → 1"."""
+        unit = self.rules.unit
+        mine = self.hands[self.to_move]
         if isinstance(action, Attack):
             h = self.rules.hands
             rel, target_hand = divmod(action.target, h)
             target_seat = (self.to_move + rel) % self.rules.players
-            mine = self.hands[self.to_move][action.hand]
-            theirs = self.hands[target_seat][target_hand]
-            return f"your {mine} taps their {theirs}" if mover_view else f"{mine} taps {theirs}"
+            tapper = value_label(mine[action.hand], unit)
+            tapped = value_label(self.hands[target_seat][target_hand], unit)
+            if rel == 0:
+                return f"your {tapper} taps your {tapped}" if mover_view else f"{tapper} taps own {tapped}"
+            return f"your {tapper} taps their {tapped}" if mover_view else f"{tapper} taps {tapped}"
         if isinstance(action, Split):
-            return f"split {_digits(action.before)} → {_digits(action.after)}"
+            verb = "combine" if sum(action.after) != sum(action.before) else "split"
+            return f"{verb} {hands_label(action.before, action.unit)} → {hands_label(action.after, action.unit)}"
+        if isinstance(action, Swap):
+            return "swap your hands (pass)" if mover_view else "swaps hands (pass)"
+        if isinstance(action, Flip):
+            value = mine[action.hand]
+            flipped = value_label(self.rules.limit - value, unit)
+            return f"flip your {value_label(value, unit)} to {flipped}" if mover_view else \
+                f"flip {value_label(value, unit)} → {flipped}"
         raise IllegalMoveError("That is not a Chopsticks move.")
 
     # ----- views ------------------------------------------------------------------------------------------
     def public_view(self) -> ChopsticksView:
+        unit = self.rules.unit
         return ChopsticksView(
             rules=self.rules, code=self.code(), hands=self.hands, to_move=self.current_player(),
-            out=self.out_order, ply=self.ply, last=self.last, outcome=self.result,
+            out=self.out_order, ply=self.ply, last=self.last, outcome=self.result, lives=self.lives,
+            zombies=self.zombies, labels=tuple(tuple(value_label(v, unit) for v in h) for h in self.hands),
         )
 
     BOT_LEVELS = ("easy", "medium", "perfect")
@@ -349,6 +418,8 @@ class ChopsticksState(GameState):
             "format": self.FORMAT_VERSION,
             "rules": self.rules.to_dict(),
             "hands": [list(h) for h in self.hands],
+            "lives": list(self.lives),
+            "zombies": list(self.zombies),
             "to_move": self.to_move,
             "ply": self.ply,
             "seen": dict(self.seen),
@@ -360,10 +431,13 @@ class ChopsticksState(GameState):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         if not isinstance(data, Mapping) or data.get("format") != cls.FORMAT_VERSION:
-            raise InvalidStateError(f"unknown Chopsticks format {data.get('format')!r}")
+            found = data.get("format") if isinstance(data, Mapping) else None
+            raise InvalidStateError(f"unknown Chopsticks format {found!r}")
         try:
             rules = Rules.from_dict(data["rules"])
             hands = tuple(tuple(int(v) for v in h) for h in data["hands"])
+            lives = tuple(int(v) for v in data["lives"])
+            zombies = tuple(int(s) for s in data["zombies"])
             to_move = int(data["to_move"])
             ply = int(data["ply"])
             seen = tuple(sorted((str(k), int(v)) for k, v in dict(data["seen"]).items()))
@@ -373,38 +447,30 @@ class ChopsticksState(GameState):
             last = (int(last_raw[0]), str(last_raw[1])) if last_raw is not None else None
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"bad Chopsticks state: {exc}") from exc
-        p, h, r = rules.players, rules.hands, rules.rollover
-        if len(hands) != p or any(len(x) != h or list(x) != sorted(x) for x in hands):
-            raise InvalidStateError("bad Chopsticks state: hands do not match the rules")
-        if any(not 0 <= v < r for x in hands for v in x):
-            raise InvalidStateError("bad Chopsticks state: a hand holds too many fingers")
-        if not 0 <= to_move < p or any(not 0 <= s < p for s in out_order):
-            raise InvalidStateError("bad Chopsticks state: no such seat")
+        _validate(rules, hands, lives, zombies, to_move, out_order)
         return cls(rules=rules, hands=hands, to_move=to_move, ply=ply, seen=seen, out_order=out_order,
-                   result=result, last=last)
+                   result=result, last=last, lives=lives, zombies=zombies)
+
+
+def _validate(rules: Rules, hands: tuple[Hands, ...], lives: tuple[int, ...], zombies: tuple[int, ...],
+              to_move: int, out_order: tuple[int, ...]) -> None:
+    p, h = rules.players, rules.hands
+    if len(hands) != p or any(len(x) != h or list(x) != sorted(x) for x in hands):
+        raise InvalidStateError("bad Chopsticks state: hands do not match the rules")
+    if any(not 0 <= v < rules.limit for x in hands for v in x):
+        raise InvalidStateError("bad Chopsticks state: a hand holds too many fingers")
+    if len(lives) != p or any(
+            not (1 <= n <= rules.max_lives if any(x) and s not in zombies and rules.max_lives else n == 0)
+            for s, (x, n) in enumerate(zip(hands, lives, strict=True))):
+        raise InvalidStateError("bad Chopsticks state: lives do not match the rules")
+    if not 0 <= to_move < p or any(not 0 <= s < p for s in (*out_order, *zombies)) or \
+            len(set(out_order)) != len(out_order):
+        raise InvalidStateError("bad Chopsticks state: no such seat")
+    if any(hands[s] != zombie_seat(rules).hands or s not in out_order for s in zombies):
+        raise InvalidStateError("bad Chopsticks state: a zombie seat is malformed")
 
 
 def parse_code(code: str, rules: Rules) -> list[Hands]:
     """The seats' hands from a position code, in code order; raises InvalidStateError if malformed."""
-    h, p, r = rules.hands, rules.players, rules.rollover
-    code = code.strip()
-    if len(code) != p * h or not code.isdigit():
-        raise InvalidStateError(f"A position code for {p} players with {h} hands has {p * h} digits.")
-    seats = [tuple(int(c) for c in code[i * h:(i + 1) * h]) for i in range(p)]
-    for seat in seats:
-        if list(seat) != sorted(seat):
-            raise InvalidStateError(f"Write each player's hands in ascending order: {_digits(tuple(sorted(seat)))}.")
-        if max(seat) >= r:
-            raise InvalidStateError(f"A hand holds at most {r - 1} fingers.")
-    return seats
+    return [seat.hands for seat in parse_table(code, rules)]
 
-
-def _distinct_live(hands: Hands) -> list[int]:
-    """The index of the first hand of each distinct live value (equal hands give equal moves)."""
-    return [i for i, v in enumerate(hands) if v and v not in hands[:i]]
-
-
-@cache
-def _split_results(hands: int, rollover: int, total: int) -> tuple[Hands, ...]:
-    """Every sorted way to hold `total` fingers on `hands` live hands."""
-    return tuple(c for c in combinations_with_replacement(range(1, rollover), hands) if sum(c) == total)
