@@ -15,7 +15,7 @@ from bot.service import Game, GameService
 
 log = logging.getLogger(__name__)
 
-Redraw = Callable[[Game], Awaitable[None]]
+Redraw = Callable[[int], Awaitable[None]]  # redraws a game (by id) from what is stored
 
 
 class BotTurns:
@@ -23,7 +23,6 @@ class BotTurns:
         self._service = service
         self._redraw = redraw
         self._running: dict[int, asyncio.Task[None]] = {}
-        self._redraw_locks: dict[int, asyncio.Lock] = {}
 
     def schedule(self, game: Game) -> None:
         """Let the bots move in `game` if one of them is to move (at most one driver per game)."""
@@ -56,17 +55,7 @@ class BotTurns:
             # Leave the registry before redrawing, so a human's next move can start a new driver at once.
             self._running.pop(game_id, None)
         if moved:
-            await self._redraw_latest(game_id)
-
-    async def _redraw_latest(self, game_id: int) -> None:
-        # Drivers of one game may overlap by a redraw; each draws what is stored now, one at a time, so the
-        # message never goes back to an older position.
-        lock = self._redraw_locks.setdefault(game_id, asyncio.Lock())
-        try:
-            async with lock:
-                await self._redraw(await self._service.load(game_id))
-        except Exception:
-            log.exception("could not redraw game %s after the bots moved", game_id)
-        finally:
-            if not lock.locked():
-                self._redraw_locks.pop(game_id, None)
+            try:
+                await self._redraw(game_id)
+            except Exception:
+                log.exception("could not redraw game %s after the bots moved", game_id)

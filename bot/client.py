@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 import discord
@@ -16,10 +18,12 @@ from bot.bot_turns import BotTurns
 from bot.config import Settings
 from bot.errors import reply_with_error
 from bot.lobbies import LobbyService
+from bot.locks import KeyedLocks
 from bot.service import Game, GameService, TimerEvent
 from bot.timers import TimerLoop
 from bot.ui.lobby import LobbyButton
 from storage import BotStateStore, Database
+from storage.deals import DealStore
 from storage.lobbies import LobbyRecord
 
 log = logging.getLogger(__name__)
@@ -32,7 +36,7 @@ class GamePresenter(Protocol):
 
     async def announce_lobby_expired(self, lobby: LobbyRecord) -> None: ...
 
-    async def redraw(self, game: Game) -> None: ...
+    async def draw(self, game: Game) -> None: ...
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -65,6 +69,7 @@ class TabletopBot(commands.Bot):
         self._service: GameService | None = None
         self._lobbies: LobbyService | None = None
         self._bot_turns: BotTurns | None = None
+        self._redraw_locks = KeyedLocks()
         self._timers: TimerLoop | None = None
 
     @property
@@ -95,11 +100,15 @@ class TabletopBot(commands.Bot):
         self.tree.error(self._on_app_command_error)
 
         self._lobbies = LobbyService(self._service)
+        self.deals = DealStore(self._db)
         from bot.cogs.chopsticks import ChopsticksCog
+        from bot.cogs.sucker import SuckerCog
 
-        await self.add_cog(ChopsticksCog(self))
-        self.add_dynamic_items(LobbyButton, *ChopsticksCog.DYNAMIC_ITEMS)
-        self._bot_turns = BotTurns(self.service, self._redraw_game)
+        for cog in (ChopsticksCog(self), SuckerCog(self)):
+            await self.add_cog(cog)
+            self.add_dynamic_items(*cog.DYNAMIC_ITEMS)
+        self.add_dynamic_items(LobbyButton)
+        self._bot_turns = BotTurns(self.service, self.redraw)
         await self.bot_turns.resume_all()  # bot turns that a stop interrupted
         await self.sync_commands()
         self._timers = TimerLoop(self.service, self._announce_timer, self.lobbies, self._announce_lobby)
@@ -140,10 +149,21 @@ class TabletopBot(commands.Bot):
         await presenter.announce_timer(event, game)
         self.bot_turns.schedule(game)  # a forfeit can hand the turn to a bot
 
-    async def _redraw_game(self, game: Game) -> None:
-        presenter = self.presenters.get(game.record.kind)
-        if presenter is not None:
-            await presenter.redraw(game)
+    @asynccontextmanager
+    async def drawing(self, game_id: int) -> AsyncIterator[Game]:
+        """The game as stored now, while no other drawing of it can happen (see `redraw`)."""
+        async with self._redraw_locks.hold(game_id):
+            yield await self.service.load(game_id)
+
+    async def redraw(self, game_id: int) -> None:
+        """Redraw a game's channel message from what is stored now.
+
+        Redraws of one game run one at a time and each reads the database, so when several actions finish
+        together (transfers, bot moves) the message never ends up showing an older position."""
+        async with self.drawing(game_id) as game:
+            presenter = self.presenters.get(game.record.kind)
+            if presenter is not None:
+                await presenter.draw(game)
 
     async def _announce_lobby(self, lobby: LobbyRecord) -> None:
         presenter = self.presenters.get(lobby.kind)

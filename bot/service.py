@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from bot.locks import KeyedLocks
 from games import GameError, GameState, game_class
 from games.base import DRAW_AGREED, RESIGN, TIMEOUT
 from storage import Database, GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
@@ -71,25 +72,6 @@ class TimerEvent(Enum):
     EXPIRED = "expired"
 
 
-class _KeyedLocks:
-    """One asyncio.Lock per game id, dropped again when nobody holds or waits for it."""
-
-    def __init__(self) -> None:
-        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
-
-    @asynccontextmanager
-    async def hold(self, key: int) -> AsyncIterator[None]:
-        lock, users = self._locks.setdefault(key, (asyncio.Lock(), [0]))
-        users[0] += 1
-        try:
-            async with lock:
-                yield
-        finally:
-            users[0] -= 1
-            if users[0] == 0:
-                del self._locks[key]
-
-
 class GameService:
     def __init__(
         self,
@@ -103,7 +85,7 @@ class GameService:
         self.clock = clock
         self.turn_timeout = turn_timeout
         self.challenge_timeout = challenge_timeout
-        self._locks = _KeyedLocks()
+        self._locks = KeyedLocks()
         # Set whenever a write creates or moves a deadline, so the timer loop can look again.
         self.timers_changed = asyncio.Event()
 
@@ -247,7 +229,8 @@ class GameService:
     async def act(self, game_id: int, user_id: int, action_text: str, expected_ply: int | None = None) -> Game:
         """Play one move for `user_id`; `expected_ply` is the move count the user was looking at."""
         async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
-            seat = self._check_turn(game, user_id, expected_ply)
+            # Whose turn it is is the engine's to judge: some games allow actions out of turn.
+            seat = self._check_actor(game, user_id, expected_ply)
             try:
                 action = game.state.parse_action(action_text)
                 new_state = game.state.apply(seat, action)
@@ -285,13 +268,44 @@ class GameService:
         return game
 
     def _check_turn(self, game: Game, user_id: int, expected_ply: int | None) -> int:
-        self._require_active(game)
-        seat = self._seat(game, user_id)
-        if expected_ply is not None and expected_ply != game.record.move_count:
-            raise StaleStateError("The game changed while you were choosing: look at the board again.")
+        seat = self._check_actor(game, user_id, expected_ply)
         if game.state.current_player() != seat:
             raise ServiceError("It is not your turn; wait for the player to move.")
         return seat
+
+    def _check_actor(self, game: Game, user_id: int, expected_ply: int | None) -> int:
+        self._require_active(game)
+        seat = self._seat(game, user_id)
+        if expected_ply is not None and expected_ply != self.turn_token(game):
+            raise StaleStateError("The game changed while you were choosing: look at the board again.")
+        return seat
+
+    @staticmethod
+    def turn_token(game: Game) -> int:
+        """What a drawn decision carries to be checked against: the game's own token, else the move count."""
+        token = game.state.turn_token()
+        return game.record.move_count if token is None else token
+
+    async def find_game(self, kind: str, user_id: int, place_id: int, game_id: int | None = None) -> Game:
+        """The active game of `kind` that `user_id` plays in this channel or thread (or game `game_id`)."""
+        if game_id is not None:
+            game = await self.load(game_id)
+            if game.record.kind != kind:
+                raise ServiceError(f"Game #{game_id} is not a {kind} game.")
+            self._require_active(game)
+            self._seat(game, user_id)
+            return game
+        found = await self.store.active_games_of(kind, user_id, place_id)
+        if not found:
+            raise ServiceError("You are not playing a game here. Use this command in your game's channel or thread.")
+        if len(found) > 1:
+            listed = ", ".join(f"#{g}" for g in found)
+            raise ServiceError(f"You are in several games here ({listed}); say which with the `game` option.")
+        return await self.load(found[0])
+
+    async def set_thread(self, game_id: int, thread_id: int) -> Game:
+        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+            return Game(await tx.update(game.record, now=self.clock(), thread_id=thread_id), game.state)
 
     async def require_player(self, game_id: int, user_id: int) -> Game:
         """The game, if it is being played and `user_id` sits in it; otherwise the reason why not."""
@@ -312,7 +326,7 @@ class GameService:
     def _seat(game: Game, user_id: int) -> int:
         seat = game.seat_of(user_id)
         if seat is None:
-            raise ServiceError("You are not playing in this game. Start your own with /chopsticks challenge.")
+            raise ServiceError(f"You are not playing in this game. Start your own with /{game.record.kind} new.")
         return seat
 
     async def _commit(

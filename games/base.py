@@ -140,6 +140,13 @@ class GameState(ABC):
 
     BOT_LEVELS: ClassVar[tuple[str, ...]] = ()
 
+    def turn_token(self) -> int | None:
+        """A number that changes whenever a pending decision may have become stale; None: every action counts.
+
+        Games with free actions (transfers at any time) return a count that those actions do not change, so a
+        decision drawn before someone's transfer is still accepted afterwards."""
+        return None
+
     def bot_action(self, player: int, level: str, rng: random.Random) -> Action:
         """The move a computer player of `level` makes for `player` (levels are listed in BOT_LEVELS)."""
         raise GameError(f"{self.kind} has no computer player")

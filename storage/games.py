@@ -57,6 +57,7 @@ class GameRecord:
     updated_at: float
     finished_at: float | None
     seats: tuple[Seat, ...]
+    thread_id: int | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -72,7 +73,9 @@ class MoveRow:
 
 
 # Columns a write may change besides the state; anything else is fixed when the game is created.
-_UPDATABLE = frozenset({"status", "message_id", "draw_offer", "deadline", "remind_at", "finished_at", "state"})
+_UPDATABLE = frozenset(
+    {"status", "message_id", "thread_id", "draw_offer", "deadline", "remind_at", "finished_at", "state"}
+)
 
 
 class GameTransaction:
@@ -226,6 +229,16 @@ class GameStore:
             ))
         return float(rows[0][0]) if rows and rows[0][0] is not None else None
 
+    async def active_games_of(self, kind: str, user_id: int, place_id: int) -> list[int]:
+        """Active games of `kind` in which `user_id` sits, played in channel or thread `place_id`; newest first."""
+        async with self._db.reading() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id FROM games WHERE kind = ? AND status = 'active' AND (channel_id = ? OR thread_id = ?)"
+                " AND EXISTS (SELECT 1 FROM game_players WHERE game_id = games.id AND user_id = ?) ORDER BY id DESC",
+                (kind, place_id, place_id, user_id),
+            )
+        return [int(r[0]) for r in rows]
+
     async def active_games_with_bots(self) -> list[int]:
         async with self._db.reading() as conn:
             rows = await conn.execute_fetchall(
@@ -255,7 +268,7 @@ async def _load(conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
     # One statement (so one trip to aiosqlite's thread) for the game and its seats.
     rows = await conn.execute_fetchall(
         "SELECT id, kind, guild_id, channel_id, message_id, status, options, initial_state, state, version,"
-        " move_count, draw_offer, turn_timeout, deadline, remind_at, created_at, updated_at, finished_at,"
+        " move_count, draw_offer, turn_timeout, deadline, remind_at, created_at, updated_at, finished_at, thread_id,"
         " (SELECT json_group_array(json_array(seat, user_id, bot, place))"
         "  FROM (SELECT * FROM game_players WHERE game_id = games.id ORDER BY seat))"
         " FROM games WHERE id = ?",
@@ -267,8 +280,8 @@ async def _load(conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
             status=str(row[5]), options=json.loads(row[6]), initial_state=json.loads(row[7]),
             state=json.loads(row[8]), version=int(row[9]), move_count=int(row[10]), draw_offer=row[11],
             turn_timeout=float(row[12]), deadline=row[13], remind_at=row[14], created_at=float(row[15]),
-            updated_at=float(row[16]), finished_at=row[17],
-            seats=tuple(Seat(int(s[0]), s[1], s[2], s[3]) for s in json.loads(row[18])),
+            updated_at=float(row[16]), finished_at=row[17], thread_id=row[18],
+            seats=tuple(Seat(int(s[0]), s[1], s[2], s[3]) for s in json.loads(row[19])),
         )
     return None
 

@@ -139,12 +139,12 @@ def test_snapshot_round_trips_through_json() -> None:
     state = SuckerState.from_table(holdings=["RG", "B", "G", "YR"], piles=["G", pile], chain=(Y, R))
     state = act(state, R, "play:red:2")
     data = json.loads(json.dumps(state.to_dict()))
-    assert data["format"] == 1 and data["phase"] == "kill"
+    assert data["format"] == 2 and data["phase"] == "kill"
     assert SuckerState.from_dict(data) == state
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"format": 2}, "format"),
+    ({"format": 1}, "format"),
     ({"players": 9}, "out of range"),
     ({"phase": "dance"}, "bad"),
     ({"dead": [0, 0, 0, 0]}, "created or lost"),
@@ -172,3 +172,12 @@ def test_snapshot_refuses_a_missing_field() -> None:
 
 def test_phase_values_are_the_view_decision_kinds() -> None:
     assert [p.value for p in Phase] == ["play", "kill", "name", "rescue", "over"]
+
+
+def test_the_turn_counts_decisions_not_free_transfers() -> None:
+    state = SuckerState.from_table(4, holdings=["RRB", "BB", "GG", "YY"], chain=(0,))
+    before = state.turn
+    given = state.apply(0, state.parse_action("give:blue:green"))  # red gives a prisoner out of turn order
+    assert given.turn == before and given.turn_token() == before, "a pending decision stays valid"
+    played = given.apply(0, given.parse_action("play:red:new"))
+    assert played.turn == before + 1

@@ -367,6 +367,10 @@ class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_descriptio
         return " vs ".join(names)
 
     async def redraw(self, game: Game) -> None:
+        """Redraw the game's channel message from what is stored now (serialised per game by the bot)."""
+        await self.bot.redraw(game.id)
+
+    async def draw(self, game: Game) -> None:
         """Redraw the game's channel message outside an interaction on it (resign, timers, bots, private picks)."""
         if game.record.message_id is None:
             return

@@ -71,7 +71,7 @@ class SuckerState(GameState):
     """One position of So Long Sucker. Seat i owns colour i (COLOURS[i])."""
 
     kind = "sucker"
-    FORMAT_VERSION = 1
+    FORMAT_VERSION = 2  # 2: the turn counter
     MIN_PLAYERS = MIN_PLAYERS
     MAX_PLAYERS = MAX_PLAYERS
     BOT_LEVELS = ("basic",)
@@ -88,6 +88,9 @@ class SuckerState(GameState):
     declined: tuple[int, ...] = ()  # RESCUE: the holders who declined, in the order asked
     defeated: tuple[int, ...] = ()  # in order of defeat
     ply: int = 0
+    # Decisions so far, and anything else that changed whose decision it is; free transfers and kills that
+    # leave the decision as it was do not count. A decision drawn at one turn is still valid at that turn.
+    turn: int = 0
     last: tuple[int, str] | None = None  # (seat, text) of the latest action
     result: Outcome | None = None
 
@@ -273,13 +276,23 @@ class SuckerState(GameState):
         self._check_seat(player)
         if not self.is_live(player):
             raise IllegalMoveError(f"{self._name(player)} is out of the game.")
+        decided = not isinstance(action, Give | KillPrisoner)
         if isinstance(action, Give):
             state = self._give(player, action)
         elif isinstance(action, KillPrisoner):
             state = self._kill_prisoner(player, action)
         else:
             state = self._decide(player, action)
-        return replace(state, ply=self.ply + 1, last=(player, action.text()))._settle(LAST_SURVIVOR)
+        state = replace(state, ply=self.ply + 1, last=(player, action.text()))._settle(LAST_SURVIVOR)
+        if decided or state._decision_key() != self._decision_key():
+            state = replace(state, turn=self.turn + 1)
+        return state
+
+    def _decision_key(self) -> tuple[Phase, int | None, int]:
+        return self.phase, self.current_player(), len(self.declined)
+
+    def turn_token(self) -> int:
+        return self.turn
 
     def _decide(self, player: int, action: Action) -> Self:
         current = self.current_player()
@@ -431,12 +444,12 @@ class SuckerState(GameState):
         if self.phase is Phase.KILL and self.capture_owner() == player and self.pile is not None:
             # The capturing colour now belongs to a defeated player: the pile dies, the move rebounds.
             state = replace(state._remove_pile(self.pile, kill_all=True), phase=Phase.PLAY, pile=None)
-        return replace(state, ply=self.ply + 1, last=(player, reason))._settle(reason)
+        return replace(state, ply=self.ply + 1, turn=self.turn + 1, last=(player, reason))._settle(reason)
 
     def agree_draw(self) -> Self:
         if self.result is not None:
             raise GameOverError("The game is over.")
-        return replace(self, phase=Phase.OVER, pile=None, declined=(), ply=self.ply + 1, last=None,
+        return replace(self, phase=Phase.OVER, pile=None, declined=(), ply=self.ply + 1, turn=self.turn + 1, last=None,
                        result=self._ranked(AGREEMENT))
 
     # ----- words ------------------------------------------------------------------------------------------

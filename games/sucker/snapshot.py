@@ -29,6 +29,7 @@ def to_dict(state: SuckerState) -> dict[str, Any]:
         "defeated": list(state.defeated),
         "gifts": [list(row) for row in state.gifts],
         "ply": state.ply,
+        "turn": state.turn,
         "last": list(state.last) if state.last else None,
         "result": state.result.to_dict() if state.result else None,
     }
@@ -60,6 +61,7 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             "defeated": _seats(data["defeated"], players),
             "gifts": _table(data["gifts"], players),
             "ply": int(data["ply"]),
+            "turn": int(data["turn"]),
             "last": None if last_raw is None else (int(last_raw[0]), str(last_raw[1])),
             "result": None if result_raw is None else Outcome.from_dict(result_raw),
         }
