@@ -509,3 +509,12 @@ async def test_gateway_protocol_with_plain_text_frames(world: World) -> None:
             await ws.send_json({"op": 2, "d": {"token": "wrong", "properties": {}}})
             closing = await ws.receive(timeout=2)
             assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
+
+
+def test_autocomplete_with_choices_is_refused_at_registration() -> None:
+    from tests.fakediscord.limits import check_commands
+
+    command = {"name": "x", "type": 1, "description": "x", "options": [
+        {"type": 3, "name": "o", "description": "o", "autocomplete": True, "choices": [{"name": "a", "value": "a"}]}]}
+    messages = [issue.message for issue in check_commands([command])]
+    assert messages == ["Autocomplete and choices are mutually exclusive."]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,7 +23,9 @@ from storage.lobbies import LobbyRecord
 
 log = logging.getLogger(__name__)
 KIND = "sucker"
-Colour = Literal["red", "blue", "green", "yellow", "purple", "orange"]
+# Colours are typed freely with autocomplete (Discord forbids fixed choices on an autocompleted option);
+# the engine refuses a colour that is not in the game with a clear reason.
+Colour = app_commands.Range[str, 1, 12]
 
 
 class SuckerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.BUTTON_TEMPLATE):
@@ -153,7 +155,7 @@ class SuckerCog(commands.GroupCog, group_name="sucker", group_description="Play 
         if receiver is None:
             raise ServiceError(f"{to.mention} is not playing in So Long Sucker #{found.id}.")
         colour = ui.state_of(found).colours[receiver]
-        await self._free_action(interaction, found, f"give:{chip}:{colour}:{count}")
+        await self._free_action(interaction, found, f"give:{chip.strip().lower()}:{colour}:{count}")
 
     @app_commands.command(name="kill", description="Kill prisoners you hold (they leave the game), at any time")
     @app_commands.describe(chip="The colour of the prisoners to kill", count="How many (default 1)",
@@ -161,7 +163,7 @@ class SuckerCog(commands.GroupCog, group_name="sucker", group_description="Play 
     async def kill(self, interaction: discord.Interaction[Any], chip: Colour,
                    count: app_commands.Range[int, 1, 60] = 1, game: int | None = None) -> None:
         found = await self._my_game(interaction, game)
-        await self._free_action(interaction, found, f"kill-prisoner:{chip}:{count}")
+        await self._free_action(interaction, found, f"kill-prisoner:{chip.strip().lower()}:{count}")
 
     @give.autocomplete("chip")
     @kill.autocomplete("chip")

@@ -343,4 +343,6 @@ def _check_options(options: Sequence[Any], loc: Location) -> list[Issue]:
         else:
             seen_optional = True
         _check_len(issues, option.get("choices"), (*loc, j, "choices"), MAX_CHOICES, "choices")
+        if option.get("autocomplete") and option.get("choices"):
+            issues.append(Issue((*loc, j, "autocomplete"), "Autocomplete and choices are mutually exclusive."))
     return issues
