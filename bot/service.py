@@ -69,6 +69,7 @@ class Game:
 class TimerEvent(Enum):
     REMINDER = "reminder"
     FORFEIT = "forfeit"
+    DEFAULTED = "defaulted"  # time ran out and the game's default decision was taken (e.g. decline a rescue)
     EXPIRED = "expired"
 
 
@@ -417,6 +418,10 @@ class GameService:
             return None, Game(record, game.state)
         seat = game.state.current_player()
         if record.deadline is not None and record.deadline <= now and seat is not None:
+            default = game.state.timeout_action(seat)
+            if default is not None:
+                decided = await self._commit(tx, game, seat, None, default.text(), game.state.apply(seat, default))
+                return TimerEvent.DEFAULTED, decided
             forfeited = await self._commit(tx, game, seat, None, TIMEOUT, game.state.resign(seat, TIMEOUT))
             return TimerEvent.FORFEIT, forfeited
         if record.remind_at is not None and record.remind_at <= now:

@@ -140,6 +140,10 @@ class GameState(ABC):
 
     BOT_LEVELS: ClassVar[tuple[str, ...]] = ()
 
+    def timeout_action(self, player: int) -> Action | None:
+        """What `player` does when their time runs out, if not forfeiting (the default: None, they resign)."""
+        return None
+
     def turn_token(self) -> int | None:
         """A number that changes whenever a pending decision may have become stale; None: every action counts.
 

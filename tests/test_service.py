@@ -200,3 +200,26 @@ async def test_unknown_game_and_refused_options(service: GameService) -> None:
     with pytest.raises(ServiceError, match="Unknown variant"):
         await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
                              options={"variants": ["nonsense"]})
+
+
+async def test_a_timeout_in_a_rescue_declines_instead_of_defeating(service: GameService, clock: Clock) -> None:
+    from games.sucker import SuckerState
+
+    game = await service.create("sucker", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB), Player(CAROL)],
+                                options={"chips": 3, "first": 0})
+    users = [ALICE, BOB, CAROL]
+    # A line of play (found with the engine) that leaves red with the move and no chips, green holding prisoners.
+    line = ["play:red:new", "next:green", "play:green:1", "next:blue", "play:blue:1", "play:red:new", "next:green",
+            "play:green:1", "play:red:new", "next:green", "play:green:1", "kill:blue", "play:green:new", "next:red"]
+    for text in line:
+        seat = game.state.current_player()
+        assert seat is not None
+        game = await service.act(game.id, users[seat], text)
+    state = game.state
+    assert isinstance(state, SuckerState) and state.phase == "rescue" and state.rescuer() == 2
+    clock.now += 101
+    fired = await service.fire_timer(game.id)
+    assert fired is not None and fired[0] is TimerEvent.DEFAULTED
+    after = fired[1].state
+    assert isinstance(after, SuckerState) and 2 not in after.defeated, "green declined; it was not defeated"
+    assert (await service.store.moves(game.id))[-1].action == "decline"

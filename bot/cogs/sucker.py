@@ -324,3 +324,6 @@ class SuckerCog(commands.GroupCog, group_name="sucker", group_description="Play 
         elif event is TimerEvent.FORFEIT:
             await channel.send(f"So Long Sucker #{game.id}: a player ran out of time and is defeated.",
                                allowed_mentions=discord.AllowedMentions.none())
+        elif event is TimerEvent.DEFAULTED:
+            await channel.send(f"So Long Sucker #{game.id}: time ran out for a rescue, so it was declined.",
+                               allowed_mentions=discord.AllowedMentions.none())

@@ -294,6 +294,12 @@ class SuckerState(GameState):
     def turn_token(self) -> int:
         return self.turn
 
+    def timeout_action(self, player: int) -> Action | None:
+        """A prisoner holder who lets the time run out while asked to rescue simply declines."""
+        if self.phase is Phase.RESCUE and player == self.current_player():
+            return Decline()
+        return None
+
     def _decide(self, player: int, action: Action) -> Self:
         current = self.current_player()
         if player != current:
