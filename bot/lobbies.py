@@ -41,7 +41,7 @@ class LobbyService:
         now = self.games.clock()
         async with self.games.store.transaction() as tx:
             lobby = await create_lobby(
-                tx.conn, kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                await tx.writer(), kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                 max_players=max_players, options=options, turn_timeout=timeout, deadline=now + self.lobby_timeout,
                 now=now,
             )
@@ -59,7 +59,7 @@ class LobbyService:
                 raise ServiceError("You are already in this lobby.")
             if len(lobby.members) >= lobby.max_players:
                 raise ServiceError("This lobby is full.")
-            return await set_members(tx.conn, lobby, [*lobby.members, Member(user_id)])
+            return await set_members(await tx.writer(), lobby, [*lobby.members, Member(user_id)])
 
     async def leave(self, lobby_id: int, user_id: int) -> LobbyRecord:
         """A player leaves; when the host leaves, the lobby closes."""
@@ -68,8 +68,8 @@ class LobbyService:
             if not lobby.has_user(user_id):
                 raise ServiceError("You are not in this lobby.")
             if user_id == lobby.host_id:
-                return await update_lobby(tx.conn, lobby, status="cancelled", deadline=None)
-            return await set_members(tx.conn, lobby, [m for m in lobby.members if m.user_id != user_id])
+                return await update_lobby(await tx.writer(), lobby, status="cancelled", deadline=None)
+            return await set_members(await tx.writer(), lobby, [m for m in lobby.members if m.user_id != user_id])
 
     async def add_bot(self, lobby_id: int, user_id: int, level: str) -> LobbyRecord:
         async with self._editing(lobby_id) as (tx, lobby):
@@ -79,7 +79,7 @@ class LobbyService:
                 raise ServiceError(f"There is no {level!r} bot.")
             if len(lobby.members) >= lobby.max_players:
                 raise ServiceError("This lobby is full.")
-            return await set_members(tx.conn, lobby, [*lobby.members, Member(None, level)])
+            return await set_members(await tx.writer(), lobby, [*lobby.members, Member(None, level)])
 
     async def remove_bot(self, lobby_id: int, user_id: int) -> LobbyRecord:
         """Take the most recently added bot out again."""
@@ -90,7 +90,7 @@ class LobbyService:
             if not bots:
                 raise ServiceError("There is no bot in this lobby.")
             members = [m for i, m in enumerate(lobby.members) if i != bots[-1]]
-            return await set_members(tx.conn, lobby, members)
+            return await set_members(await tx.writer(), lobby, members)
 
     async def start(self, lobby_id: int, user_id: int, rng: random.Random | None = None) -> tuple[LobbyRecord, Game]:
         """The host starts the game with everyone seated, in join order."""
@@ -108,13 +108,13 @@ class LobbyService:
             if lobby.message_id is not None:
                 game = Game(await tx.update(game.record, now=self.games.clock(), message_id=lobby.message_id),
                             game.state)
-            lobby = await update_lobby(tx.conn, lobby, status="started", game_id=game.id, deadline=None)
+            lobby = await update_lobby(await tx.writer(), lobby, status="started", game_id=game.id, deadline=None)
         self.games.timers_changed.set()
         return lobby, game
 
     async def set_message(self, lobby_id: int, message_id: int) -> LobbyRecord:
         async with self._editing(lobby_id) as (tx, lobby):
-            return await update_lobby(tx.conn, lobby, message_id=message_id)
+            return await update_lobby(await tx.writer(), lobby, message_id=message_id)
 
     async def expire(self, lobby_id: int) -> LobbyRecord | None:
         """Close an open lobby whose time is up; None if it is not (any longer) due."""
@@ -122,7 +122,7 @@ class LobbyService:
             if lobby.deadline is None or lobby.deadline > self.games.clock():
                 return None
             status = "expired" if lobby.status == "open" else lobby.status
-            return await update_lobby(tx.conn, lobby, status=status, deadline=None)
+            return await update_lobby(await tx.writer(), lobby, status=status, deadline=None)
 
     async def due(self) -> list[int]:
         return await self.games.store.due_lobbies(self.games.clock())
@@ -131,7 +131,8 @@ class LobbyService:
     async def _editing(self, lobby_id: int) -> AsyncIterator[tuple[GameTransaction, LobbyRecord]]:
         async with self.games.store.transaction() as tx:
             try:
-                lobby = await load_lobby(tx.conn, lobby_id)
+                # Lobby changes are rare: read and write them inside one transaction from the start.
+                lobby = await load_lobby(await tx.writer(), lobby_id)
             except LobbyNotFoundError:
                 raise ServiceError(f"There is no lobby #{lobby_id}.") from None
             try:

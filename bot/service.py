@@ -374,11 +374,11 @@ class GameService:
         rng = random.Random(f"{game.id}:{game.record.move_count}")
         action = await asyncio.to_thread(game.state.bot_action, seat, level, rng)
         new_state = game.state.apply(seat, action)
-        async with self._locks.hold(game_id), self.store.transaction() as tx:
-            try:
+        try:
+            async with self._locks.hold(game_id), self.store.transaction() as tx:
                 return await self._commit(tx, game, seat, None, action.text(), new_state)
-            except StaleStateError:
-                return await self.load(game_id)
+        except StaleStateError:  # read again only once that transaction is closed
+            return await self.load(game_id)
 
     async def games_awaiting_bots(self) -> list[int]:
         """Active games with a bot seat, for resuming bot turns after a restart."""

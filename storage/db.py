@@ -52,7 +52,22 @@ class Database:
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[object] | None = None
         self.path = path
+
+    @asynccontextmanager
+    async def _exclusive(self) -> AsyncIterator[aiosqlite.Connection]:
+        # asyncio.Lock is not re-entrant: a task that reads while its own transaction is open would wait for
+        # itself forever. Say so instead of hanging.
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            raise RuntimeError("database used again by the task that holds it (a read inside its own transaction?)")
+        async with self._lock:
+            self._holder = task
+            try:
+                yield self._conn
+            finally:
+                self._holder = None
 
     @classmethod
     async def open(cls, path: str | Path, *, migrate_to: int | None = None) -> Database:
@@ -74,8 +89,8 @@ class Database:
         return db
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._conn.close()
+        async with self._exclusive() as conn:
+            await conn.close()
 
     async def schema_version(self) -> int:
         async with self.reading() as conn, conn.execute("PRAGMA user_version") as cur:
@@ -92,7 +107,7 @@ class Database:
             )
         for number, script in migrations():
             if current < number <= target:
-                async with self._lock:
+                async with self._exclusive():
                     try:
                         # executescript commits any open transaction first, so BEGIN goes inside the script.
                         await self._conn.executescript(
@@ -106,18 +121,18 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """Everything the block writes is committed together at its end, or rolled back if it raises."""
-        async with self._lock:
+        async with self._exclusive() as conn:
             try:
-                yield self._conn
+                yield conn
             except BaseException:
-                if self._conn.in_transaction:
-                    await self._conn.rollback()
+                if conn.in_transaction:
+                    await conn.rollback()
                 raise
-            if self._conn.in_transaction:
-                await self._conn.commit()
+            if conn.in_transaction:
+                await conn.commit()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
         """The connection for reads outside a transaction."""
-        async with self._lock:
-            yield self._conn
+        async with self._exclusive() as conn:
+            yield conn

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -79,18 +79,31 @@ _UPDATABLE = frozenset(
 
 
 class GameTransaction:
-    """Reads and writes of games inside one open transaction (see `GameStore.transaction`)."""
+    """Reads and writes of games that commit together (see `GameStore.transaction`).
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
+    The transaction opens at the first write, not at the first read: a game is read in one short statement,
+    the rules decide without holding the database, and the writes then run in one transaction. Nothing can
+    slip in between unnoticed, because every game write is guarded by the version that was read (and in this
+    process the service also holds the game's lock from the read to the commit).
+    """
 
-    @property
-    def conn(self) -> aiosqlite.Connection:
-        """The open transaction's connection, for other tables written in the same transaction (lobbies)."""
+    def __init__(self, db: Database, stack: AsyncExitStack) -> None:
+        self._db = db
+        self._stack = stack
+        self._conn: aiosqlite.Connection | None = None
+
+    async def writer(self) -> aiosqlite.Connection:
+        """The transaction's connection, opening the transaction now if it is not open yet."""
+        if self._conn is None:
+            self._conn = await self._stack.enter_async_context(self._db.transaction())
         return self._conn
 
     async def load(self, game_id: int) -> GameRecord:
-        record = await _load(self._conn, game_id)
+        if self._conn is not None:
+            record = await _load(self._conn, game_id)
+        else:
+            async with self._db.reading() as conn:
+                record = await _load(conn, game_id)
         if record is None:
             raise GameNotFoundError(game_id)
         return record
@@ -111,7 +124,8 @@ class GameTransaction:
         now: float,
     ) -> GameRecord:
         state_json = _dumps(state)
-        cur = await self._conn.execute(
+        conn = await self.writer()
+        cur = await conn.execute(
             "INSERT INTO games (kind, guild_id, channel_id, status, options, initial_state, state,"
             " turn_timeout, deadline, remind_at, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -120,7 +134,7 @@ class GameTransaction:
         )
         game_id = cur.lastrowid
         assert game_id is not None
-        await self._conn.executemany(
+        await conn.executemany(
             "INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, ?, ?, ?)",
             [(game_id, s.seat, s.user_id, s.bot) for s in seats],
         )
@@ -142,7 +156,8 @@ class GameTransaction:
     ) -> GameRecord:
         """Append one move and write the new snapshot, guarded by `game.version`."""
         finished_at = now if status == "finished" else None
-        rows = list(await self._conn.execute_fetchall(
+        conn = await self.writer()
+        rows = list(await conn.execute_fetchall(
             "UPDATE games SET state = ?, status = ?, deadline = ?, remind_at = ?, draw_offer = NULL,"
             " finished_at = ?, version = version + 1, move_count = move_count + 1, updated_at = ?"
             " WHERE id = ? AND version = ? RETURNING move_count",
@@ -151,12 +166,12 @@ class GameTransaction:
         if not rows:
             raise StaleVersionError(game.id, game.version)
         ply = int(rows[0][0])
-        await self._conn.execute(
+        await conn.execute(
             "INSERT INTO moves (game_id, ply, seat, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             (game.id, ply, seat, user_id, action, now),
         )
         if places is not None:
-            await self._conn.executemany(
+            await conn.executemany(
                 "UPDATE game_players SET place = ? WHERE game_id = ? AND seat = ?",
                 [(place, game.id, seat_no) for seat_no, place in enumerate(places)],
             )
@@ -173,7 +188,8 @@ class GameTransaction:
             raise ValueError(f"cannot update {sorted(bad)}")
         values = [_dumps(v) if c == "state" else v for c, v in changes.items()]
         sets = "".join(f"{c} = ?, " for c in changes)
-        cur = await self._conn.execute(
+        conn = await self.writer()
+        cur = await conn.execute(
             f"UPDATE games SET {sets}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
             (*values, now, game.id, game.version),
         )
@@ -188,9 +204,10 @@ class GameStore:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[GameTransaction]:
-        """Read, decide and write in one BEGIN IMMEDIATE transaction; an exception writes nothing."""
-        async with self._db.transaction() as conn:
-            yield GameTransaction(conn)
+        """Read, decide, then write: everything written in the block commits together at its end, and an
+        exception in the block writes nothing."""
+        async with AsyncExitStack() as stack:
+            yield GameTransaction(self._db, stack)
 
     async def get(self, game_id: int) -> GameRecord:
         async with self._db.reading() as conn:

@@ -22,6 +22,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.service import GameService, Player
+from games.chopsticks import ChopsticksState, Rules
 from storage import Database
 
 USER_BASE = 10_000
@@ -45,49 +46,61 @@ class Figures:
 
 @dataclass(frozen=True)
 class Write:
-    """What one accepted move wrote, so that the floor can write exactly the same."""
+    """What one accepted move writes, so that the floor can write exactly the same."""
 
     game_id: int
     seat: int
     action: str
     state: str
     status: str
-    deadline: float | None
-    remind_at: float | None
 
 
-async def run_ours(path: Path, games: int, moves_per_game: int) -> tuple[Figures, list[Write]]:
-    """Play `games` games at once through the service; returns figures and every write for the floor."""
+def plan_games(games: int, moves_per_game: int) -> list[list[tuple[int, str, str, str]]]:
+    """Each game's moves, chosen beforehand with the engine: (seat, action, snapshot JSON, status).
+
+    Choosing moves is the players' work, not the service's; doing it here keeps it out of both timings, so
+    the service and the floor replay exactly the same games."""
+    plans = []
+    for g in range(games):
+        rng = random.Random(g)
+        state = ChopsticksState.start(Rules(), first_seat=0)
+        plan = []
+        for _ in range(moves_per_game):
+            seat = state.current_player()
+            if seat is None:
+                break
+            move = rng.choice(list(state.legal_actions(seat)))
+            state = state.apply(seat, move)
+            status = "finished" if state.is_over else "active"
+            plan.append((seat, move.text(), json.dumps(state.to_dict(), separators=(",", ":"), sort_keys=True), status))
+        plans.append(plan)
+    return plans
+
+
+async def run_ours(path: Path, plans: list[list[tuple[int, str, str, str]]]) -> tuple[Figures, list[Write]]:
+    """Play the planned games at once through the service; returns figures and every write for the floor."""
     db = await Database.open(path)
     service = GameService(db)
     ids = []
-    for g in range(games):
+    for g in range(len(plans)):
         game = await service.create("chopsticks", guild_id=1, channel_id=1 + g % 50,
                                     players=[Player(USER_BASE + 2 * g), Player(USER_BASE + 2 * g + 1)],
                                     options={"first": 0})
         ids.append(game.id)
     latencies: list[float] = []
-    writes: list[Write] = []
 
     async def play(index: int, game_id: int) -> None:
-        rng = random.Random(index)
-        game = await service.load(game_id)
-        for _ in range(moves_per_game):
-            seat = game.state.current_player()
-            if seat is None:
-                return
-            move = rng.choice(list(game.state.legal_actions(seat))).text()
+        for ply, (seat, move, _state, _status) in enumerate(plans[index]):
             started = time.perf_counter()
-            game = await service.act(game_id, USER_BASE + 2 * index + seat, move, expected_ply=game.record.move_count)
+            await service.act(game_id, USER_BASE + 2 * index + seat, move, expected_ply=ply)
             latencies.append(time.perf_counter() - started)
-            record = game.record
-            writes.append(Write(game_id, seat, move, json.dumps(record.state, separators=(",", ":"), sort_keys=True),
-                                record.status, record.deadline, record.remind_at))
 
     started = time.perf_counter()
     await asyncio.gather(*(play(i, gid) for i, gid in enumerate(ids)))
     elapsed = time.perf_counter() - started
     await db.close()
+    writes = [Write(gid, seat, move, state, status)
+              for gid, plan in zip(ids, plans, strict=True) for seat, move, state, status in plan]
     return Figures(len(latencies), elapsed, latencies), writes
 
 
@@ -121,7 +134,7 @@ async def run_floor(path: Path, games: int, writes: list[Write]) -> Figures:
                     "UPDATE games SET state = ?, status = ?, deadline = ?, remind_at = ?, draw_offer = NULL,"
                     " finished_at = ?, version = version + 1, move_count = move_count + 1, updated_at = ?"
                     " WHERE id = ? AND version = ? RETURNING move_count",
-                    (w.state, w.status, w.deadline, w.remind_at, None, now, game_id, version))
+                    (w.state, w.status, now + 86400, now + 64800, None, now, game_id, version))
                 await conn.execute(
                     "INSERT INTO moves (game_id, ply, seat, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, version + 1, w.seat, 1, w.action, now))
@@ -149,8 +162,9 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(x) for x in args.games.split(",")):
             ours_runs, floor_runs = [], []
+            plans = plan_games(n, args.moves_per_game)
             for r in range(args.repeat):  # alternate so that a disturbance on the machine hits both alike
-                ours, writes = await run_ours(Path(tmp) / f"ours-{n}-{r}.sqlite3", n, args.moves_per_game)
+                ours, writes = await run_ours(Path(tmp) / f"ours-{n}-{r}.sqlite3", plans)
                 ours_runs.append(ours)
                 floor_runs.append(await run_floor(Path(tmp) / f"floor-{n}-{r}.sqlite3", n, writes))
             ours, floor = _median(ours_runs), _median(floor_runs)
