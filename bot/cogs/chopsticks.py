@@ -12,10 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import reply_with_error
-from bot.lobbies import LobbyService
-from bot.service import TABLE_OPTIONS, Game, GameService, Player, ServiceError, TimerEvent
+from bot.cogs.base import GameCogBase
+from bot.service import TABLE_OPTIONS, Game, Player, ServiceError, TimerEvent
 from bot.ui import chopsticks as ui
+from bot.ui.components import dispatch
 from bot.ui.lobby import post_lobby, show_expired
 from games import GameError
 from games.chopsticks import ChopsticksState
@@ -58,7 +58,7 @@ class ChopsticksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(item.custom_id, label=item.label or "·", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, lambda cog: cog.on_button(interaction, self))
+        await dispatch(interaction, ChopsticksCog, lambda cog: cog.on_button(interaction, self))
 
 
 class ChopsticksSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ui.SELECT_ID_TEMPLATE):
@@ -88,43 +88,16 @@ class ChopsticksSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
         return cls(item.custom_id, options=item.options, placeholder=item.placeholder)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, lambda cog: cog.on_select(interaction, self, list(self.item.values)))
+        await dispatch(interaction, ChopsticksCog, lambda cog: cog.on_select(interaction, self, list(self.item.values)))
 
 
-async def _dispatch(interaction: discord.Interaction[Any], handler: Any) -> None:
-    """Run a component's handler; any refusal or fault becomes the one ephemeral error reply."""
-    cog = interaction.client.get_cog(ChopsticksCog.__cog_name__)
-    try:
-        if not isinstance(cog, ChopsticksCog):
-            raise ServiceError("Chopsticks is not available on this bot right now.")
-        await handler(cog)
-    except Exception as exc:
-        await reply_with_error(interaction, exc)
-
-
-class ChopsticksCog(commands.GroupCog, group_name="chopsticks", group_description="Play Chopsticks"):
+class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", group_description="Play Chopsticks"):
     __cog_name__ = "Chopsticks"
     DYNAMIC_ITEMS = (ChopsticksButton, ChopsticksSelect)
     title = "Chopsticks"
 
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-        bot.presenters[KIND] = self
+    kind = KIND
 
-    @property
-    def service(self) -> GameService:
-        service: GameService = self.bot.service
-        return service
-
-    @property
-    def lobbies(self) -> LobbyService:
-        lobbies: LobbyService = self.bot.lobbies
-        return lobbies
-
-    @property
-    def _bot_id(self) -> int | None:
-        user = self.bot.user
-        return user.id if user else None
 
     # ----- commands ---------------------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone to standard Chopsticks, or play me")

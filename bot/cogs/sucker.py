@@ -12,10 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import reply_with_error
-from bot.lobbies import LobbyService
-from bot.service import Game, GameService, ServiceError, TimerEvent
+from bot.cogs.base import GameCogBase
+from bot.service import Game, ServiceError, TimerEvent
 from bot.ui import sucker as ui
+from bot.ui.components import dispatch
 from bot.ui.lobby import post_lobby, show_expired
 from games.sucker.rules import DEFAULT_CHIPS, DEFAULT_PLAYERS
 from storage.deals import DealStore
@@ -45,7 +45,7 @@ class SuckerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.B
         return cls(item.custom_id, label=item.label or "·", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, lambda cog: cog.decide(interaction, self.game_id, self.action, self.ply))
+        await dispatch(interaction, SuckerCog, lambda cog: cog.decide(interaction, self.game_id, self.action, self.ply))
 
 
 class SuckerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ui.SELECT_TEMPLATE):
@@ -67,7 +67,7 @@ class SuckerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ui.S
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = list(self.item.values)
-        await _dispatch(interaction, lambda cog: cog.on_select(interaction, self, values))
+        await dispatch(interaction, SuckerCog, lambda cog: cog.on_select(interaction, self, values))
 
 
 class DealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.DEAL_TEMPLATE):
@@ -85,46 +85,21 @@ class DealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.DEA
         return cls(item.custom_id, label=item.label or "Accept / withdraw", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, lambda cog: cog.mark_deal(interaction, self.game_id, self.number))
+        await dispatch(interaction, SuckerCog, lambda cog: cog.mark_deal(interaction, self.game_id, self.number))
 
 
-async def _dispatch(interaction: discord.Interaction[Any], handler: Any) -> None:
-    cog = interaction.client.get_cog(SuckerCog.__cog_name__)
-    try:
-        if not isinstance(cog, SuckerCog):
-            raise ServiceError("So Long Sucker is not available on this bot right now.")
-        await handler(cog)
-    except Exception as exc:
-        await reply_with_error(interaction, exc)
-
-
-class SuckerCog(commands.GroupCog, group_name="sucker", group_description="Play So Long Sucker"):
+class SuckerCog(GameCogBase, commands.GroupCog, group_name="sucker", group_description="Play So Long Sucker"):
     __cog_name__ = "So Long Sucker"
     DYNAMIC_ITEMS = (SuckerButton, SuckerSelect, DealButton)
     title = "So Long Sucker"
 
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-        bot.presenters[KIND] = self
-
-    @property
-    def service(self) -> GameService:
-        service: GameService = self.bot.service
-        return service
-
-    @property
-    def lobbies(self) -> LobbyService:
-        lobbies: LobbyService = self.bot.lobbies
-        return lobbies
+    kind = KIND
 
     @property
     def deals(self) -> DealStore:
         deals: DealStore = self.bot.deals
         return deals
 
-    @property
-    def _bot_id(self) -> int | None:
-        return self.bot.user.id if self.bot.user else None
 
     # ----- commands ---------------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Open a So Long Sucker table (3-6 players); others join it")

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from string import ascii_uppercase
-from typing import Any, Protocol
 
 import discord
 
 from bot.service import Game
+from bot.ui.components import ButtonFactory, SelectFactory
 from bot.ui.lobby import format_duration
 from games import Action
 from games.chopsticks import Attack, ChopsticksState
@@ -34,22 +34,6 @@ CUSTOM_ID_TEMPLATE = (
     r"(?::(?P<ply>[0-9]{1,7})(?::(?P<move>[A-Za-z0-9-]{1,40}))?)?"
 )
 SELECT_ID_TEMPLATE = r"cs:(?P<game>[0-9]{1,19}):(?P<verb>group|pick):(?P<ply>[0-9]{1,7})(?::(?P<index>[0-4]))?"
-
-
-class ButtonFactory(Protocol):
-    """Makes one of the cog's persistent buttons (the cog owns the DynamicItem classes)."""
-
-    def __call__(
-        self, custom_id: str, *, label: str, style: discord.ButtonStyle, row: int | None = None
-    ) -> discord.ui.Item[Any]: ...
-
-
-class SelectFactory(Protocol):
-    """Makes one of the cog's persistent selects."""
-
-    def __call__(
-        self, custom_id: str, *, options: list[discord.SelectOption], placeholder: str, row: int | None = None
-    ) -> discord.ui.Item[Any]: ...
 
 
 def custom_id(game_id: int, verb: str, ply: int | None = None, move: str | None = None) -> str:

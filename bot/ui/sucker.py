@@ -8,11 +8,11 @@ private follow-up); killing a chip, naming the next player and rescuing are one 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
 
 import discord
 
 from bot.service import Game
+from bot.ui.components import ButtonFactory, SelectFactory
 from bot.ui.lobby import format_duration
 from games import Action
 from games.sucker import SuckerState
@@ -27,18 +27,6 @@ PER_ROW, MAX_BUTTONS = 5, 25
 BUTTON_TEMPLATE = r"sk:(?P<game>[0-9]{1,19}):(?P<ply>[0-9]{1,7}):(?P<action>[a-z0-9:._-]{1,60})"
 SELECT_TEMPLATE = r"sks:(?P<game>[0-9]{1,19}):(?P<ply>[0-9]{1,7}):(?P<what>chip|pile[0-4])"
 DEAL_TEMPLATE = r"sd:(?P<game>[0-9]{1,19}):(?P<number>[0-9]{1,6})"
-
-
-class ButtonFactory(Protocol):
-    def __call__(
-        self, custom_id: str, *, label: str, style: discord.ButtonStyle, row: int | None = None
-    ) -> discord.ui.Item[Any]: ...
-
-
-class SelectFactory(Protocol):
-    def __call__(
-        self, custom_id: str, *, options: list[discord.SelectOption], placeholder: str, row: int | None = None
-    ) -> discord.ui.Item[Any]: ...
 
 
 def state_of(game: Game) -> SuckerState:
