@@ -40,7 +40,7 @@ def replay(kind: str, initial: Mapping[str, Any], moves: Iterable[tuple[int, str
     return state
 
 
-BUILTIN_GAMES = ("games.chopsticks", "games.sucker")
+BUILTIN_GAMES = ("games.chopsticks", "games.generals", "games.sucker")
 
 
 def _load_builtin_games() -> None:

@@ -1,0 +1,110 @@
+"""Building the views: what one player, or the channel, may know of an omniscient state.
+
+Everything that reaches a renderer, an embed, autocomplete, a log line or the AI passes through here, so
+this is the one place to audit for leaks: enemy pieces appear only as squares with the viewer's own
+deductions (`Piece.known_as`), rulings carry no ranks, and the whole board only once the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.generals.board import square_name
+from games.generals.pieces import Rank, Result
+from games.generals.records import Piece
+from games.generals.setup import deployment
+from games.generals.views import (
+    EnemyPiece,
+    LastMove,
+    OwnPiece,
+    PlayerView,
+    PublicPiece,
+    PublicView,
+    Reveal,
+    RevealedPiece,
+)
+
+if TYPE_CHECKING:
+    from games.generals.engine import GeneralsState
+
+
+def player_view(state: GeneralsState, seat: int) -> PlayerView:
+    """What `seat` may know: its own ranks (or its draft), enemy squares with its deductions, the rulings."""
+    mine, theirs = state.armies[seat], state.armies[1 - seat]
+    if mine:
+        own = tuple(OwnPiece(square_name(sq), p.rank, p.moves) for sq, p in _standing(mine))
+    else:
+        draft = state.drafts[seat]
+        placed = sorted(deployment(draft, seat).items()) if draft is not None else []
+        own = tuple(OwnPiece(square_name(sq), rank, 0) for sq, rank in placed)
+    return PlayerView(
+        seat=seat, settings=state.settings, phase=state.phase, to_move=state.current_player(), ready=state.ready,
+        ply=state.ply, quiet=state.quiet, own=own,
+        enemy=tuple(EnemyPiece(square_name(sq), p.known_as, p.moves) for sq, p in _standing(theirs)),
+        own_lost=tuple(sorted((p.rank for p in mine if p.square is None), reverse=True)),
+        # Sorted by content, not by piece: the order pieces fell is public anyway, but the view need not carry it.
+        enemy_lost=tuple(sorted((p.known_as for p in theirs if p.square is None), key=_descending)),
+        lost=_lost_counts(state), last=_last_for(state, seat),
+        legal=tuple(a.text() for a in state.legal_actions(seat)), outcome=state.result, reveal=_reveal(state),
+    )
+
+
+def channel_view(state: GeneralsState) -> PublicView:
+    """What a spectator may know: squares without ranks, rulings, counts; the whole board once over."""
+    pieces = sorted((sq, seat, p.moves) for seat, army in enumerate(state.armies) for sq, p in _standing(army))
+    return PublicView(
+        settings=state.settings, phase=state.phase, to_move=state.current_player(), ready=state.ready,
+        ply=state.ply, quiet=state.quiet, pieces=tuple(PublicPiece(square_name(sq), seat, moves)
+                                                       for sq, seat, moves in pieces),
+        lost=_lost_counts(state), last=_last_for(state, None), outcome=state.result, reveal=_reveal(state),
+    )
+
+
+def _standing(army: tuple[Piece, ...]) -> list[tuple[int, Piece]]:
+    """(square, piece) for the pieces still on the board, by square."""
+    return sorted(((p.square, p) for p in army if p.square is not None), key=lambda item: item[0])
+
+
+def _descending(ranks: frozenset[Rank]) -> tuple[int, ...]:
+    return tuple(sorted(ranks, reverse=True))
+
+
+def _lost_counts(state: GeneralsState) -> tuple[int, int]:
+    counts = [sum(p.square is None for p in army) for army in state.armies]
+    return counts[0], counts[1]
+
+
+def _last_for(state: GeneralsState, viewer: int | None) -> LastMove | None:
+    """The latest action as `viewer` (None: the channel) may see it."""
+    event = state.last
+    if event is None:
+        return None
+    if event.kind in ("setup", "swap"):
+        if viewer == event.seat:
+            return LastMove(event.seat, event.kind, _name(event.src), _name(event.dst))
+        return LastMove(event.seat, "setup")  # others learn that the draft changed, never how
+    if event.kind != "move":
+        return LastMove(event.seat, event.kind)
+    your_rank = their_rank = None
+    reveal_winner = state.settings.reveal_winner
+    if viewer == event.seat:
+        your_rank = event.mover
+        if reveal_winner and event.result == Result.DEFENDER:
+            their_rank = event.defender
+    elif viewer is not None and event.result is not None:
+        your_rank = event.defender
+        if reveal_winner and event.result == Result.ATTACKER:
+            their_rank = event.mover
+    return LastMove(event.seat, "move", _name(event.src), _name(event.dst), event.result, your_rank, their_rank)
+
+
+def _reveal(state: GeneralsState) -> Reveal | None:
+    if state.result is None or not state.armies[0]:
+        return None  # nothing is revealed before the end, nor when a game ends before play started
+    pieces = sorted((sq, seat, p.rank) for seat, army in enumerate(state.armies) for sq, p in _standing(army))
+    lost = [tuple(sorted((p.rank for p in army if p.square is None), reverse=True)) for army in state.armies]
+    return Reveal(tuple(RevealedPiece(square_name(sq), seat, rank) for sq, seat, rank in pieces), (lost[0], lost[1]))
+
+
+def _name(sq: int | None) -> str | None:
+    return None if sq is None else square_name(sq)
