@@ -1,0 +1,175 @@
+"""The Game of the Generals renderer: PNGs that decode, determinism, no leaks, highlights, the reveal."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from bot.render.generals import (
+    CELL,
+    HEADER,
+    HIGHLIGHT_FROM,
+    HIGHLIGHT_TO,
+    IMAGE_H,
+    IMAGE_W,
+    MARGIN,
+    TEXT_LIMIT,
+    knowledge_label,
+    render_player_board,
+    render_public_board,
+    text_board,
+)
+from games.generals import GeneralsState, Rank, Settings, formation
+from games.generals.board import file_of, parse_square, rank_of
+from games.generals.setup import Grid
+
+
+def _decode(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+def _corner_pixel(png: bytes, name: str, bottom: int) -> tuple[int, ...]:
+    """A pixel inside square `name` but outside any piece tile (its top-left corner)."""
+    sq = parse_square(name)
+    assert sq is not None
+    col, row = file_of(sq), 8 - rank_of(sq)
+    if bottom == 1:
+        col, row = 8 - col, 7 - row
+    pixel = _decode(png).convert("RGB").getpixel((MARGIN + col * CELL + 3, HEADER + MARGIN + row * CELL + 3))
+    assert isinstance(pixel, tuple)
+    return pixel
+
+
+def _midgame(grid_b: Grid | None = None, plies: int = 12) -> GeneralsState:
+    """Both formations in, then `plies` quiet moves (never a challenge) chosen by a fixed seed."""
+    rng = random.Random(7)
+    grid_a = formation("balanced", rng, 0)
+    default_b = formation("blitz", rng, 1)
+    state = GeneralsState.from_setups(grid_a, grid_b or default_b)
+    pick = random.Random(11)
+    for _ in range(plies):
+        seat = state.current_player()
+        assert seat is not None
+        quiet = [a for a in state.legal_actions(seat) if state.piece_at(a.dst) is None]  # type: ignore[attr-defined]
+        state = state.apply(seat, pick.choice(quiet))
+    return state
+
+
+def _b_exchanged() -> tuple[Grid, Grid]:
+    """Two setups for side B on the same squares: the 5★ General and the Flag exchange places, as do a Spy
+    and a Private."""
+    rng = random.Random(7)
+    formation("balanced", rng, 0)
+    grid = formation("blitz", rng, 1)
+    cells = list(grid)
+    for a, b in ((Rank.GENERAL_5, Rank.FLAG), (Rank.SPY, Rank.PRIVATE)):
+        i, j = cells.index(a), cells.index(b)
+        cells[i], cells[j] = cells[j], cells[i]
+    return grid, tuple(cells)
+
+
+def test_png_decodes_with_the_right_size() -> None:
+    state = _midgame()
+    for png in (render_player_board(state.view_for(0)), render_player_board(state.view_for(1)),
+                render_public_board(state.public_view())):
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+        image = _decode(png)
+        assert image.size == (IMAGE_W, IMAGE_H)
+        assert 600 <= IMAGE_W <= 700
+
+
+def test_same_view_same_bytes() -> None:
+    state = _midgame()
+    assert render_player_board(state.view_for(0)) == render_player_board(state.view_for(0))
+    assert render_public_board(state.public_view()) == render_public_board(_midgame().public_view())
+    assert text_board(state.view_for(1)) == text_board(_midgame().view_for(1))
+
+
+def test_hidden_ranks_of_b_change_nothing_a_or_the_channel_receives() -> None:
+    grid1, grid2 = _b_exchanged()
+    assert grid1 != grid2
+    worlds = [_midgame(grid1), _midgame(grid2)]
+    assert worlds[0].view_for(1) != worlds[1].view_for(1)  # B's own board does differ
+    a_png = [render_player_board(s.view_for(0)) for s in worlds]
+    pub_png = [render_public_board(s.public_view()) for s in worlds]
+    a_text = [text_board(s.view_for(0)) for s in worlds]
+    pub_text = [text_board(s.public_view()) for s in worlds]
+    assert a_png[0] == a_png[1]
+    assert pub_png[0] == pub_png[1]
+    assert a_text[0] == a_text[1]
+    assert pub_text[0] == pub_text[1]
+    assert render_player_board(worlds[0].view_for(1)) != render_player_board(worlds[1].view_for(1))
+
+
+def test_hidden_ranks_after_a_challenge_leak_nothing() -> None:
+    # Same squares, same ruling (the Major beats both a Private and a Sergeant); the rest exchanged.
+    s1 = GeneralsState.from_board({"e4": "MAJ", "a1": "FLG", "e5": "pvt", "d7": "5g", "i8": "flg"})
+    s2 = GeneralsState.from_board({"e4": "MAJ", "a1": "FLG", "e5": "sgt", "d7": "flg", "i8": "5g"})
+    s1, s2 = s1.apply_text(0, "e4-e5"), s2.apply_text(0, "e4-e5")
+    assert render_player_board(s1.view_for(0)) == render_player_board(s2.view_for(0))
+    assert render_public_board(s1.public_view()) == render_public_board(s2.public_view())
+    assert text_board(s1.view_for(0)) == text_board(s2.view_for(0))
+    assert text_board(s1.public_view()) == text_board(s2.public_view())
+
+
+def test_last_move_is_highlighted() -> None:
+    before = GeneralsState.from_board({"e3": "MAJ", "a1": "FLG", "i8": "flg", "a7": "pvt"})
+    after = before.apply_text(0, "e3-e4")
+    for seat in (0, 1):
+        png = render_player_board(after.view_for(seat))
+        assert _corner_pixel(png, "e3", seat) == HIGHLIGHT_FROM
+        assert _corner_pixel(png, "e4", seat) == HIGHLIGHT_TO
+        assert _corner_pixel(render_player_board(before.view_for(seat)), "e4", seat) != HIGHLIGHT_TO
+    public = render_public_board(after.public_view())
+    assert _corner_pixel(public, "e4", 0) == HIGHLIGHT_TO
+    assert "*MAJ" in text_board(after.view_for(0))
+    assert "*(A)" in text_board(after.view_for(1))
+
+
+def test_player_boards_are_drawn_from_their_own_side() -> None:
+    state = _midgame()
+    rows_a = [line for line in text_board(state.view_for(0)).splitlines() if line[:2].strip().isdigit()]
+    rows_b = [line for line in text_board(state.view_for(1)).splitlines() if line[:2].strip().isdigit()]
+    assert rows_a[0].startswith(" 8") and rows_a[-1].startswith(" 1")
+    assert rows_b[0].startswith(" 1") and rows_b[-1].startswith(" 8")
+
+
+def test_reveal_shows_every_rank_for_both_sides() -> None:
+    state = GeneralsState.from_board({"e4": "MAJ", "a1": "FLG", "c2": "spy", "e5": "flg", "a8": "pvt"})
+    assert "spy" not in text_board(state.view_for(0)) and "pvt" not in text_board(state.public_view())
+    over = state.apply_text(0, "e4-e5")
+    assert over.outcome() is not None
+    for text in (text_board(over.view_for(0)), text_board(over.view_for(1)), text_board(over.public_view())):
+        assert "MAJ" in text and "FLG" in text  # side A
+        assert "spy" in text and "pvt" in text  # side B
+        assert "B lost: " in text and text.endswith("SPY FLG")  # from_board: pieces not placed count as lost
+        assert len(text) <= TEXT_LIMIT
+    assert render_player_board(over.view_for(0)) != render_player_board(state.view_for(0))
+
+
+def test_text_boards_fit_a_code_block() -> None:
+    state = _midgame(plies=40)
+    for text in (text_board(state.view_for(0)), text_board(state.view_for(1)), text_board(state.public_view())):
+        assert len(text) <= TEXT_LIMIT
+        assert "```" not in text
+    edge = "      a    b    c    d    e    f    g    h    i"
+    assert edge in text_board(state.public_view()) and edge[::-1].strip() in text_board(state.view_for(1))
+
+
+def test_knowledge_labels() -> None:
+    settings = Settings()
+    army = frozenset(settings.army)
+    assert knowledge_label(army, settings) == ""
+    assert knowledge_label(army - {Rank.FLAG}, settings) == "≠FLG"
+    assert knowledge_label(army - {Rank.FLAG}, Settings(show_flag=True)) == ""
+    officers = frozenset(r for r in army if r >= Rank.MAJOR)
+    assert knowledge_label(officers, settings) == "≥MAJ"
+    assert knowledge_label(officers, settings, ascii_only=True) == ">=MAJ"
+    assert knowledge_label(frozenset({Rank.FLAG, Rank.SPY, Rank.PRIVATE}), settings) == "≤PVT"
+    assert knowledge_label(frozenset({Rank.SERGEANT, Rank.CAPTAIN, Rank.FIRST_LIEUTENANT,
+                                      Rank.SECOND_LIEUTENANT}), settings) == "SGT-CPT"
+    assert knowledge_label(frozenset({Rank.SPY, Rank.GENERAL_5}), settings) == "5G/SPY"
