@@ -1,0 +1,69 @@
+"""Formations a player saved, by name, per game kind. They are the player's own secret: nothing here is
+ever shown to anyone but `user_id`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from storage.db import Database
+
+MAX_PER_USER = 25  # what one select menu can offer
+MAX_NAME = 40
+
+
+class FormationError(ValueError):
+    """A refused save or a missing formation; the message is fit to show the player."""
+
+
+@dataclass(frozen=True)
+class SavedFormation:
+    name: str
+    setup: str
+    created_at: float
+
+
+class FormationStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def save(self, user_id: int, kind: str, name: str, setup: str, now: float) -> SavedFormation:
+        """Save under `name`, replacing a formation of that name; at most MAX_PER_USER per game."""
+        name = " ".join(name.split())
+        if not name or len(name) > MAX_NAME:
+            raise FormationError(f"A formation name has 1 to {MAX_NAME} characters.")
+        async with self._db.transaction() as conn:
+            rows = list(await conn.execute_fetchall(
+                "SELECT count(*), sum(name = ?) FROM saved_formations WHERE user_id = ? AND kind = ?",
+                (name, user_id, kind),
+            ))
+            count, same = int(rows[0][0]), int(rows[0][1] or 0)
+            if count >= MAX_PER_USER and not same:
+                raise FormationError(f"You have {MAX_PER_USER} saved formations; delete one to save another.")
+            await conn.execute(
+                "INSERT INTO saved_formations (user_id, kind, name, setup, created_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id, kind, name) DO UPDATE SET setup = excluded.setup,"
+                " created_at = excluded.created_at",
+                (user_id, kind, name, setup, now),
+            )
+        return SavedFormation(name, setup, now)
+
+    async def list(self, user_id: int, kind: str) -> list[SavedFormation]:
+        async with self._db.reading() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT name, setup, created_at FROM saved_formations WHERE user_id = ? AND kind = ?"
+                " ORDER BY name COLLATE NOCASE",
+                (user_id, kind),
+            )
+        return [SavedFormation(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+
+    async def load(self, user_id: int, kind: str, name: str) -> SavedFormation:
+        for formation in await self.list(user_id, kind):
+            if formation.name.casefold() == " ".join(name.split()).casefold():
+                return formation
+        raise FormationError(f"You have no saved formation called {name!r}.")
+
+    async def delete(self, user_id: int, kind: str, name: str) -> None:
+        formation = await self.load(user_id, kind, name)
+        async with self._db.transaction() as conn:
+            await conn.execute("DELETE FROM saved_formations WHERE user_id = ? AND kind = ? AND name = ?",
+                               (user_id, kind, formation.name))
