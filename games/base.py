@@ -55,6 +55,17 @@ class Outcome:
     def is_draw(self) -> bool:
         return len(self.winners) == len(self.places)
 
+    @classmethod
+    def by_elimination(cls, players: int, out_in_order: Sequence[int], reason: str) -> Outcome:
+        """Seats still in share first place; the others follow in reverse order of going out, ranked as in
+        sport (two sharing first are followed by third)."""
+        places = [1] * players
+        place = players - len(out_in_order) + 1
+        for seat in reversed(out_in_order):
+            places[seat] = place
+            place += 1
+        return cls(tuple(places), reason)
+
     def to_dict(self) -> dict[str, Any]:
         return {"places": list(self.places), "reason": self.reason}
 

@@ -158,7 +158,6 @@ class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", gro
         )
         await post_lobby(interaction, lobby, self)
 
-    @new.autocomplete("variants")
     async def _complete_variants(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
@@ -188,11 +187,6 @@ class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", gro
             ephemeral=True,
         )
 
-    @rules.autocomplete("variants")
-    async def _complete_rule_variants(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return variant_choices(current)
 
     @app_commands.command(name="analyze", description="The perfect-play verdict and best moves for a position code")
     @app_commands.describe(code="A position code such as 1312 (the player to move first)", preset="A named rule set",
@@ -213,11 +207,11 @@ class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", gro
         text = await asyncio.to_thread(analysis_text, code.strip(), options)
         await interaction.followup.send(text, ephemeral=True)
 
-    @analyze.autocomplete("variants")
-    async def _complete_analyze_variants(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return variant_choices(current)
+
+    # One completer for the `variants` option of all three commands.
+    new.autocomplete("variants")(_complete_variants)
+    rules.autocomplete("variants")(_complete_variants)
+    analyze.autocomplete("variants")(_complete_variants)
 
     async def _start_two_player(
         self,

@@ -327,17 +327,7 @@ class ChopsticksState(GameState):
         return Outcome(tuple(places), "misere")
 
     def _ranked(self, reason: str) -> Outcome:
-        """Places: seats still in share first place (or the win), the rest by reverse order of going out."""
-        p = self.rules.players
-        alive = [s for s in range(p) if s not in self.out_order]
-        places = [0] * p
-        for seat in alive:
-            places[seat] = 1
-        place = 2 if alive else 1
-        for seat in reversed(self.out_order):
-            places[seat] = place
-            place += 1
-        return Outcome(tuple(places), reason)
+        return Outcome.by_elimination(self.rules.players, self.out_order, reason)
 
     def resign(self, player: int, reason: str = RESIGN) -> Self:
         """`player` leaves the game (a zombie may leave too); the others play on while two are still in."""

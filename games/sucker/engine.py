@@ -428,14 +428,7 @@ class SuckerState(GameState):
                 return state
 
     def _ranked(self, reason: str) -> Outcome:
-        """Places: the players still in share first place, the others follow in reverse order of defeat."""
-        live = self.live_seats()
-        places = [1] * self.players
-        place = len(live) + 1
-        for seat in reversed(self.defeated):
-            places[seat] = place
-            place += 1
-        return Outcome(tuple(places), reason)
+        return Outcome.by_elimination(self.players, self.defeated, reason)
 
     # ----- resignation and draws --------------------------------------------------------------------------
     def resign(self, player: int, reason: str = RESIGN) -> Self:
