@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any
 
 from bot.locks import KeyedLocks
+from bot.ratings import apply_result
 from games import GameError, GameState, game_class
 from games.base import DRAW_AGREED, RESIGN, TIMEOUT
 from storage import Database, GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
@@ -341,6 +342,8 @@ class GameService:
         else:
             status, deadline, remind_at = "finished", None, None
         try:
+            if outcome is not None:  # the result changes the ladders in this same transaction: exactly once
+                await apply_result(tx, game.record, outcome, now)
             record = await tx.record_move(
                 game.record, seat=seat, user_id=user_id, action=text, state=state.to_dict(), now=now,
                 status=status, deadline=deadline, remind_at=remind_at,

@@ -1,0 +1,65 @@
+"""Ratings with openskill's Plackett-Luce model, applied when a game ends (no Discord here).
+
+Rated: games between people only (no bot seat) that got past their first action; resignations and
+timeouts count as losses because the engine's finishing order puts those players last. Each finished game
+updates one ladder for its server and the global one, in the same transaction as its final move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from openskill.models import PlackettLuce
+
+from games import Outcome
+from storage import GameRecord, GameTransaction
+from storage.ratings import GLOBAL, RatingRow, load_ratings, mark_rated, save_ratings
+
+MODEL = PlackettLuce()
+PROVISIONAL_GAMES = 10  # a rating is shown as provisional until the player has this many rated games
+
+
+def is_rated(game: GameRecord) -> bool:
+    """Only people, and only games that got past their first action (a game ended by the very first one,
+    say a resignation before any move, was abandoned rather than played)."""
+    return all(seat.user_id is not None for seat in game.seats) and game.move_count >= 1
+
+
+def display_rating(row: RatingRow) -> int:
+    """The familiar number: the conservative ordinal (mu - 3 sigma) scaled so that a newcomer shows 1000."""
+    return round(1000 + 40 * row.ordinal)
+
+
+def is_provisional(row: RatingRow) -> bool:
+    return row.games < PROVISIONAL_GAMES
+
+
+def rate(rows: list[RatingRow], places: tuple[int, ...]) -> list[RatingRow]:
+    """New rows for the players of one game, seat order in and out, ranked by their places."""
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
+    rated = MODEL.rate(teams, ranks=list(places))
+    draw = len(set(places)) == 1
+    out = []
+    for row, team, place in zip(rows, rated, places, strict=True):
+        won = place == 1 and not draw
+        lost = place != 1
+        streak = (max(row.streak, 0) + 1) if won else (min(row.streak, 0) - 1) if lost else 0
+        out.append(replace(
+            row, mu=team[0].mu, sigma=team[0].sigma, games=row.games + 1, wins=row.wins + won,
+            draws=row.draws + draw, losses=row.losses + lost, streak=streak, best_streak=max(row.best_streak, streak),
+        ))
+    return out
+
+
+async def apply_result(tx: GameTransaction, game: GameRecord, outcome: Outcome, now: float) -> None:
+    """Update the server's and the global ladder for a finished game, inside the final move's transaction."""
+    if not is_rated(game):
+        return
+    users = [seat.user_id for seat in game.seats]
+    conn = await tx.writer()
+    scopes = [GLOBAL] if game.guild_id is None else [game.guild_id, GLOBAL]
+    for scope in scopes:
+        known = await load_ratings(conn, game.kind, scope, [u for u in users if u is not None])
+        rows = [known.get(u) or RatingRow(game.kind, scope, u, MODEL.mu, MODEL.sigma) for u in users if u is not None]
+        await save_ratings(conn, rate(rows, outcome.places), now)
+    await mark_rated(conn, game.id)
