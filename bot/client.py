@@ -25,6 +25,7 @@ from bot.ui.lobby import LobbyButton
 from storage import BotStateStore, Database
 from storage.deals import DealStore
 from storage.lobbies import LobbyRecord
+from storage.ratings import RatingStore
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,12 @@ class TabletopBot(commands.Bot):
         self._timers: TimerLoop | None = None
 
     @property
+    def db(self) -> Database:
+        if self._db is None:
+            raise RuntimeError("the bot has not finished starting")
+        return self._db
+
+    @property
     def bot_turns(self) -> BotTurns:
         if self._bot_turns is None:
             raise RuntimeError("the bot has not finished starting")
@@ -101,10 +108,12 @@ class TabletopBot(commands.Bot):
 
         self._lobbies = LobbyService(self._service)
         self.deals = DealStore(self._db)
+        self.ratings = RatingStore(self._db)
         from bot.cogs.chopsticks import ChopsticksCog
+        from bot.cogs.ladder import LadderCog
         from bot.cogs.sucker import SuckerCog
 
-        for cog in (ChopsticksCog(self), SuckerCog(self)):
+        for cog in (ChopsticksCog(self), SuckerCog(self), LadderCog(self)):
             await self.add_cog(cog)
             self.add_dynamic_items(*cog.DYNAMIC_ITEMS)
         self.add_dynamic_items(LobbyButton)

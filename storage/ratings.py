@@ -95,3 +95,30 @@ class RatingStore:
                 (kind, guild_id, mine.ordinal, mine.ordinal, user_id),
             ))
         return int(rows[0][0]) + 1
+
+
+@dataclass(frozen=True)
+class Rival:
+    """The opponent a player has finished the most rated games against."""
+
+    user_id: int
+    games: int
+
+
+async def favourite_opponent(db: Database, kind: str, user_id: int) -> Rival | None:
+    async with db.reading() as conn:
+        rows = list(await conn.execute_fetchall(
+            "SELECT other.user_id, count(*) AS n FROM game_players me"
+            " JOIN games g ON g.id = me.game_id AND g.kind = ? AND g.rated = 1"
+            " JOIN game_players other ON other.game_id = me.game_id AND other.seat != me.seat"
+            " WHERE me.user_id = ? GROUP BY other.user_id ORDER BY n DESC, other.user_id LIMIT 1",
+            (kind, user_id),
+        ))
+    return Rival(int(rows[0][0]), int(rows[0][1])) if rows else None
+
+
+async def count_rated(db: Database, kind: str, guild_id: int) -> int:
+    async with db.reading() as conn:
+        rows = list(await conn.execute_fetchall(
+            "SELECT count(*) FROM ratings WHERE kind = ? AND guild_id = ?", (kind, guild_id)))
+    return int(rows[0][0])

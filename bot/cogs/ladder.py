@@ -1,0 +1,126 @@
+"""/leaderboard and /stats: the ladders every rated game feeds."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ratings import display_rating, is_provisional
+from bot.service import ServiceError
+from bot.ui.components import dispatch
+from storage.ratings import GLOBAL, RatingRow, RatingStore, count_rated, favourite_opponent
+
+PAGE = 10
+KINDS = {"chopsticks": "Chopsticks", "sucker": "So Long Sucker", "generals": "Game of the Generals"}
+Kind = Literal["chopsticks", "sucker", "generals"]
+Scope = Literal["server", "global"]
+PAGE_TEMPLATE = r"lb:(?P<kind>[a-z]{1,20}):(?P<scope>[0-9]{1,20}):(?P<page>[0-9]{1,6})"
+COLOUR = discord.Colour.from_rgb(241, 196, 15)
+
+
+def _rating(row: RatingRow) -> str:
+    return f"{display_rating(row)}" + (" (provisional)" if is_provisional(row) else "")
+
+
+def _line(place: int, row: RatingRow, caller: int) -> str:
+    me = " ← you" if row.user_id == caller else ""
+    return f"**{place}.** <@{row.user_id}> · {_rating(row)} · {row.wins}W {row.draws}D {row.losses}L{me}"
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
+    """Previous / next page of a ladder; the custom id says which ladder and page, so it survives restarts."""
+
+    def __init__(self, custom_id: str, *, label: str = "·", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id, disabled=disabled,
+                                           style=discord.ButtonStyle.secondary))
+        match = re.fullmatch(PAGE_TEMPLATE, custom_id)
+        assert match is not None, custom_id
+        self.kind, self.scope, self.page = str(match["kind"]), int(match["scope"]), int(match["page"])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PageButton:
+        assert isinstance(item, discord.ui.Button) and item.custom_id is not None
+        return cls(item.custom_id, label=item.label or "·")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async def show(cog: LadderCog) -> None:
+            embed, view = await cog.page(self.kind, self.scope, self.page, interaction.user.id)
+            await interaction.response.edit_message(embed=embed, view=view,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+
+        await dispatch(interaction, LadderCog, show)
+
+
+class LadderCog(commands.Cog):
+    __cog_name__ = "Ladder"
+    DYNAMIC_ITEMS = (PageButton,)
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @property
+    def ratings(self) -> RatingStore:
+        store: RatingStore = self.bot.ratings
+        return store
+
+    @app_commands.command(name="leaderboard", description="The rating ladder of a game, here or across every server")
+    @app_commands.describe(game="Which game", scope="This server's ladder, or the global one")
+    async def leaderboard(self, interaction: discord.Interaction[Any], game: Kind,
+                          scope: Scope = "server") -> None:
+        if scope == "server" and interaction.guild_id is None:
+            raise ServiceError("There is no server ladder in DMs; use scope: global.")
+        guild = interaction.guild_id if scope == "server" and interaction.guild_id else GLOBAL
+        embed, view = await self.page(game, guild, 0, interaction.user.id)
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+
+    async def page(self, kind: str, guild: int, page: int, caller: int) -> tuple[discord.Embed, discord.ui.View]:
+        total = await count_rated(self.bot.db, kind, guild)
+        pages = max(1, -(-total // PAGE))
+        page = min(page, pages - 1)
+        rows = await self.ratings.ladder(kind, guild, offset=page * PAGE, limit=PAGE)
+        lines = [_line(page * PAGE + i + 1, row, caller) for i, row in enumerate(rows)] or ["No rated games yet."]
+        if all(row.user_id != caller for row in rows):
+            mine = await self.ratings.get(kind, guild, caller)
+            rank = await self.ratings.rank_of(kind, guild, caller)
+            if mine is not None and rank is not None:
+                lines += ["…", _line(rank, mine, caller)]
+        where = "global" if guild == GLOBAL else "this server"
+        embed = discord.Embed(title=f"{KINDS.get(kind, kind)} ladder ({where})", description="\n".join(lines),
+                              colour=COLOUR)
+        embed.set_footer(text=f"Page {page + 1} of {pages} · {total} rated players · rating = 1000 + 40 (mu - 3 sigma)")
+        view = discord.ui.View(timeout=None)
+        view.add_item(PageButton(f"lb:{kind}:{guild}:{max(page - 1, 0)}", label="◀ Previous", disabled=page == 0))
+        view.add_item(PageButton(f"lb:{kind}:{guild}:{page + 1}", label="Next ▶", disabled=page + 1 >= pages))
+        return embed, view
+
+    @app_commands.command(name="stats", description="A player's ratings and record in every game")
+    @app_commands.describe(user="Whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        who = user or interaction.user
+        guild = interaction.guild_id
+        lines = []
+        for kind, title in KINDS.items():
+            overall = await self.ratings.get(kind, GLOBAL, who.id)
+            if overall is None:
+                continue
+            here = await self.ratings.get(kind, guild, who.id) if guild else None
+            rival = await favourite_opponent(self.bot.db, kind, who.id)
+            lines.append(f"**{title}**")
+            if here is not None:
+                lines.append(f"This server: {_rating(here)}")
+            lines.append(f"Global: {_rating(overall)} · {overall.games} games: "
+                         f"{overall.wins}W {overall.draws}D {overall.losses}L")
+            streak = (f"{overall.streak} wins in a row" if overall.streak > 0
+                      else f"{-overall.streak} losses in a row" if overall.streak < 0 else "no streak")
+            lines.append(f"Streak: {streak} (best {overall.best_streak} wins)")
+            if rival is not None:
+                lines.append(f"Favourite opponent: <@{rival.user_id}> ({rival.games} games)")
+            lines.append("")
+        embed = discord.Embed(title=f"Stats of {who.display_name}", colour=COLOUR,
+                              description="\n".join(lines).strip() or "No rated games yet.")
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
