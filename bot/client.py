@@ -26,6 +26,7 @@ from storage import BotStateStore, Database
 from storage.deals import DealStore
 from storage.lobbies import LobbyRecord
 from storage.ratings import RatingStore
+from storage.server_settings import ServerSettingsStore
 
 log = logging.getLogger(__name__)
 
@@ -109,11 +110,13 @@ class TabletopBot(commands.Bot):
         self._lobbies = LobbyService(self._service)
         self.deals = DealStore(self._db)
         self.ratings = RatingStore(self._db)
+        self.server_settings = ServerSettingsStore(self._db)
         from bot.cogs.chopsticks import ChopsticksCog
         from bot.cogs.ladder import LadderCog
+        from bot.cogs.settings import SettingsCog
         from bot.cogs.sucker import SuckerCog
 
-        for cog in (ChopsticksCog(self), SuckerCog(self), LadderCog(self)):
+        for cog in (ChopsticksCog(self), SuckerCog(self), LadderCog(self), SettingsCog(self)):
             await self.add_cog(cog)
             self.add_dynamic_items(*cog.DYNAMIC_ITEMS)
         self.add_dynamic_items(LobbyButton)

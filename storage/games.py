@@ -246,6 +246,20 @@ class GameStore:
             ))
         return float(rows[0][0]) if rows and rows[0][0] is not None else None
 
+    async def history(self, user_id: int, limit: int = 10) -> list[tuple[GameRecord, Seat]]:
+        """The user's most recent games (newest first) with their seat in each."""
+        async with self._db.reading() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
+                " WHERE p.user_id = ? AND g.status IN ('active', 'finished') ORDER BY g.created_at DESC, g.id DESC"
+                " LIMIT ?", (user_id, limit))
+            records = [await _load(conn, int(r[0])) for r in rows]
+        out = []
+        for record in records:
+            assert record is not None
+            out.append((record, next(s for s in record.seats if s.user_id == user_id)))
+        return out
+
     async def active_games_of(self, kind: str, user_id: int, place_id: int) -> list[int]:
         """Active games of `kind` in which `user_id` sits, played in channel or thread `place_id`; newest first."""
         async with self._db.reading() as conn:

@@ -27,6 +27,16 @@ class GameCogBase:
         lobbies: LobbyService = self.bot.lobbies
         return lobbies
 
+    async def new_game_timeout(self, interaction: Any, turn_minutes: int | None) -> float | None:
+        """The turn time of a new game (the command's, else the server's, else the bot's); refuses a game that
+        the server switched off or wants in another channel."""
+        from bot.cogs.settings import check_new_game
+
+        settings = await check_new_game(self.bot, interaction, self.kind)
+        if turn_minutes:
+            return turn_minutes * 60.0
+        return settings.turn_timeout if settings is not None else None
+
     @property
     def _bot_id(self) -> int | None:
         user = self.bot.user

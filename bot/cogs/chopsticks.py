@@ -154,7 +154,7 @@ class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", gro
             return
         lobby = await self.lobbies.open(
             KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host_id=interaction.user.id,
-            max_players=players, options=options, turn_timeout=turn_minutes * 60.0 if turn_minutes else None,
+            max_players=players, options=options, turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
         )
         await post_lobby(interaction, lobby, self)
 
@@ -231,7 +231,7 @@ class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", gro
         game = await self.service.create(
             KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             players=[Player(user_id=me.id), rival], options=options, challenge=not vs_bot,
-            turn_timeout=turn_minutes * 60.0 if turn_minutes else None,
+            turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
         )
         if vs_bot:
             response = await interaction.response.send_message(

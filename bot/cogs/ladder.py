@@ -98,6 +98,28 @@ class LadderCog(commands.Cog):
         view.add_item(PageButton(f"lb:{kind}:{guild}:{page + 1}", label="Next ▶", disabled=page + 1 >= pages))
         return embed, view
 
+    @app_commands.command(name="history", description="A player's recent games, with links to them")
+    @app_commands.describe(user="Whose games (default: yours)")
+    async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        who = user or interaction.user
+        lines = []
+        for record, seat in await self.bot.service.store.history(who.id, limit=10):
+            title = KINDS.get(record.kind, record.kind)
+            if record.status == "active":
+                result = "in progress"
+            elif seat.place == 1 and all(s.place == 1 for s in record.seats):
+                result = "draw"
+            elif seat.place == 1:
+                result = "won"
+            else:
+                result = f"place {seat.place}" if len(record.seats) > 2 else "lost"
+            link = (f" · [board](https://discord.com/channels/{record.guild_id or '@me'}/{record.channel_id}/"
+                    f"{record.message_id})" if record.message_id else "")
+            lines.append(f"{title} #{record.id} · {result} · <t:{int(record.created_at)}:d>{link}")
+        embed = discord.Embed(title=f"Recent games of {who.display_name}", colour=COLOUR,
+                              description="\n".join(lines) or "No games yet.")
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
     @app_commands.command(name="stats", description="A player's ratings and record in every game")
     @app_commands.describe(user="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:

@@ -116,7 +116,7 @@ class SuckerCog(GameCogBase, commands.GroupCog, group_name="sucker", group_descr
         lobby = await self.lobbies.open(
             KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host_id=interaction.user.id,
             max_players=players, options={"chips": chips, "bot_level": "basic"},
-            turn_timeout=turn_minutes * 60.0 if turn_minutes else None,
+            turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
         )
         await post_lobby(interaction, lobby, self)
 
@@ -267,7 +267,8 @@ class SuckerCog(GameCogBase, commands.GroupCog, group_name="sucker", group_descr
         await self._show_status(interaction, game)
         message = interaction.message
         perms = interaction.app_permissions
-        if message is not None and perms.create_public_threads and perms.send_messages_in_threads:
+        wanted = lobby.guild_id is None or (await self.bot.server_settings.get(lobby.guild_id)).threads
+        if wanted and message is not None and perms.create_public_threads and perms.send_messages_in_threads:
             try:
                 thread = await message.create_thread(name=f"So Long Sucker #{game.id}", auto_archive_duration=1440)
                 await thread.send(

@@ -87,6 +87,9 @@ class FakeDiscord:
         encoded = base64.b64encode(str(self.bot_user.id).encode()).decode().rstrip("=")
         self.token = f"{encoded}.fake.{secrets.token_urlsafe(27)}"
         self.app_permissions = DEFAULT_APP_PERMISSIONS
+        # Commands a server admin opened to everyone in Server Settings > Integrations, overriding the
+        # command's default_member_permissions (so the bot's own permission checks must hold).
+        self.permission_overrides: set[str] = set()
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
@@ -285,7 +288,8 @@ class FakeDiscord:
         names = command.split() + (subcommand.split() if subcommand else [])
         definition, guild_id = self._find_command(names[0], channel)
         label = "/" + " ".join(names)
-        check_can_use(label, definition, int(permissions), channel.guild_id is not None)
+        if names[0] not in self.permission_overrides:
+            check_can_use(label, definition, int(permissions), channel.guild_id is not None)
         path = resolve_command(definition, names)
         built = build_options(path, options or {}, guild_id=channel.guild_id)
         data = self._command_data(definition, guild_id, path.wrap(built.options), built.resolved)
