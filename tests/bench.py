@@ -1,10 +1,11 @@
 """Benchmark: N concurrent Chopsticks games through the service and a real SQLite file.
 
-    python -m tests.bench [--games 1,100,1000] [--moves-per-game 40] [--repeat 3]
+    python -m tests.bench [--games 1,100,1000] [--moves-per-game 40] [--repeat 3] [--ladder-players 100000]
 
 For each N it prints moves/s and p50/p99 latency per move, then the same for a floor -- raw aiosqlite on
 one connection doing only the writes a move needs (the version-guarded UPDATE of the snapshot and the
-INSERT into the move log, in one transaction) -- and the ratio ours/floor in moves per second.
+INSERT into the move log, in one transaction) -- and the ratio ours/floor in moves per second. Then it
+times leaderboard queries on a ladder of many rated players.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
 from bot.service import GameService, Player
 from games.chopsticks import ChopsticksState, Rules
 from storage import Database
+from storage.ratings import GLOBAL, RatingRow, RatingStore, count_rated, save_ratings
 
 USER_BASE = 10_000
 
@@ -149,6 +152,34 @@ async def run_floor(path: Path, games: int, writes: list[Write]) -> Figures:
     return Figures(len(latencies), elapsed, latencies)
 
 
+async def ladder_figures(path: Path, players: int) -> list[str]:
+    """Leaderboard queries on a ladder of `players` rated players (as many rated games leave behind)."""
+    db = await Database.open(path)
+    rng = random.Random(1)
+    async with db.transaction() as conn:
+        for scope in (7, GLOBAL):
+            await save_ratings(conn, [RatingRow("chopsticks", scope, 10**17 + i, rng.gauss(25, 5), rng.uniform(1, 8),
+                                                games=rng.randint(1, 50)) for i in range(players)], now=1.0)
+    store = RatingStore(db)
+    lines = []
+
+    async def timed(label: str, call: Any, repeat: int = 50) -> None:
+        samples = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            await call()
+            samples.append(time.perf_counter() - started)
+        lines.append(f"  {label:<34} median {statistics.median(samples) * 1000:7.2f} ms  "
+                     f"max {max(samples) * 1000:7.2f} ms")
+
+    await timed("first page (10 rows)", lambda: store.ladder("chopsticks", 7, 0, 10))
+    await timed(f"page {players // 20} (10 rows)", lambda: store.ladder("chopsticks", 7, players // 2, 10))
+    await timed("a player's rank (mid-ladder)", lambda: store.rank_of("chopsticks", 7, 10**17 + players // 2))
+    await timed("number of rated players", lambda: count_rated(db, "chopsticks", 7))
+    await db.close()
+    return lines
+
+
 def _median(runs: list[Figures]) -> Figures:
     return sorted(runs, key=lambda f: f.rate)[len(runs) // 2]
 
@@ -158,6 +189,8 @@ async def main() -> None:
     parser.add_argument("--games", default="1,100,1000", help="comma-separated numbers of concurrent games")
     parser.add_argument("--moves-per-game", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; the median run is reported")
+    parser.add_argument("--ladder-players", type=int, default=100_000,
+                        help="rated players on the ladder whose queries are timed (0 to skip)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(x) for x in args.games.split(",")):
@@ -172,6 +205,10 @@ async def main() -> None:
             print("  " + ours.line("ours"))
             print("  " + floor.line("floor"))
             print(f"  ratio ours/floor (moves/s): {ours.rate / floor.rate:.2f}")
+        if args.ladder_players:
+            print(f"Leaderboard with {args.ladder_players:,} rated players on a server's ladder (and the global one)")
+            for line in await ladder_figures(Path(tmp) / "ladder.sqlite3", args.ladder_players):
+                print(line)
 
 
 if __name__ == "__main__":
