@@ -113,10 +113,11 @@ class TabletopBot(commands.Bot):
         self.server_settings = ServerSettingsStore(self._db)
         from bot.cogs.chopsticks import ChopsticksCog
         from bot.cogs.ladder import LadderCog
+        from bot.cogs.replay import ReplayCog
         from bot.cogs.settings import SettingsCog
         from bot.cogs.sucker import SuckerCog
 
-        for cog in (ChopsticksCog(self), SuckerCog(self), LadderCog(self), SettingsCog(self)):
+        for cog in (ChopsticksCog(self), SuckerCog(self), LadderCog(self), SettingsCog(self), ReplayCog(self)):
             await self.add_cog(cog)
             self.add_dynamic_items(*cog.DYNAMIC_ITEMS)
         self.add_dynamic_items(LobbyButton)

@@ -350,6 +350,9 @@ class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", gro
                                view=self._board_view(game), allowed_mentions=discord.AllowedMentions.none())
 
     # ----- lobbies ----------------------------------------------------------------------------------------
+    def replay_embed(self, game: Game) -> discord.Embed:
+        return ui.board_embed(game, self._bot_id)
+
     def lobby_lines(self, lobby: LobbyRecord) -> list[str]:
         return rules_lines(lobby.options, lobby.max_players)
 

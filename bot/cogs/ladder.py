@@ -115,7 +115,8 @@ class LadderCog(commands.Cog):
                 result = f"place {seat.place}" if len(record.seats) > 2 else "lost"
             link = (f" · [board](https://discord.com/channels/{record.guild_id or '@me'}/{record.channel_id}/"
                     f"{record.message_id})" if record.message_id else "")
-            lines.append(f"{title} #{record.id} · {result} · <t:{int(record.created_at)}:d>{link}")
+            lines.append(f"{title} #{record.id} · {result} · <t:{int(record.created_at)}:d>{link}"
+                         f" · replay: `/replay game:{record.id}`")
         embed = discord.Embed(title=f"Recent games of {who.display_name}", colour=COLOUR,
                               description="\n".join(lines) or "No games yet.")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())

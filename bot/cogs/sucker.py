@@ -253,6 +253,9 @@ class SuckerCog(GameCogBase, commands.GroupCog, group_name="sucker", group_descr
             view=ui.status_view(game, SuckerButton, SuckerSelect), allowed_mentions=discord.AllowedMentions.none(),
         )
 
+    def replay_embed(self, game: Game) -> discord.Embed:
+        return ui.status_embed(game, self._bot_id)
+
     # ----- lobby ------------------------------------------------------------------------------------------
     def lobby_lines(self, lobby: LobbyRecord) -> list[str]:
         chips = lobby.options.get("chips", DEFAULT_CHIPS)
