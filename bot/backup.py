@@ -1,0 +1,55 @@
+"""`python -m bot.backup`: back up the database while the bot runs, or restore a backup.
+
+    python -m bot.backup save backups/bot-2026-11-21.sqlite3     # safe while the bot runs
+    python -m bot.backup restore backups/bot-2026-11-21.sqlite3  # stop the bot first
+
+The database is DATABASE_PATH from the environment or .env, as for the bot, or --database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.config import read_dotenv
+from storage.backup import BackupError, restore, save
+
+DEFAULT_DATABASE = "data/bot.sqlite3"
+
+
+def database_path(explicit: str | None) -> Path:
+    if explicit:
+        return Path(explicit)
+    env = read_dotenv(Path(".env"))
+    env.update(os.environ)
+    return Path(env.get("DATABASE_PATH") or DEFAULT_DATABASE)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.backup", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--database", help="the bot's database file (default: DATABASE_PATH)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("save", help="write a backup while the bot runs").add_argument("file")
+    sub.add_parser("restore", help="put a backup in place (stop the bot first)").add_argument("file")
+    args = parser.parse_args(argv)
+    database = database_path(args.database)
+    try:
+        if args.command == "save":
+            save(database, Path(args.file))
+            print(f"backed up {database} to {args.file} (integrity ok)")
+        else:
+            restore(Path(args.file), database)
+            print(f"restored {args.file} to {database}; the previous file is kept as {database}.before-restore")
+    except (BackupError, sqlite3.Error) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
