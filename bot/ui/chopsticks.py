@@ -133,7 +133,7 @@ def move_groups(state: ChopsticksState, moves: Sequence[Action]) -> dict[str, li
     """Moves by the hand that taps ("A", "B", ...) and everything else under "split"."""
     groups: dict[str, list[Action]] = {}
     for move in moves:
-        key = move.text()[0] if isinstance(move, Attack) else SPLIT_GROUP
+        key = ascii_uppercase[move.hand] if isinstance(move, Attack) else SPLIT_GROUP
         groups.setdefault(key, []).append(move)
     return groups
 

@@ -15,7 +15,7 @@ from bot.service import Game
 from bot.ui.components import ButtonFactory, SelectFactory
 from bot.ui.lobby import format_duration
 from games import Action
-from games.sucker import SuckerState
+from games.sucker import Decline, Give, Kill, NameNext, Play, SuckerState
 from games.sucker.views import SuckerView
 from storage.deals import Deal
 
@@ -128,7 +128,8 @@ def pile_view(game: Game, colour: str, button: ButtonFactory, select: SelectFact
     seat = state.current_player()
     assert seat is not None
     ply = state.turn_token()
-    actions = [a for a in state.decision_actions(seat) if a.text().split(":")[1] == colour]
+    wanted = state.colours.index(colour)
+    actions = [a for a in state.decision_actions(seat) if isinstance(a, Play) and a.colour == wanted]
     view = discord.ui.View(timeout=None)
     if len(actions) <= MAX_BUTTONS:
         for i, action in enumerate(actions):
@@ -144,22 +145,23 @@ def pile_view(game: Game, colour: str, button: ButtonFactory, select: SelectFact
 
 
 def pile_label(state: SuckerState, action: Action) -> str:
-    where = action.text().split(":")[2]
-    if where == "new":
+    assert isinstance(action, Play)
+    if action.pile is None:
         return "New pile"
-    pile = state.piles[int(where) - 1]
-    return f"Pile {where} ({len(pile)} chips, top {state.colours[pile[-1].colour]})"
+    pile = state.piles[action.pile]
+    return f"Pile {action.pile + 1} ({len(pile)} chips, top {state.colours[pile[-1].colour]})"
 
 
 def action_label(state: SuckerState, action: Action, seat: int) -> str:
-    parts = action.text().split(":")
-    if parts[0] == "kill":
-        return f"Kill a {parts[1]} chip"
-    if parts[0] == "next":
-        return f"{parts[1].capitalize()} moves next" if parts[1] != state.colours[seat] else "I move next"
-    if parts[0] == "give":
-        return f"Rescue with a {parts[1]} chip"
-    if parts[0] == "decline":
+    """A short button label for a decision, read from the action itself (never from its text form)."""
+    colours = state.colours
+    if isinstance(action, Kill):
+        return f"Kill a {colours[action.colour]} chip"
+    if isinstance(action, NameNext):
+        return "I move next" if action.seat == seat else f"{colours[action.seat].capitalize()} moves next"
+    if isinstance(action, Give):
+        return f"Rescue with a {colours[action.colour]} chip"
+    if isinstance(action, Decline):
         return "Decline to rescue"
     return state.describe(action, seat)[:80]
 
