@@ -112,12 +112,15 @@ class TabletopBot(commands.Bot):
         self.ratings = RatingStore(self._db)
         self.server_settings = ServerSettingsStore(self._db)
         from bot.cogs.chopsticks import ChopsticksCog
+        from bot.cogs.generals import GeneralsCog
         from bot.cogs.ladder import LadderCog
         from bot.cogs.replay import ReplayCog
         from bot.cogs.settings import SettingsCog
         from bot.cogs.sucker import SuckerCog
 
-        for cog in (ChopsticksCog(self), SuckerCog(self), LadderCog(self), SettingsCog(self), ReplayCog(self)):
+        cogs = (ChopsticksCog(self), GeneralsCog(self), SuckerCog(self), LadderCog(self), SettingsCog(self),
+                ReplayCog(self))
+        for cog in cogs:
             await self.add_cog(cog)
             self.add_dynamic_items(*cog.DYNAMIC_ITEMS)
         self.add_dynamic_items(LobbyButton)

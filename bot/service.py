@@ -288,8 +288,9 @@ class GameService:
         token = game.state.turn_token()
         return game.record.move_count if token is None else token
 
-    async def find_game(self, kind: str, user_id: int, place_id: int, game_id: int | None = None) -> Game:
-        """The active game of `kind` that `user_id` plays in this channel or thread (or game `game_id`)."""
+    async def find_game(self, kind: str, user_id: int, place_id: int | None, game_id: int | None = None) -> Game:
+        """The active game of `kind` that `user_id` plays in this channel or thread (None: anywhere), or
+        game `game_id`."""
         if game_id is not None:
             game = await self.load(game_id)
             if game.record.kind != kind:

@@ -260,13 +260,15 @@ class GameStore:
             out.append((record, next(s for s in record.seats if s.user_id == user_id)))
         return out
 
-    async def active_games_of(self, kind: str, user_id: int, place_id: int) -> list[int]:
-        """Active games of `kind` in which `user_id` sits, played in channel or thread `place_id`; newest first."""
+    async def active_games_of(self, kind: str, user_id: int, place_id: int | None) -> list[int]:
+        """Active games of `kind` in which `user_id` sits, played in channel or thread `place_id` (None:
+        anywhere, for commands sent by DM); newest first."""
         async with self._db.reading() as conn:
             rows = await conn.execute_fetchall(
-                "SELECT id FROM games WHERE kind = ? AND status = 'active' AND (channel_id = ? OR thread_id = ?)"
+                "SELECT id FROM games WHERE kind = ? AND status = 'active'"
+                " AND (? IS NULL OR channel_id = ? OR thread_id = ?)"
                 " AND EXISTS (SELECT 1 FROM game_players WHERE game_id = games.id AND user_id = ?) ORDER BY id DESC",
-                (kind, place_id, place_id, user_id),
+                (kind, place_id, place_id, place_id, user_id),
             )
         return [int(r[0]) for r in rows]
 

@@ -51,7 +51,7 @@ def _users(world: World) -> dict[int, FakeUser]:
 async def test_bot_logs_in_and_registers_its_commands_once(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start()
     commands = {c["name"]: c for c in world.fake.registered_commands()}
-    assert set(commands) == {"chopsticks", "sucker", "leaderboard", "stats", "history", "settings", "replay"}
+    assert set(commands) == {"chopsticks", "generals", "sucker", "leaderboard", "stats", "history", "settings", "replay"}
     command = commands["chopsticks"]
     assert {o["name"] for o in command["options"]} >= {"challenge", "new"}
     puts = len(world.fake.calls("PUT", "/applications/{application_id}/commands"))
@@ -237,5 +237,5 @@ async def test_buttons_are_exactly_the_legal_moves(world: World, bots: TabletopR
 async def test_commands_go_to_the_development_guild_when_set(world: World, bots: TabletopRunner) -> None:
     await bots.start_with(dev_guild_id=world.guild.id)
     names = sorted(c["name"] for c in world.fake.registered_commands(guild_id=world.guild.id))
-    assert names == ["chopsticks", "history", "leaderboard", "replay", "settings", "stats", "sucker"]
+    assert names == ["chopsticks", "generals", "history", "leaderboard", "replay", "settings", "stats", "sucker"]
     assert world.fake.registered_commands() == []

@@ -36,7 +36,7 @@ from games.base import (
 from games.generals.actions import Deploy, Move, Ready, Swap, parse_action_text
 from games.generals.ai import LEVELS, choose_action
 from games.generals.board import NEIGHBOURS, back_rank, parse_square, rank_of, square_name, target_rank
-from games.generals.observe import channel_view, player_view
+from games.generals.observe import channel_view, hindsight_view, player_view
 from games.generals.pieces import (
     ABBREVIATIONS,
     Rank,
@@ -398,6 +398,17 @@ class GeneralsState(GameState):
 
     def public_view(self) -> PublicView:
         return channel_view(self)
+
+    def hindsight_view(self) -> PublicView:
+        """The public view with every standing piece revealed: only for replaying a game that is over."""
+        return hindsight_view(self)
+
+    def turn_token(self) -> int | None:
+        """Moves played since the setups: the public count a drawn move button is checked against.
+
+        During setup every action is a free one on the player's own draft, so none is ever stale; and the
+        number of setup actions the opponent took is not something a player's buttons should carry."""
+        return self.ply
 
     # ----- serialisation -----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ deductions (`Piece.known_as`), rulings carry no ranks, and the whole board only 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from games.generals.board import square_name
@@ -60,6 +61,16 @@ def channel_view(state: GeneralsState) -> PublicView:
     )
 
 
+def hindsight_view(state: GeneralsState) -> PublicView:
+    """The channel's view with every standing piece revealed, for stepping through a finished game's replay.
+
+    The caller must know the game is over: this shows ranks of a position that may still be in play."""
+    view = channel_view(state)
+    if view.reveal is not None or not state.armies[0]:
+        return view
+    return replace(view, reveal=_full_board(state))
+
+
 def _standing(army: tuple[Piece, ...]) -> list[tuple[int, Piece]]:
     """(square, piece) for the pieces still on the board, by square."""
     return sorted(((p.square, p) for p in army if p.square is not None), key=lambda item: item[0])
@@ -101,6 +112,10 @@ def _last_for(state: GeneralsState, viewer: int | None) -> LastMove | None:
 def _reveal(state: GeneralsState) -> Reveal | None:
     if state.result is None or not state.armies[0]:
         return None  # nothing is revealed before the end, nor when a game ends before play started
+    return _full_board(state)
+
+
+def _full_board(state: GeneralsState) -> Reveal:
     pieces = sorted((sq, seat, p.rank) for seat, army in enumerate(state.armies) for sq, p in _standing(army))
     lost = [tuple(sorted((p.rank for p in army if p.square is None), reverse=True)) for army in state.armies]
     return Reveal(tuple(RevealedPiece(square_name(sq), seat, rank) for sq, seat, rank in pieces), (lost[0], lost[1]))

@@ -1,0 +1,374 @@
+"""How a Game of the Generals game looks in Discord, built only from views (never from the omniscient state).
+
+- The channel message shows the public view: squares without ranks, the arbiter's rulings, whose turn.
+- Each player's private board (a DM the bot keeps up to date, or the ephemeral "My board") shows their view:
+  their own ranks, what they have deduced about enemy pieces, and the controls for setup or play.
+
+Every function here takes a `PublicView` or the viewer's own `PlayerView`, so what reaches a player can only
+depend on what that player may know. Custom ids carry game numbers, public move counts and squares only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.service import Game
+from bot.ui.components import ButtonFactory, SelectFactory
+from bot.ui.lobby import format_duration
+from games.generals.board import FILES, WIDTH, parse_square, rank_of
+from games.generals.pieces import ABBREVIATIONS, Rank, Result
+from games.generals.setup import FORMATIONS
+from games.generals.views import OVER, PLAY, SETUP, LastMove, PlayerView, PublicView
+
+KIND = "generals"
+COLOUR = discord.Colour.from_rgb(46, 125, 50)
+IMAGE_NAME = "board.png"
+SIDE_MARK = ("⚪", "⚫")
+SIDE_LABEL = ("A (white)", "B (black)")
+
+# Buttons gg:<game>:<verb>; move buttons ggm:<game>:<ply>:<from>-<to>; selects ggs:<game>:<what>[:<ply>];
+# modals ggf:<game>:<what>. None of them carries a rank.
+BUTTON_TEMPLATE = (r"gg:(?P<game>[0-9]{1,19}):(?P<verb>accept|decline|board|dm|resign|resign-yes|draw|ready|swap"
+                   r"|import|export|save|delete)")
+MOVE_TEMPLATE = r"ggm:(?P<game>[0-9]{1,19}):(?P<ply>[0-9]{1,7}):(?P<move>[a-i][1-8]-[a-i][1-8])"
+SELECT_TEMPLATE = r"ggs:(?P<game>[0-9]{1,19}):(?P<what>formation|piece|forget)(?::(?P<ply>[0-9]{1,7}))?"
+MODAL_TEMPLATE = r"ggf:(?P<game>[0-9]{1,19}):(?P<what>swap|import|save)"
+
+FORMATION_LABELS = {"balanced": "Balanced", "flag-fortress": "Flag fortress", "blitz": "Blitz",
+                    "random": "Random deployment"}
+FORMATION_HELP = {"balanced": "Strength spread along the front, Flag guarded at the back",
+                  "flag-fortress": "The Flag deep in a corner behind its strongest guards",
+                  "blitz": "Generals up front to strike early", "random": "Every piece on a random square"}
+REASONS = {"flag-eliminated": "the Flag was captured", "flag-reached-back-rank": "the Flag reached the far side",
+           "no-challenge-draw": "too many moves without a challenge", "resign": "resignation",
+           "timeout": "time ran out", "draw-agreed": "agreement"}
+RULING = {Result.ATTACKER: "the attacker won", Result.DEFENDER: "the defender held",
+          Result.BOTH: "both pieces were eliminated"}
+
+
+def button_id(game_id: int, verb: str) -> str:
+    return f"gg:{game_id}:{verb}"
+
+
+def seat_name(game: Game, seat: int, bot_user_id: int | None) -> str:
+    user = game.user_at(seat)
+    if user is not None:
+        return f"<@{user}>"
+    return f"<@{bot_user_id}> (bot)" if bot_user_id else "the bot"
+
+
+def rank_name(rank: Rank) -> str:
+    return rank.title
+
+
+# ----- the channel ---------------------------------------------------------------------------------------------
+def challenge_embed(game: Game, bot_user_id: int | None, settings_names: Sequence[str]) -> discord.Embed:
+    status = game.record.status
+    lines = [f"{seat_name(game, 0, bot_user_id)} challenges {seat_name(game, 1, bot_user_id)} to Game of the "
+             "Generals."]
+    if settings_names:
+        lines.append("Settings: " + ", ".join(f"`{n}`" for n in settings_names))
+    if status == "pending":
+        lines.append("Each player sets up their army in secret by DM; I am the arbiter and announce every "
+                     "challenge without naming ranks.")
+        if game.record.deadline is not None:
+            lines.append(f"The challenge expires <t:{int(game.record.deadline)}:R>.")
+    else:
+        lines.append(f"This challenge was {status}.")
+    return discord.Embed(title=f"Game of the Generals #{game.id}", description="\n".join(lines), colour=COLOUR)
+
+
+def challenge_view(game: Game, button: ButtonFactory) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(button_id(game.id, "accept"), label="Accept", style=discord.ButtonStyle.success))
+    view.add_item(button(button_id(game.id, "decline"), label="Decline", style=discord.ButtonStyle.danger))
+    return view
+
+
+def channel_content(game: Game, bot_user_id: int | None) -> str:
+    return (f"Game of the Generals #{game.id}: {SIDE_MARK[0]} {seat_name(game, 0, bot_user_id)} vs "
+            f"{SIDE_MARK[1]} {seat_name(game, 1, bot_user_id)}")
+
+
+def channel_embed(game: Game, view: PublicView, bot_user_id: int | None, text_board: str | None) -> discord.Embed:
+    """The public board: `text_board` is the monospace fallback; None means the picture is attached."""
+    names = [seat_name(game, s, bot_user_id) for s in (0, 1)]
+    lines = [f"{SIDE_MARK[s]} Side {SIDE_LABEL[s]}: {names[s]}" for s in (0, 1)]
+    lines.append("")
+    if view.outcome is not None:
+        lines.append(outcome_line(view.outcome.places, view.outcome.reason, names))
+        lines.append("Both armies are revealed.")
+    elif view.phase == SETUP:
+        marks = ", ".join(f"{names[s]} {'is ready ✅' if view.ready[s] else 'is deploying'}" for s in (0, 1))
+        lines.append(f"**Setup**: {marks}.")
+        lines.append("Each player deploys in secret: in my DM, or with **My board** below.")
+    else:
+        assert view.to_move is not None
+        lines.append(f"▶ {names[view.to_move]} to move (move {view.ply + 1}).")
+    last = public_last_line(view.last, names)
+    if last and view.phase != SETUP:
+        lines.append(f"Last: {last}")
+    if game.record.draw_offer is not None and view.outcome is None:
+        lines.append(f"{names[game.record.draw_offer]} offers a draw: the opponent may accept with **Offer draw**.")
+    if game.record.deadline is not None and view.outcome is None:
+        lines.append(f"Time for this turn runs out <t:{int(game.record.deadline)}:R>.")
+    if view.outcome is None and view.phase == PLAY:
+        lines.append("Play with the controls on your board (DM or **My board**), or `/generals move`.")
+    if text_board is not None:
+        lines.append(f"```\n{text_board}\n```")
+    embed = discord.Embed(title=f"Game of the Generals #{game.id}", description="\n".join(lines)[:4096],
+                          colour=COLOUR)
+    if text_board is None:
+        embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    embed.set_footer(text=footer(game, view.settings.names(), view.lost))
+    return embed
+
+
+def channel_view(game: Game, view: PublicView, button: ButtonFactory) -> discord.ui.View | None:
+    if view.outcome is not None or game.record.status != "active":
+        return None
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(button(button_id(game.id, "board"), label="My board", style=discord.ButtonStyle.primary))
+    if view.phase == PLAY:
+        buttons.add_item(button(button_id(game.id, "draw"), label="Offer draw", style=discord.ButtonStyle.secondary))
+    buttons.add_item(button(button_id(game.id, "resign"), label="Resign", style=discord.ButtonStyle.danger))
+    return buttons
+
+
+def footer(game: Game, settings_names: Sequence[str], lost: tuple[int, int]) -> str:
+    rules = ", ".join(settings_names) or "standard rules"
+    return (f"{rules} · pieces lost: A {lost[0]}, B {lost[1]} · "
+            f"{format_duration(game.record.turn_timeout)} per turn")
+
+
+def outcome_line(places: Sequence[int], reason: str, names: Sequence[str]) -> str:
+    why = REASONS.get(reason, reason)
+    if len(set(places)) == 1:
+        return f"🤝 **Draw** by {why}."
+    winner = places.index(min(places))
+    return f"🏆 **{names[winner]} wins** ({why})."
+
+
+def public_last_line(last: LastMove | None, names: Sequence[str]) -> str:
+    """The arbiter's announcement of the latest action, without ranks."""
+    if last is None:
+        return ""
+    who = names[last.seat]
+    if last.kind == "move":
+        if last.challenge is None:
+            return f"{who} moved {last.src}-{last.dst}."
+        return f"{who} challenged {last.dst} from {last.src}: {RULING[last.challenge]}."
+    if last.kind == "ready":
+        return f"{who} is ready."
+    if last.kind in ("setup", "swap"):
+        return f"{who} changed their setup."
+    return {"resign": f"{who} resigned.", "timeout": f"{who} ran out of time.",
+            "draw-agreed": "Draw agreed."}.get(last.kind, f"{who}: {last.kind}.")
+
+
+# ----- a player's own board -------------------------------------------------------------------------------------
+def private_embed(game: Game, view: PlayerView, bot_user_id: int | None, text_board: str | None) -> discord.Embed:
+    """A player's board: their ranks and deductions, their last ruling in their words, what to do now."""
+    seat = view.seat
+    names = [seat_name(game, s, bot_user_id) for s in (0, 1)]
+    lines = [f"You are {SIDE_MARK[seat]} side {SIDE_LABEL[seat]} against {names[1 - seat]}."]
+    if view.outcome is not None:
+        lines.append(outcome_line(view.outcome.places, view.outcome.reason,
+                                  ["You" if s == seat else names[s] for s in (0, 1)]).replace("You wins", "You win"))
+        lines.append("Every piece is revealed.")
+    elif view.phase == SETUP:
+        lines += setup_lines(view)
+    elif view.to_move == seat:
+        lines.append(f"▶ **Your move** (move {view.ply + 1}): choose a piece below, or `/generals move`.")
+    else:
+        lines.append(f"Waiting for {names[1 - seat]} to move (move {view.ply + 1}).")
+    last = private_last_line(view)
+    if last and view.phase != SETUP:
+        lines.append(f"Last: {last}")
+    known = knowledge_lines(view)
+    if known and view.outcome is None:
+        lines.append("What you know: " + "; ".join(known))
+    if view.phase == PLAY and view.to_move == seat and game.record.deadline is not None:
+        lines.append(f"Your time runs out <t:{int(game.record.deadline)}:R>.")
+    if text_board is not None:
+        lines.append(f"```\n{text_board}\n```")
+    embed = discord.Embed(title=f"Your army · Game of the Generals #{game.id}",
+                          description="\n".join(lines)[:4096], colour=COLOUR)
+    if text_board is None:
+        embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    embed.set_footer(text=footer(game, view.settings.names(), view.lost))
+    return embed
+
+
+def setup_lines(view: PlayerView) -> list[str]:
+    ranks = "1-3" if view.seat == 0 else "6-8"
+    if view.ready[view.seat]:
+        other = "ready too: play starts now" if all(view.ready) else "still deploying; play starts when they are ready"
+        return [f"✅ Your setup is locked in. Your opponent is {other}."]
+    lines = [f"**Deploy your army** on ranks {ranks}, in secret: nobody else sees this board."]
+    if not view.own:
+        lines.append("Start from a formation (the menu below), import a grid, or load one you saved.")
+    else:
+        lines.append("Swap squares, import or export the grid, save it for later; press **Ready** when done.")
+    return lines
+
+
+def knowledge_lines(view: PlayerView) -> list[str]:
+    """What the viewer has deduced about enemy pieces still on the board, by square (their own deductions)."""
+    from bot.render.generals import knowledge_label
+
+    out = []
+    for piece in view.enemy:
+        if len(piece.possible) == 1:
+            out.append(f"{piece.square} is a {rank_name(next(iter(piece.possible)))}")
+        else:
+            label = knowledge_label(piece.possible, view.settings, ascii_only=True)
+            if label:
+                out.append(f"{piece.square} {label}")
+    return out
+
+
+def private_last_line(view: PlayerView) -> str:
+    """The latest action in the viewer's words: what they did, or what happened to their piece."""
+    last = view.last
+    if last is None:
+        return ""
+    mine = last.seat == view.seat
+    if last.kind != "move":
+        who = "You" if mine else "Your opponent"
+        return {"resign": f"{who} resigned.", "timeout": f"{who} ran out of time.", "draw-agreed": "Draw agreed.",
+                "ready": f"{who} locked in the setup."}.get(last.kind, "")
+    yours = rank_name(last.your_rank) if last.your_rank is not None else None
+    theirs = f" (it was a {rank_name(last.their_rank)})" if last.their_rank is not None else ""
+    if mine:
+        if last.challenge is None:
+            return f"You moved your {yours} {last.src}-{last.dst}."
+        result = {Result.ATTACKER: f"your {yours} won and took {last.dst}",
+                  Result.DEFENDER: f"your {yours} lost{theirs}",
+                  Result.BOTH: f"your {yours} and the defender were both eliminated"}[last.challenge]
+        return f"You challenged {last.dst} from {last.src}: {result}."
+    if last.challenge is None:
+        return f"Your opponent moved {last.src}-{last.dst}."
+    result = {Result.ATTACKER: f"it beat your {yours}{theirs}",
+              Result.DEFENDER: f"your {yours} held and eliminated it",
+              Result.BOTH: f"it and your {yours} were both eliminated"}[last.challenge]
+    return f"Your opponent's piece from {last.src} challenged your {yours} on {last.dst}: {result}."
+
+
+def mover_result(view: PlayerView) -> str:
+    """What the player who just moved is told in answer to their click or command."""
+    return private_last_line(view) or "Done."
+
+
+def private_view(game: Game, view: PlayerView, saved: Sequence[str], button: ButtonFactory,
+                 select: SelectFactory) -> discord.ui.View | None:
+    """The controls of a private board: setup tools, or the piece menu on the player's turn."""
+    if view.outcome is not None or game.record.status != "active":
+        return None
+    controls = discord.ui.View(timeout=None)
+    if view.phase == SETUP:
+        if view.ready[view.seat]:
+            return None
+        options = [discord.SelectOption(label=FORMATION_LABELS[name], value=f"f:{name}",
+                                        description=FORMATION_HELP[name]) for name in FORMATIONS]
+        options += [discord.SelectOption(label=f"Saved: {name}"[:100], value=f"s:{name}"[:100])
+                    for name in saved[:25 - len(options)]]
+        controls.add_item(select(f"ggs:{game.id}:formation", options=options,
+                                 placeholder="Deploy a formation or a saved setup…", row=0))
+        for verb, label in (("swap", "Swap two squares…"), ("import", "Import grid…"), ("export", "Export grid"),
+                            ("save", "Save formation…")):
+            controls.add_item(button(button_id(game.id, verb), label=label, style=discord.ButtonStyle.secondary,
+                                     row=1))
+        if saved:
+            controls.add_item(button(button_id(game.id, "delete"), label="Delete a saved formation…",
+                                     style=discord.ButtonStyle.secondary, row=2))
+        controls.add_item(button(button_id(game.id, "ready"), label="Ready ✅", style=discord.ButtonStyle.success,
+                                 row=2))
+        return controls
+    pieces = movable_pieces(view)
+    if view.to_move == view.seat and pieces:
+        options = [discord.SelectOption(label=f"{square} · {rank_name(rank)}",
+                                        value=square, description="to " + ", ".join(targets)[:90])
+                   for square, rank, targets in pieces[:25]]
+        controls.add_item(select(f"ggs:{game.id}:piece:{view.ply}", options=options,
+                                 placeholder="Move a piece…", row=0))
+    controls.add_item(button(button_id(game.id, "draw"), label="Offer draw", style=discord.ButtonStyle.secondary,
+                             row=1))
+    controls.add_item(button(button_id(game.id, "resign"), label="Resign", style=discord.ButtonStyle.danger, row=1))
+    return controls
+
+
+def movable_pieces(view: PlayerView) -> list[tuple[str, Rank, list[str]]]:
+    """(square, rank, target squares) of the viewer's pieces that have a legal move now."""
+    targets: dict[str, list[str]] = {}
+    for text in view.legal:
+        src, sep, dst = text.partition("-")
+        if sep and parse_square(src) is not None and parse_square(dst) is not None:
+            targets.setdefault(src, []).append(dst)
+    ranks = {piece.square: piece.rank for piece in view.own}
+    return [(square, ranks[square], targets[square]) for square in sorted(targets, key=_square_order)
+            if square in ranks]
+
+
+def _square_order(name: str) -> int:
+    sq = parse_square(name)
+    return -1 if sq is None else sq
+
+
+def direction_view(game: Game, view: PlayerView, square: str, button: ButtonFactory) -> discord.ui.View:
+    """One button per legal step of the piece on `square`, labelled from the player's side of the board."""
+    enemy = {piece.square for piece in view.enemy}
+    controls = discord.ui.View(timeout=None)
+    moves = [text for text in view.legal if text.startswith(f"{square}-")]
+    for text in sorted(moves, key=lambda t: _arrow_order(view.seat, square, t.partition("-")[2])):
+        dst = text.partition("-")[2]
+        arrow = direction_arrow(view.seat, square, dst)
+        label = f"{arrow} {dst}" + (" ⚔ challenge" if dst in enemy else "")
+        controls.add_item(button(f"ggm:{game.id}:{view.ply}:{text}", label=label,
+                                 style=discord.ButtonStyle.danger if dst in enemy else discord.ButtonStyle.primary))
+    return controls
+
+
+def direction_arrow(seat: int, src: str, dst: str) -> str:
+    """↑ is always towards the enemy, as the player sees their board."""
+    a, b = parse_square(src), parse_square(dst)
+    assert a is not None and b is not None
+    forward = rank_of(b) - rank_of(a)
+    sideways = (b % WIDTH) - (a % WIDTH)
+    if seat == 1:
+        forward, sideways = -forward, -sideways
+    if forward:
+        return "⬆" if forward > 0 else "⬇"
+    return "➡" if sideways > 0 else "⬅"
+
+
+def _arrow_order(seat: int, src: str, dst: str) -> int:
+    return "⬅⬆⬇➡".index(direction_arrow(seat, src, dst))
+
+
+def move_label(view: PlayerView, text: str) -> str:
+    """An autocomplete label for a legal move: the piece, where it goes, whether it challenges."""
+    src, _, dst = text.partition("-")
+    ranks = {piece.square: piece.rank for piece in view.own}
+    enemy = {piece.square for piece in view.enemy}
+    rank = ranks.get(src)
+    piece = rank_name(rank) if rank is not None else "piece"
+    arrow = direction_arrow(view.seat, src, dst)
+    return f"{text}: {piece} {arrow} {dst}" + (" (challenge)" if dst in enemy else "")
+
+
+def export_text(grid_text: str, compact_text: str) -> str:
+    return (f"Your setup as a grid (edit it and use **Import grid…**, or keep it):\n```\n{grid_text}\n```\n"
+            f"One line: `{compact_text}`")
+
+
+def board_rows_hint(seat: int) -> str:
+    ranks = "3, 2, 1" if seat == 0 else "8, 7, 6"
+    return (f"Three lines, ranks {ranks} (a label like `3 |` is optional), nine cells each for files "
+            f"{' '.join(FILES)}: {', '.join(ABBREVIATIONS[r] for r in sorted(Rank, reverse=True))}, or `.` for empty.")
+
+
+def phase_of(view: PlayerView | PublicView) -> str:
+    return OVER if view.outcome is not None else view.phase
