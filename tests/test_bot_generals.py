@@ -126,3 +126,133 @@ async def test_two_players_set_up_by_dm_and_play_to_a_flag_capture(world: World,
     assert not channel_board.components
     await fake.wait_until(lambda: "Every piece is revealed" in a.text() and "Every piece is revealed" in b.text())
     assert db_row(bots, "SELECT status FROM games WHERE id = 1") == ("finished",)
+
+
+# Side B (rows 8, 7, 6) with the e-file open, so side A's Flag can walk from e3 to e8, where B's Major (d8)
+# and Captain (f8) stand next to it.
+B_OPEN_FILE = "1LT,2LT,SGT,MAJ,.,CPT,.,.,./FLG,4G,3G,2G,.,1G,COL,LTC,5G/PVT,PVT,PVT,PVT,.,PVT,PVT,SPY,SPY"
+
+
+async def play_plans(world: World, boards: tuple[FakeMessage, FakeMessage, FakeMessage],
+                     plans: dict[int, list[str]], until: Any) -> None:
+    """Both players play their planned moves in turn until `until(channel_board)` holds."""
+    channel_board, a, b = boards
+    users = {world.alice.id: (world.alice, a), world.bob.id: (world.bob, b)}
+    while not until(channel_board):
+        mover = to_move(channel_board)
+        assert mover is not None, channel_board.text()
+        user, board = users[mover]
+        before = move_number(channel_board) or 0
+        await move(world.fake, user, board, plans[mover].pop(0))
+        await settled(world.fake, channel_board, a, b, at_least=before + 1)
+
+
+async def set_up(world: World, grids: tuple[str, str]) -> tuple[FakeMessage, FakeMessage, FakeMessage]:
+    channel_board = await accepted(world)
+    fake = world.fake
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1)
+    a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
+    for user, board, grid in ((world.alice, a, grids[0]), (world.bob, b, grids[1])):
+        res = await import_grid(fake, user, board, grid)
+        assert res.callback_type == 7 and not res.errors, res.errors
+        ready = await fake.click(user, board, "gg:1:ready")
+        assert ready.callback_type == 7, ready.errors
+    await fake.wait_until(lambda: to_move(channel_board) is not None)
+    await settled(fake, channel_board, a, b)
+    return channel_board, a, b
+
+
+async def test_a_flag_on_the_far_side_next_to_an_enemy_wins_only_after_one_reply(
+        world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    boards = await set_up(world, (A_GRID, B_OPEN_FILE))
+    channel_board = boards[0]
+    plans = {world.alice.id: ["e3-e4", "e4-e5", "e5-e6", "e6-e7", "e7-e8"],
+             world.bob.id: ["a6-a5", "a5-a6", "a6-a5", "a5-a6", "a6-a5", "a5-a6", "a6-a5"]}
+    await play_plans(world, boards, plans, lambda board: not plans[world.alice.id])
+    text = channel_board.text()
+    assert "wins" not in text and to_move(channel_board) == world.bob.id, text  # the Flag waits for B's reply
+    assert "Last: <@%d> moved e7-e8." % world.alice.id in text
+    await play_plans(world, boards, plans, lambda board: "wins" in board.text())
+    text = channel_board.text()
+    assert f"<@{world.alice.id}> wins" in text and "the Flag reached the far side" in text
+    assert db_row(bots, "SELECT status, move_count FROM games WHERE id = 1")[0] == "finished"
+
+
+async def test_a_player_without_dms_sets_up_and_plays_from_my_board(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    fake.fail_dm_for(world.bob)
+    channel_board = await accepted(world)
+    await fake.wait_until(lambda: any("could not send you a direct message" in m.text()
+                                      for m in fake.channel_messages(world.channel)))
+    notice = next(m for m in fake.channel_messages(world.channel) if "could not send you a direct message" in m.text())
+    assert f"<@{world.bob.id}>" in notice.text() and "Privacy Settings" in notice.text()
+    assert fake.dm_messages(world.bob) == [] and len(fake.dm_messages(world.alice)) == 1
+
+    mine = await fake.click(world.bob, channel_board, "gg:1:board")
+    assert mine.callback_type == 4 and mine.ephemeral and mine.message is not None, mine.errors
+    panel = mine.message
+    assert "Deploy your army" in panel.text() and "gg:1:dm" in panel.custom_ids()
+    chose = await fake.select(world.bob, panel, "ggs:1:formation", ["f:blitz"])
+    assert chose.callback_type == 7 and chose.message is panel, chose.errors
+    assert panel.attachments  # the board picture of the draft
+    ready = await fake.click(world.bob, panel, "gg:1:ready")
+    assert ready.callback_type == 7 and "locked in" in panel.text(), ready.errors
+
+    a = dm_board(fake, world.alice)
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
+    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
+    await fake.wait_until(lambda: to_move(channel_board) is not None)
+    if to_move(channel_board) == world.alice.id:
+        await move(fake, world.alice, a, "a3-a4")
+        await fake.wait_until(lambda: to_move(channel_board) == world.bob.id)
+    fresh = await fake.click(world.bob, channel_board, "gg:1:board")  # a fresh board for the move
+    assert fresh.message is not None and "Your move" in fresh.message.text()
+    pieces = next(s for s in fresh.message.selects() if str(s["custom_id"]).startswith("ggs:1:piece:"))
+    square = pieces["options"][0]["value"]
+    picked = await fake.select(world.bob, fresh.message, pieces["custom_id"], [square])
+    assert picked.message is not None and picked.ephemeral
+    before = move_number(channel_board)
+    done = await fake.click(world.bob, picked.message, picked.message.buttons()[0]["custom_id"])
+    assert done.callback_type == 7 and "You " in picked.message.text(), done.errors
+    await fake.wait_until(lambda: move_number(channel_board) != before)
+
+    fake.fail_dm_for(world.bob, failing=False)  # Bob opens his DMs and asks for the board there
+    sent = await fake.click(world.bob, fresh.message, "gg:1:dm")
+    assert sent.ephemeral and sent.message is not None, sent.errors
+    await fake.wait_until(lambda: sent.message is not None and "Sent" in sent.message.text())
+    assert len(fake.dm_messages(world.bob)) == 1 and BOARD_TITLE in fake.dm_messages(world.bob)[0].text()
+
+
+async def test_setup_and_play_survive_restarts(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake = world.fake
+    channel_board = await accepted(world)
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1)
+    a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
+    await bots.stop(bot)  # mid-setup: Alice has a draft, Bob has nothing
+
+    bot = await bots.start()
+    assert "Deploy your army" in a.text() and "PVT" not in b.text()
+    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7  # old buttons still work
+    assert (await import_grid(fake, world.bob, b, B_GRID)).callback_type == 7
+    assert (await fake.click(world.bob, b, "gg:1:ready")).callback_type == 7
+    await fake.wait_until(lambda: to_move(channel_board) is not None)
+    await settled(fake, channel_board, a, b)
+    first = to_move(channel_board)
+    user, board, step = (world.alice, a, "a3-a4") if first == world.alice.id else (world.bob, b, "a6-a5")
+    await move(fake, user, board, step)
+    await settled(fake, channel_board, a, b, at_least=2)
+    await bots.stop(bot)  # mid-play
+
+    await bots.start()
+    assert len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1  # no second DM
+    second = world.bob if first == world.alice.id else world.alice
+    user, board, step = (second, b, "a6-a5") if second is world.bob else (second, a, "a3-a4")
+    await move(fake, user, board, step)
+    await settled(fake, channel_board, a, b, at_least=3)
+    moves = db_row(bots, "SELECT group_concat(action, ' ') FROM (SELECT action FROM moves WHERE game_id = 1"
+                         " ORDER BY ply)")[0]
+    assert moves.split()[-2:] == (["a3-a4", "a6-a5"] if first == world.alice.id else ["a6-a5", "a3-a4"])
