@@ -87,6 +87,9 @@ class GameService:
         self.clock = clock
         self.turn_timeout = turn_timeout
         self.challenge_timeout = challenge_timeout
+        # Where new games draw their randomness (who moves first, ...); None: a fresh generator per game.
+        # Tests pin it to play the same game twice and compare everything the bot sent.
+        self.rng: random.Random | None = None
         self._locks = KeyedLocks()
         # Set whenever a write creates or moves a deadline, so the timer loop can look again.
         self.timers_changed = asyncio.Event()
@@ -147,7 +150,7 @@ class GameService:
     ) -> Game:
         """`create` inside a caller's transaction (a lobby starting its game); bots have not moved yet."""
         options = dict(options or {})
-        state = self.new_state(kind, players, options, rng)
+        state = self.new_state(kind, players, options, rng or self.rng)
         timeout = self.turn_timeout if turn_timeout is None else turn_timeout
         if timeout <= 0:
             raise ServiceError("The turn timeout must be positive.")

@@ -214,5 +214,6 @@ class RecordedRequest:
     status: int = 0
     route: str | None = None
     files: list[tuple[str, str, int]] = field(default_factory=list)
+    file_digests: list[str] = field(default_factory=list)  # sha256 of each uploaded file, in ``files`` order
     validated: bool = False
     violations: list[str] = field(default_factory=list)

@@ -8,6 +8,7 @@ bot experiences it exactly as it would in production.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -124,6 +125,7 @@ class RestApi:
             )
         record.json = body
         record.files = [(f.field, f.filename, len(f.data)) for f in files]
+        record.file_digests = [hashlib.sha256(f.data).hexdigest() for f in files]
 
         route, params = self._match(request.method, path)
         if route is None:
