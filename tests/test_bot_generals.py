@@ -85,6 +85,11 @@ async def settled(fake: FakeDiscord, *boards: FakeMessage, at_least: int = 1) ->
     await fake.wait_until(same)
 
 
+def _past(board: FakeMessage, number: int) -> Any:
+    """A condition: the board shows a move after `number`, or the game is over."""
+    return lambda: (move_number(board) or 0) > number or "wins" in board.text()
+
+
 def to_move(board: FakeMessage) -> int | None:
     found = re.search(r"▶ <@(\d+)> to move", board.text())
     return int(found.group(1)) if found else None
@@ -172,7 +177,7 @@ async def test_a_flag_on_the_far_side_next_to_an_enemy_wins_only_after_one_reply
     await play_plans(world, boards, plans, lambda board: not plans[world.alice.id])
     text = channel_board.text()
     assert "wins" not in text and to_move(channel_board) == world.bob.id, text  # the Flag waits for B's reply
-    assert "Last: <@%d> moved e7-e8." % world.alice.id in text
+    assert f"Last: <@{world.alice.id}> moved e7-e8." in text
     await play_plans(world, boards, plans, lambda board: "wins" in board.text())
     text = channel_board.text()
     assert f"<@{world.alice.id}> wins" in text and "the Flag reached the far side" in text
@@ -256,3 +261,92 @@ async def test_setup_and_play_survive_restarts(world: World, bots: TabletopRunne
     moves = db_row(bots, "SELECT group_concat(action, ' ') FROM (SELECT action FROM moves WHERE game_id = 1"
                          " ORDER BY ply)")[0]
     assert moves.split()[-2:] == (["a3-a4", "a6-a5"] if first == world.alice.id else ["a6-a5", "a3-a4"])
+
+
+async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake = world.fake
+    channel_board = await challenge(world, world.alice, level="random")
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
+    a = dm_board(fake, world.alice)
+    chose = await fake.select(world.alice, a, "ggs:1:formation", ["f:balanced"])
+    assert chose.callback_type == 7 and "Ready" in str(a.buttons()), chose.errors
+    exported = await fake.click(world.alice, a, "gg:1:export")
+    assert exported.ephemeral and exported.message is not None and "FLG" in exported.message.text()
+    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
+    await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)  # the bot deployed (and moved)
+
+    for _ in range(3):  # three moves by command, each picked from autocomplete; the bot answers each
+        await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)
+        await bot.bot_turns.idle()
+        choices = await fake.autocomplete(world.alice, world.channel, "generals", "move", {"move": ""},
+                                          focused="move")
+        assert choices and all(re.fullmatch(r"[a-i][1-8]-[a-i][1-8]", c["value"]) for c in choices)
+        before = move_number(channel_board) or 0
+        res = await fake.slash(world.alice, world.channel, "generals", "move", options={"move": choices[0]["value"]})
+        assert res.ephemeral and res.message is not None and "You " in res.message.text(), res.errors
+        await fake.wait_until(_past(channel_board, before + 1), timeout=10)
+        if "wins" in channel_board.text():
+            break
+
+    # Refusals are ephemeral and say why; nothing changes.
+    count = db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0]
+    nonsense = await fake.slash(world.alice, world.channel, "generals", "move", options={"move": "z9-z8"})
+    assert nonsense.ephemeral and nonsense.message is not None and "not a square" in nonsense.message.text()
+    setup_text = await fake.slash(world.alice, world.channel, "generals", "move", options={"move": "ready"})
+    assert setup_text.ephemeral and setup_text.message is not None and "e3-e4" in setup_text.message.text()
+    stranger = await fake.click(world.carol, channel_board, "gg:1:board")
+    assert stranger.ephemeral and stranger.message is not None and "not playing" in stranger.message.text()
+    assert db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0] == count
+
+    # A replay of a game in progress shows no ranks; the bot's DM-less seat never got a DM.
+    # Moves 1-4 are the two setups and readies; move 5 is the first move of play.
+    replay = await fake.slash(world.carol, world.channel, "generals", "replay", options={"game": 1, "move": 5})
+    assert replay.ephemeral and replay.message is not None, replay.errors
+    text = replay.message.text()
+    assert "(A)  (A)" in text and "Ranks are shown in replays once the game is over" in text
+    assert not re.search(r"\b(5G|FLG|SPY|PVT)\b", replay.message.text().split("```")[1])
+
+    resigned = await fake.click(world.alice, channel_board, "gg:1:resign")
+    assert resigned.message is not None
+    assert (await fake.click(world.alice, resigned.message, "gg:1:resign-yes")).callback_type == 7
+    await fake.wait_until(lambda: "wins" in channel_board.text())
+    assert "Both armies are revealed" in channel_board.text() and "resignation" in channel_board.text()
+    final = await fake.slash(world.carol, world.channel, "generals", "replay", options={"game": 1, "move": 5})
+    assert final.message is not None and re.search(r"\b(FLG|flg)\b", final.message.text())  # over: ranks shown
+
+
+async def test_saved_formations_are_per_user_and_load_on_either_side(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    await accepted(world)
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1)
+    a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
+    shown = await fake.click(world.alice, a, "gg:1:save")
+    saved = await fake.submit_modal(world.alice, shown, {"name": "Flag forward"})
+    assert saved.ephemeral and saved.message is not None and "Saved as **Flag forward**" in saved.message.text()
+    await fake.wait_until(lambda: any(o["value"] == "s:Flag forward" for s in a.selects() for o in s["options"]))
+    assert not any(o["value"].startswith("s:") for s in b.selects() for o in s["options"])  # Bob's list is his own
+
+    bad = await import_grid(fake, world.bob, b, "PVT PVT\nFLG")
+    assert bad.ephemeral and bad.message is not None and "setup" in bad.message.text().lower()
+
+    # Alice loads her formation as side B in a second game: her Flag is again in the middle of her front row.
+    res = await fake.slash(world.bob, world.channel, "generals", "challenge", options={"opponent": world.alice})
+    assert res.message is not None
+    assert (await fake.click(world.alice, res.message, "gg:2:accept")).callback_type == 7
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 2)
+    second = next(m for m in fake.dm_messages(world.alice) if "#2" in m.text())
+    loaded = await fake.select(world.alice, second, "ggs:2:formation", ["s:Flag forward"])
+    assert loaded.callback_type == 7, loaded.errors
+    exported = await fake.click(world.alice, second, "gg:2:export")
+    assert exported.message is not None
+    grid = exported.message.text()
+    assert re.search(r"6 \| .*FLG", grid) and re.search(r"8 \|", grid), grid  # front row of side B is rank 6
+
+    deleting = await fake.click(world.alice, second, "gg:2:delete")
+    assert deleting.message is not None
+    gone = await fake.select(world.alice, deleting.message, "ggs:2:forget", ["Flag forward"])
+    assert gone.callback_type == 7 and "Deleted" in deleting.message.text(), gone.errors
+    await fake.wait_until(lambda: not any(o["value"].startswith("s:") for s in a.selects() for o in s["options"]))

@@ -20,7 +20,7 @@ import pytest
 
 from tests.conftest import VALIDATOR, TabletopRunner
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_bot_generals import A_GRID, B_GRID, import_grid, move, move_number, to_move
+from tests.test_bot_generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
 
 # Side B with its 5★ General (e6) and 4★ General (b7) exchanged: the walking General is a 4★ now, which wins
 # and loses exactly the same challenges below.
@@ -87,7 +87,7 @@ async def play_scenario(tmp: Path, grids: tuple[str, str]) -> Run:
             else:
                 await fake.autocomplete(bob, channel, "generals", "move", {"move": ""}, focused="move")
                 await move(fake, bob, b, b_plan.pop(0))
-            await fake.wait_until(lambda: all((move_number(m) or 0) > before for m in (channel_board, a, b)))
+            await settled(fake, channel_board, a, b, at_least=before + 1)
         for user in (alice, bob):  # each player's ephemeral board, as My board shows it
             await fake.click(user, channel_board, "gg:1:board")
         await runner.stop_all()
