@@ -350,3 +350,21 @@ async def test_saved_formations_are_per_user_and_load_on_either_side(world: Worl
     gone = await fake.select(world.alice, deleting.message, "ggs:2:forget", ["Flag forward"])
     assert gone.callback_type == 7 and "Deleted" in deleting.message.text(), gone.errors
     await fake.wait_until(lambda: not any(o["value"].startswith("s:") for s in a.selects() for o in s["options"]))
+
+
+async def test_with_pictures_off_the_boards_are_text(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=1 << 5,
+                             options={"images": False})
+    assert saved.ephemeral, saved.errors
+    channel_board = await challenge(world, world.alice, level="random")
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
+    a = dm_board(fake, world.alice)
+    assert (await fake.select(world.alice, a, "ggs:1:formation", ["f:flag-fortress"])).callback_type == 7
+    assert not a.attachments and "```" in a.text() and "FLG" in a.text()  # the text board with her own ranks
+    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
+    await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)
+    assert not channel_board.attachments and "```" in channel_board.text()
+    board_text = channel_board.text().split("```")[1]
+    assert "(A)" in board_text and "(B)" in board_text and "FLG" not in board_text  # no ranks for the channel
