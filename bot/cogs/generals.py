@@ -353,7 +353,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             name = values[0]
             await self.formations.delete(interaction.user.id, KIND, name)
             await interaction.response.edit_message(content=f"Deleted your saved formation **{name}**.", view=None)
-            await self.bot.redraw(select.game_id)
+            await self._redraw_games_of(interaction.user.id)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -440,6 +440,11 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             await interaction.response.send_message(
                 f"Saved as **{saved.name}**: load it from the formation menu in any game (on either side).",
                 ephemeral=True)
+            await self._redraw_games_of(interaction.user.id)
+
+    async def _redraw_games_of(self, user_id: int) -> None:
+        """Redraw every game the user plays: their saved formations are on each of their setup boards."""
+        for game_id in await self.service.store.active_games_of(KIND, user_id, None):
             await self.bot.redraw(game_id)
 
     async def _export(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -520,9 +525,9 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             log.exception("could not draw a board picture; sending the text board")
             return None, text_board(view)
 
-    async def _channel_drawing(self, game: Game) -> Drawing:
+    async def _channel_drawing(self, game: Game, *, text_only: bool = False) -> Drawing:
         view = _state(game).public_view()
-        images = await self._images_on(game)
+        images = not text_only and await self._images_on(game)
         key = _key(view.to_dict(), game.record.status, game.record.deadline, game.record.draw_offer, images)
         image, text = await self._picture(view, images)
         return Drawing(ui.channel_embed(game, view, self._bot_id, text),
@@ -598,9 +603,18 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             else:
                 drawing = await self._channel_drawing(game)
                 if self._drawn.get(message.id) != drawing.key:
-                    await message.edit(content=ui.channel_content(game, self._bot_id), embed=drawing.embed,
-                                       view=drawing.view, attachments=drawing.attachments(),
-                                       allowed_mentions=discord.AllowedMentions.none())
+                    try:
+                        await message.edit(content=ui.channel_content(game, self._bot_id), embed=drawing.embed,
+                                           view=drawing.view, attachments=drawing.attachments(),
+                                           allowed_mentions=discord.AllowedMentions.none())
+                    except discord.Forbidden:
+                        if drawing.image is None:
+                            raise
+                        # No Attach Files permission in this channel: the text board says the same.
+                        drawing = await self._channel_drawing(game, text_only=True)
+                        await message.edit(content=ui.channel_content(game, self._bot_id), embed=drawing.embed,
+                                           view=drawing.view, attachments=[],
+                                           allowed_mentions=discord.AllowedMentions.none())
                     self._remember(message.id, drawing.key)
         if game.record.status in ("active", "finished"):
             await self._draw_private_boards(game, announce_failure=True)
