@@ -1,7 +1,8 @@
 """/replay: step through a stored game, position by position, rebuilt from its move log.
 
 Only games whose presenter can draw a replay take part; a hidden-information game must only ever show ranks
-after its end, so its presenter decides what a replay may show (Game of the Generals: not yet available).
+after its end, so its presenter decides what a replay may show (Game of the Generals: the public board while the
+game runs, every rank once it is over).
 """
 
 from __future__ import annotations
