@@ -368,3 +368,18 @@ async def test_with_pictures_off_the_boards_are_text(world: World, bots: Tableto
     assert not channel_board.attachments and "```" in channel_board.text()
     board_text = channel_board.text().split("```")[1]
     assert "(A)" in board_text and "(B)" in board_text and "FLG" not in board_text  # no ranks for the channel
+
+
+async def test_a_draw_offered_on_one_board_is_accepted_on_the_other(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    channel_board, a, b = await set_up(world, (A_GRID, B_GRID))
+    offered = await fake.click(world.alice, a, "gg:1:draw")
+    assert offered.ephemeral and offered.message is not None and "offered a draw" in offered.message.text()
+    await fake.wait_until(lambda: "Your opponent offers a draw" in b.text() and "offers a draw" in channel_board.text())
+    again = await fake.click(world.alice, a, "gg:1:draw")
+    assert again.ephemeral and again.message is not None and "already offered" in again.message.text()
+    accepted_draw = await fake.click(world.bob, b, "gg:1:draw")
+    assert accepted_draw.message is not None and "drawn by agreement" in accepted_draw.message.text()
+    await fake.wait_until(lambda: "Draw** by agreement" in channel_board.text() and "revealed" in channel_board.text())
+    await fake.wait_until(lambda: "Every piece is revealed" in a.text() and not a.components)

@@ -538,7 +538,8 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
         user = game.user_at(seat)
         saved = [f.name for f in await self.formations.list(user, KIND)] if user is not None else []
         images = await self._images_on(game)
-        key = _key(view.to_dict(), game.record.status, game.record.deadline, saved, images, offer_dm)
+        key = _key(view.to_dict(), game.record.status, game.record.deadline, game.record.draw_offer, saved, images,
+                   offer_dm)
         image, text = await self._picture(view, images)
         controls = ui.private_view(game, view, saved, GeneralsButton, GeneralsSelect)
         if offer_dm and game.record.status == "active" and view.outcome is None:

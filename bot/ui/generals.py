@@ -187,6 +187,10 @@ def private_embed(game: Game, view: PlayerView, bot_user_id: int | None, text_bo
     last = private_last_line(view)
     if last and view.phase != SETUP:
         lines.append(f"Last: {last}")
+    offer = game.record.draw_offer
+    if offer is not None and view.outcome is None:
+        lines.append("You offered a draw." if offer == seat else
+                     "**Your opponent offers a draw**: press **Offer draw** to accept it, or just play on.")
     known = knowledge_lines(view)
     if known and view.outcome is None:
         lines.append("What you know: " + "; ".join(known))
