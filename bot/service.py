@@ -22,6 +22,7 @@ from bot.ratings import apply_result
 from games import GameError, GameState, game_class
 from games.base import DRAW_AGREED, RESIGN, TIMEOUT
 from storage import Database, GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
+from storage.archive import archived_at
 
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 # Options about the table rather than the rules (hints shown, which bot "Add bot" seats); engines never see them.
@@ -438,4 +439,10 @@ class GameService:
 
 
 def _game(record: GameRecord) -> Game:
+    archived = archived_at(record.state)
+    if archived is not None:  # its snapshots and moves are in the archive file now (python -m bot.archive)
+        ended = record.finished_at or record.updated_at
+        raise ServiceError(f"Game #{record.id} ended <t:{int(ended)}:d> and was archived <t:{int(archived)}:d>: "
+                           "its moves are no longer kept here, so it cannot be replayed or played. Its result still "
+                           "counts in /stats and /history; a bot admin can bring it back from the archive.")
     return Game(record, game_class(record.kind).from_dict(record.state))
