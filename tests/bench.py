@@ -6,6 +6,16 @@ For each N it prints moves/s and p50/p99 latency per move, then the same for a f
 one connection doing only the writes a move needs (the version-guarded UPDATE of the snapshot and the
 INSERT into the move log, in one transaction) -- and the ratio ours/floor in moves per second. Then it
 times leaderboard queries on a ladder of many rated players.
+
+    python -m tests.bench --discord-load [--games 1000] [--channels 50] [--rounds 5] [--clicks 3]
+                          [--rival-clicks 1] [--spread 0] [--no-validate] [--in-process]
+
+runs the real bot (`python -m bot` in its own process, or with --in-process in this one) against the
+offline Discord: N games between people across the channels, then rounds in which, in every game at once,
+the player to move clicks several move buttons together and the waiting player clicks too. It checks that
+exactly one click per game and turn was applied (the answers, and the move log in the database) and that
+every other click was told why privately, and prints p50/p99 dispatch-to-callback latency, throughput
+and REST requests per move (see tests/discord_load.py).
 """
 
 from __future__ import annotations
@@ -19,7 +29,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
@@ -27,6 +37,10 @@ from bot.service import GameService, Player
 from games.chopsticks import ChopsticksState, Rules
 from storage import Database
 from storage.ratings import GLOBAL, RatingRow, RatingStore, count_rated, save_ratings
+
+if TYPE_CHECKING:
+    from tests.discord_load import LoadReport
+    from tests.fakediscord import SpecValidator
 
 USER_BASE = 10_000
 
@@ -184,16 +198,79 @@ def _median(runs: list[Figures]) -> Figures:
     return sorted(runs, key=lambda f: f.rate)[len(runs) // 2]
 
 
+async def discord_load(args: argparse.Namespace) -> None:
+    """The --discord-load mode: the real bot and the offline Discord under many games' concurrent clicks."""
+    from tests.fakediscord import load_spec_validator
+
+    validator = None if args.no_validate else load_spec_validator()
+    for n in (int(x) for x in (args.games or "1000").split(",")):
+        with tempfile.TemporaryDirectory() as tmp:
+            for line in (await _discord_load_once(args, n, validator, Path(tmp))).lines():
+                print(line)
+
+
+async def _discord_load_once(
+    args: argparse.Namespace, games: int, validator: SpecValidator | None, tmp: Path
+) -> LoadReport:
+    from tests.discord_load import bot_log_problems, bot_process, prepare_world, process_cpu_seconds, run_load
+    from tests.fakediscord import BotRunner, FakeDiscord
+
+    database, log = tmp / "bot.sqlite3", tmp / "bot.log"
+    # The fake's self-check of its own answers is for the fake's developers, not part of the bot's cost.
+    fake = FakeDiscord(validator=validator, check_responses=False)
+    await fake.start()
+    prepare_world(fake, games, args.channels)
+    options = dict(games=games, channels=args.channels, rounds=args.rounds, mover_clicks=args.clicks,
+                   rival_clicks=args.rival_clicks, spread=args.spread, timeout=args.timeout)
+    try:
+        if args.in_process:
+            from bot.client import TabletopBot
+            from bot.config import Settings
+
+            settings = Settings(token=fake.token, database_path=database, api_base=fake.api_base,
+                                gateway_url=fake.gateway_url)
+            runner = BotRunner(fake, lambda: TabletopBot(settings, guild_ready_timeout=0.05))
+            await runner.start()
+            try:
+                return await run_load(fake, database, bot_mode="in the benchmark's process", **options)
+            finally:
+                await runner.stop_all()
+        async with bot_process(fake, database, log) as process:
+            report = await run_load(fake, database, bot_mode="`python -m bot` in its own process",
+                                    bot_cpu=lambda: process_cpu_seconds(process.pid), **options)
+        problems = bot_log_problems(log)
+        if problems:
+            raise SystemExit("the bot logged errors:\n" + "\n".join(problems[:20]))
+        return report
+    finally:
+        await fake.close()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", default="1,100,1000", help="comma-separated numbers of concurrent games")
+    parser.add_argument("--games", default=None, help="comma-separated numbers of concurrent games "
+                        "(default 1,100,1000; 1000 with --discord-load)")
     parser.add_argument("--moves-per-game", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; the median run is reported")
     parser.add_argument("--ladder-players", type=int, default=100_000,
                         help="rated players on the ladder whose queries are timed (0 to skip)")
+    load = parser.add_argument_group("--discord-load: the real bot against the offline Discord")
+    load.add_argument("--discord-load", action="store_true", help="run the Discord load instead of the above")
+    load.add_argument("--channels", type=int, default=50, help="channels the games are spread over")
+    load.add_argument("--rounds", type=int, default=5, help="turns played in every game")
+    load.add_argument("--clicks", type=int, default=3, help="concurrent clicks by the player to move, per turn")
+    load.add_argument("--rival-clicks", type=int, default=1, help="concurrent clicks by the waiting player, per turn")
+    load.add_argument("--spread", type=float, default=0.0,
+                      help="seconds over which the games' turns of a round are spread (default 0: all at once)")
+    load.add_argument("--no-validate", action="store_true", help="skip the OpenAPI validation of each request")
+    load.add_argument("--in-process", action="store_true", help="run the bot in the benchmark's process")
+    load.add_argument("--timeout", type=float, default=120.0, help="seconds an interaction may wait for its answer")
     args = parser.parse_args()
+    if args.discord_load:
+        await discord_load(args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        for n in (int(x) for x in args.games.split(",")):
+        for n in (int(x) for x in (args.games or "1,100,1000").split(",")):
             ours_runs, floor_runs = [], []
             plans = plan_games(n, args.moves_per_game)
             for r in range(args.repeat):  # alternate so that a disturbance on the machine hits both alike
