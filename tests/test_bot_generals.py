@@ -82,7 +82,7 @@ async def settled(fake: FakeDiscord, *boards: FakeMessage, at_least: int = 1) ->
         numbers = {move_number(board) for board in boards}
         return len(numbers) == 1 and (numbers.pop() or 0) >= at_least
 
-    await fake.wait_until(same)
+    await fake.wait_until(same, timeout=20)
 
 
 def _past(board: FakeMessage, number: int) -> Any:
@@ -98,7 +98,8 @@ def to_move(board: FakeMessage) -> int | None:
 async def set_up_both(world: World) -> tuple[FakeMessage, FakeMessage, FakeMessage]:
     channel_board = await accepted(world)
     fake = world.fake
-    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1)
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
+                          timeout=20)
     a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
     for user, board, grid in ((world.alice, a, A_GRID), (world.bob, b, B_GRID)):
         res = await import_grid(fake, user, board, grid)
@@ -155,7 +156,8 @@ async def play_plans(world: World, boards: tuple[FakeMessage, FakeMessage, FakeM
 async def set_up(world: World, grids: tuple[str, str]) -> tuple[FakeMessage, FakeMessage, FakeMessage]:
     channel_board = await accepted(world)
     fake = world.fake
-    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1)
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
+                          timeout=20)
     a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
     for user, board, grid in ((world.alice, a, grids[0]), (world.bob, b, grids[1])):
         res = await import_grid(fake, user, board, grid)
@@ -234,7 +236,8 @@ async def test_setup_and_play_survive_restarts(world: World, bots: TabletopRunne
     bot = await bots.start()
     fake = world.fake
     channel_board = await accepted(world)
-    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1)
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
+                          timeout=20)
     a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
     assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
     await bots.stop(bot)  # mid-setup: Alice has a draft, Bob has nothing
@@ -320,7 +323,8 @@ async def test_saved_formations_are_per_user_and_load_on_either_side(world: Worl
     await bots.start()
     fake = world.fake
     await accepted(world)
-    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1)
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
+                          timeout=20)
     a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
     assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
     shown = await fake.click(world.alice, a, "gg:1:save")

@@ -144,6 +144,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
         self.formations = FormationStore(bot.db)
         self.private_boards = PrivateBoardStore(bot.db)
         self._drawn: dict[int, str] = {}  # message id -> key of what it shows (skips edits that change nothing)
+        self._started: set[int] = set()  # games whose start was announced (a restart may announce it again)
 
     # ----- commands ---------------------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone to Game of the Generals, or play me")
@@ -619,6 +620,22 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
                     self._remember(message.id, drawing.key)
         if game.record.status in ("active", "finished"):
             await self._draw_private_boards(game, announce_failure=True)
+        await self._announce_start(game)
+
+    async def _announce_start(self, game: Game) -> None:
+        """When both armies are in, say so in the channel and ping the first mover (an edit pings nobody)."""
+        state = _state(game)
+        last = state.last
+        if (state.phase != PLAY or state.ply != 0 or last is None or last.kind != "ready"
+                or game.id in self._started or game.record.status != "active"):
+            return
+        self._started.add(game.id)
+        seat = state.current_player()
+        user = game.user_at(seat) if seat is not None else None
+        who = f"<@{user}> moves first" if user is not None else "I move first"
+        channel = self.bot.get_partial_messageable(game.record.channel_id, guild_id=game.record.guild_id)
+        await channel.send(f"Game of the Generals #{game.id}: both armies are deployed. {who}.",
+                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)] if user else []))
 
     async def _open_private_boards(self, game_id: int, *, announce_failure: bool = True) -> None:
         async with self.bot.drawing(game_id) as game:
