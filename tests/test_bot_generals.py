@@ -279,14 +279,14 @@ async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: W
     assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
     await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)  # the bot deployed (and moved)
 
-    for _ in range(3):  # three moves by command, each picked from autocomplete; the bot answers each
+    for turn in range(3):  # three moves by command, each picked from autocomplete; the bot answers each
         await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)
         await bot.bot_turns.idle()
-        choices = await fake.autocomplete(world.alice, world.channel, "generals", "move", {"move": ""},
-                                          focused="move")
+        where = fake.dm_channel(world.alice) if turn == 1 else world.channel  # in the DM too
+        choices = await fake.autocomplete(world.alice, where, "generals", "move", {"move": ""}, focused="move")
         assert choices and all(re.fullmatch(r"[a-i][1-8]-[a-i][1-8]", c["value"]) for c in choices)
         before = move_number(channel_board) or 0
-        res = await fake.slash(world.alice, world.channel, "generals", "move", options={"move": choices[0]["value"]})
+        res = await fake.slash(world.alice, where, "generals", "move", options={"move": choices[0]["value"]})
         assert res.ephemeral and res.message is not None and "You " in res.message.text(), res.errors
         await fake.wait_until(_past(channel_board, before + 1), timeout=10)
         if "wins" in channel_board.text():
