@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
@@ -73,6 +75,7 @@ class TabletopBot(commands.Bot):
         self._bot_turns: BotTurns | None = None
         self._redraw_locks = KeyedLocks()
         self._timers: TimerLoop | None = None
+        self._restoring: asyncio.Task[None] | None = None
 
     @property
     def db(self) -> Database:
@@ -100,6 +103,7 @@ class TabletopBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._db = await Database.open(self.settings.database_path)
+        started = time.time()  # everything written before this moment was written by an earlier process
         self._service = GameService(
             self._db,
             turn_timeout=self.settings.turn_timeout,
@@ -126,11 +130,15 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(LobbyButton)
         self._bot_turns = BotTurns(self.service, self.redraw)
         await self.bot_turns.resume_all()  # bot turns that a stop interrupted
+        self._restoring = asyncio.create_task(self._restore_boards(started), name="restore-boards")
         await self.sync_commands()
         self._timers = TimerLoop(self.service, self._announce_timer, self.lobbies, self._announce_lobby)
         self._timers.start()
 
     async def close(self) -> None:
+        if self._restoring is not None:
+            self._restoring.cancel()
+            await asyncio.gather(self._restoring, return_exceptions=True)
         if self._timers is not None:
             await self._timers.stop()
         if self._bot_turns is not None:
@@ -180,6 +188,31 @@ class TabletopBot(commands.Bot):
             presenter = self.presenters.get(game.record.kind)
             if presenter is not None:
                 await presenter.draw(game)
+
+    async def _restore_boards(self, started: float) -> None:
+        """Redraw each active game's message once after a start. A process that stops between storing an action
+        and redrawing its game (a crash, a kill) leaves the message showing an older position, whose buttons are
+        then refused as stale and which nothing else would ever redraw."""
+        for game_id in await self.service.store.active_games_before(started):
+            try:
+                await self._restore_board(game_id)
+            except discord.HTTPException as exc:  # e.g. the message or channel was deleted meanwhile
+                log.warning("could not restore the message of game %s: %s", game_id, exc)
+            except Exception:
+                log.exception("could not restore the message of game %s", game_id)
+
+    async def _restore_board(self, game_id: int) -> None:
+        async with self.drawing(game_id) as game:
+            presenter = self.presenters.get(game.record.kind)
+            if presenter is None or game.record.status != "active":
+                return
+            if game.record.message_id is None:
+                # The process stopped after posting the game's message but before storing its id: that message
+                # can never be found again, so post the board anew.
+                channel = self.get_partial_messageable(game.record.channel_id, guild_id=game.record.guild_id)
+                sent = await channel.send(f"Game #{game.id}: its board again, after a restart of the bot.")
+                game = await self.service.set_message(game.id, sent.id)
+            await presenter.draw(game)
 
     async def _announce_lobby(self, lobby: LobbyRecord) -> None:
         presenter = self.presenters.get(lobby.kind)

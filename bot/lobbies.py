@@ -92,8 +92,11 @@ class LobbyService:
             members = [m for i, m in enumerate(lobby.members) if i != bots[-1]]
             return await set_members(await tx.writer(), lobby, members)
 
-    async def start(self, lobby_id: int, user_id: int, rng: random.Random | None = None) -> tuple[LobbyRecord, Game]:
-        """The host starts the game with everyone seated, in join order."""
+    async def start(
+        self, lobby_id: int, user_id: int, rng: random.Random | None = None, message_id: int | None = None
+    ) -> tuple[LobbyRecord, Game]:
+        """The host starts the game with everyone seated, in join order. `message_id` is the message the Start
+        button was on: the game's message if the lobby never got to store its own (a crash right after posting)."""
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
             _require_host(lobby, user_id, "start the game")
@@ -105,9 +108,9 @@ class LobbyService:
                 tx, lobby.kind, guild_id=lobby.guild_id, channel_id=lobby.channel_id, players=players,
                 options=lobby.options, turn_timeout=lobby.turn_timeout, rng=rng,
             )
-            if lobby.message_id is not None:
-                game = Game(await tx.update(game.record, now=self.games.clock(), message_id=lobby.message_id),
-                            game.state)
+            shown_on = lobby.message_id if lobby.message_id is not None else message_id
+            if shown_on is not None:
+                game = Game(await tx.update(game.record, now=self.games.clock(), message_id=shown_on), game.state)
             lobby = await update_lobby(await tx.writer(), lobby, status="started", game_id=game.id, deadline=None)
         self.games.timers_changed.set()
         return lobby, game

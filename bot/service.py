@@ -196,13 +196,18 @@ class GameService:
             return Game(record, game.state)
 
     # ----- challenges -------------------------------------------------------------------------------------
-    async def accept(self, game_id: int, user_id: int) -> Game:
+    async def accept(self, game_id: int, user_id: int, message_id: int | None = None) -> Game:
+        """The challenged player accepts; `message_id` (the message Accept was on) becomes the game's message if
+        it has none yet (the bot stopped right after posting the challenge, before it could store its id)."""
         async with self._locks.hold(game_id):
             async with self._editing(game_id) as (tx, game):
                 self._check_can_accept(game, user_id)
                 now = self.clock()
                 deadline, remind_at = self._turn_timers(game.state, game.record.seats, game.record.turn_timeout, now)
-                record = await tx.update(game.record, now=now, status="active", deadline=deadline, remind_at=remind_at)
+                changes: dict[str, Any] = {"status": "active", "deadline": deadline, "remind_at": remind_at}
+                if game.record.message_id is None and message_id is not None:
+                    changes["message_id"] = message_id
+                record = await tx.update(game.record, now=now, **changes)
             self.timers_changed.set()
             return Game(record, game.state)
 

@@ -280,6 +280,15 @@ class GameStore:
             )
         return [int(r[0]) for r in rows]
 
+    async def active_games_before(self, updated_before: float) -> list[int]:
+        """Ids of active games last written before `updated_before` (a process start), most recent first."""
+        async with self._db.reading() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id FROM games WHERE status = 'active' AND updated_at < ? ORDER BY updated_at DESC, id DESC",
+                (updated_before,),
+            )
+        return [int(r[0]) for r in rows]
+
     async def due_lobbies(self, now: float) -> list[int]:
         """Ids of open lobbies whose deadline has passed."""
         async with self._db.reading() as conn:

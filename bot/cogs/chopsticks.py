@@ -257,7 +257,8 @@ class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", gro
             assert button.move is not None
             await self._play(interaction, game_id, button.move, button.ply)
         elif button.verb == "accept":
-            await self._show_board(interaction, await self.service.accept(game_id, user))
+            shown_on = interaction.message.id if interaction.message is not None else None
+            await self._show_board(interaction, await self.service.accept(game_id, user, shown_on))
         elif button.verb == "decline":
             game = await self.service.decline(game_id, user)
             await interaction.response.edit_message(content=None, embed=ui.challenge_embed(game, self._bot_id),

@@ -297,7 +297,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
     async def on_button(self, interaction: discord.Interaction[Any], game_id: int, verb: str) -> None:
         user = interaction.user.id
         if verb == "accept":
-            game = await self.service.accept(game_id, user)
+            game = await self.service.accept(game_id, user, interaction.message.id if interaction.message else None)
             await self._edit_channel_message(interaction, game)
             await self._open_private_boards(game.id)
         elif verb == "decline":

@@ -112,7 +112,8 @@ async def _handle(interaction: discord.Interaction[Any], lobby_id: int, verb: st
     if presenter is None:
         raise ServiceError("This game is not available on this bot right now.")
     if verb == "start":
-        lobby, game = await lobbies.start(lobby_id, user)
+        message_id = interaction.message.id if interaction.message is not None else None
+        lobby, game = await lobbies.start(lobby_id, user, message_id=message_id)
         await presenter.show_started(interaction, lobby, game)
         return
     if verb == "join":
