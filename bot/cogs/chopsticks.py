@@ -58,7 +58,7 @@ class ChopsticksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(item.custom_id, label=item.label or "·", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, ChopsticksCog, lambda cog: cog.on_button(interaction, self))
+        await dispatch(interaction, ChopsticksCog, lambda cog: cog.on_button(interaction, self), game_id=self.game_id)
 
 
 class ChopsticksSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ui.SELECT_ID_TEMPLATE):
@@ -88,7 +88,9 @@ class ChopsticksSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
         return cls(item.custom_id, options=item.options, placeholder=item.placeholder)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, ChopsticksCog, lambda cog: cog.on_select(interaction, self, list(self.item.values)))
+        values = list(self.item.values)
+        await dispatch(interaction, ChopsticksCog, lambda cog: cog.on_select(interaction, self, values),
+                       game_id=self.game_id)
 
 
 class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", group_description="Play Chopsticks"):

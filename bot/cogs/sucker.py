@@ -45,7 +45,8 @@ class SuckerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.B
         return cls(item.custom_id, label=item.label or "·", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, SuckerCog, lambda cog: cog.decide(interaction, self.game_id, self.action, self.ply))
+        await dispatch(interaction, SuckerCog, lambda cog: cog.decide(interaction, self.game_id, self.action, self.ply),
+                       game_id=self.game_id)
 
 
 class SuckerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ui.SELECT_TEMPLATE):
@@ -67,7 +68,8 @@ class SuckerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ui.S
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = list(self.item.values)
-        await dispatch(interaction, SuckerCog, lambda cog: cog.on_select(interaction, self, values))
+        await dispatch(interaction, SuckerCog, lambda cog: cog.on_select(interaction, self, values),
+                       game_id=self.game_id)
 
 
 class DealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.DEAL_TEMPLATE):
@@ -85,7 +87,8 @@ class DealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.DEA
         return cls(item.custom_id, label=item.label or "Accept / withdraw", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, SuckerCog, lambda cog: cog.mark_deal(interaction, self.game_id, self.number))
+        await dispatch(interaction, SuckerCog, lambda cog: cog.mark_deal(interaction, self.game_id, self.number),
+                       game_id=self.game_id)
 
 
 class SuckerCog(GameCogBase, commands.GroupCog, group_name="sucker", group_description="Play So Long Sucker"):

@@ -3,14 +3,28 @@ component's click reaches its cog and has its refusals answered."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
+import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.bot_turns import BotTurns
 from bot.errors import reply_with_error
-from bot.service import ServiceError
+from bot.service import GameService, ServiceError
+
+log = logging.getLogger(__name__)
+
+# Discord's error codes for an interaction it no longer knows or has already answered.
+UNKNOWN_INTERACTION = 10062
+UNKNOWN_WEBHOOK = 10015
+ALREADY_ACKNOWLEDGED = 40060
+DISCORD_FAILED_MESSAGE = (
+    "Discord did not pass on my answer, so what you see may be out of date. "
+    "I am redrawing the board from what was saved; look at it before trying again."
+)
 
 
 class ButtonFactory(Protocol):
@@ -33,15 +47,80 @@ CogT = TypeVar("CogT", bound=commands.Cog)
 
 
 async def dispatch(
-    interaction: discord.Interaction[Any], cog_type: type[CogT], handler: Callable[[CogT], Awaitable[None]]
+    interaction: discord.Interaction[Any],
+    cog_type: type[CogT],
+    handler: Callable[[CogT], Awaitable[None]],
+    *,
+    game_id: int | None = None,
 ) -> None:
     """Run a component's handler on its cog; any refusal or fault becomes the one ephemeral error reply.
 
-    discord.py only logs exceptions raised in a DynamicItem's callback, so the callback must answer them."""
+    discord.py only logs exceptions raised in a DynamicItem's callback, so the callback must answer them.
+    When Discord itself fails (see `discord_failed`) the action may well be saved while the answer that
+    showed it is lost: the player is told, and the board of `game_id` is redrawn from what is stored."""
     cog = interaction.client.get_cog(cog_type.__cog_name__)
     try:
         if not isinstance(cog, cog_type):
             raise ServiceError("This game is not available on this bot right now.")
         await handler(cog)
     except Exception as exc:
-        await reply_with_error(interaction, exc)
+        if not discord_failed(exc):
+            await reply_with_error(interaction, exc)
+            return
+        log.warning("Discord failed while answering interaction %s from user %s: %r",
+                    interaction.id, interaction.user.id, exc)
+        await _tell(interaction, DISCORD_FAILED_MESSAGE)
+        if game_id is not None:
+            await _recover(interaction.client, game_id)
+
+
+def discord_failed(exc: BaseException) -> bool:
+    """Whether Discord, or the way to it, failed: overloaded, too slow, the connection lost, the interaction
+    forgotten or answered after all. Not a refusal, and not a bug of ours (a request Discord rejects is)."""
+    if isinstance(exc, aiohttp.ClientError | TimeoutError | discord.DiscordServerError | discord.RateLimited):
+        return True
+    return isinstance(exc, discord.HTTPException) and exc.code in (
+        UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK, ALREADY_ACKNOWLEDGED)
+
+
+async def _tell(interaction: discord.Interaction[Any], message: str) -> None:
+    """An ephemeral word to the user, by whichever way the interaction still allows."""
+    try:
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(message, ephemeral=True)
+                return
+            except discord.HTTPException as exc:
+                if exc.code != ALREADY_ACKNOWLEDGED:
+                    raise
+                # Discord did take the earlier answer whose reply was lost: a followup still reaches the user.
+        await interaction.followup.send(message, ephemeral=True)
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+        # Past Discord's 3 s the interaction is gone: the user was told by Discord that it failed.
+        log.warning("could not tell user %s about interaction %s either: %r", interaction.user.id, interaction.id, exc)
+
+
+class _GameHost(Protocol):
+    """What `_recover` needs of the bot (TabletopBot, which cannot be imported here: it imports the cogs)."""
+
+    @property
+    def service(self) -> GameService: ...
+
+    @property
+    def bot_turns(self) -> BotTurns: ...
+
+    async def redraw(self, game_id: int) -> None: ...
+
+
+async def _recover(client: discord.Client, game_id: int) -> None:
+    """Do what the lost answer's handler may not have got to: let the bots move if it is their turn (scheduling
+    is idempotent), and redraw the game's board from what is stored."""
+    host = cast(_GameHost, client)
+    try:
+        host.bot_turns.schedule(await host.service.load(game_id))
+    except Exception as exc:
+        log.warning("could not hand game %s to its bots after Discord failed: %r", game_id, exc)
+    try:
+        await host.redraw(game_id)
+    except Exception as exc:
+        log.warning("could not redraw game %s after Discord failed: %r", game_id, exc)

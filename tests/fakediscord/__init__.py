@@ -7,9 +7,15 @@ Typical use::
     await fake.start()
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+
+Faults: ``fake.disconnect_gateway()``, ``fake.gateway_reconnect()`` (op 7) and
+``fake.gateway_invalid_session(resumable)`` (op 9) on the gateway; ``fake.inject_rest_fault(method, route,
+status=429 | 5xx, retry_after=..., times=..., applied=..., delay=..., drop=...)`` and
+``fake.interaction_deadline`` on the REST side (see ``faults.py``).
 """
 
 from .errors import Issue
+from .faults import RestFault
 from .interactions import InteractionResult, InteractionTimeout
 from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser, RecordedRequest
 from .runner import BotRunner
@@ -27,6 +33,7 @@ __all__ = [
     "InteractionTimeout",
     "Issue",
     "RecordedRequest",
+    "RestFault",
     "SpecValidator",
     "load_spec_validator",
 ]

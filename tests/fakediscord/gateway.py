@@ -3,12 +3,16 @@
 Speaks JSON text frames, or zlib-stream binary frames when the client asks for ``compress=zlib-stream``
 in the query (discord.py does unless told otherwise; it inflates only binary frames, so both work).
 Sessions outlive connections, so a dropped socket can RESUME; a new client (a restarted bot) simply
-IDENTIFYs again and becomes the connection that receives dispatches.
+IDENTIFYs again and becomes the connection that receives dispatches. As on Discord, events dispatched
+while a resumable session has no socket are kept, and a RESUME replays every event after the client's
+last sequence number before RESUMED; a session the client closed (1000/1001) or that was invalidated
+(op 9 with ``d=false``) cannot be resumed, and its missed events are lost.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import json
 import secrets
@@ -41,6 +45,9 @@ CLOSE_UNKNOWN_OPCODE = 4001
 CLOSE_DECODE_ERROR = 4002
 CLOSE_AUTHENTICATION_FAILED = 4004
 CLOSE_ALREADY_AUTHENTICATED = 4005
+# A client closing with these ends its session (https://discord.com/developers/docs/events/gateway).
+CLIENT_CLOSES_ENDING_SESSION = (1000, 1001)
+BACKLOG = 1000  # dispatches kept per session for replay on RESUME
 
 
 @dataclass(eq=False)
@@ -51,6 +58,15 @@ class Session:
     intents: int
     _seq: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     last_seq: int = 0
+    resumable: bool = True
+    # The latest dispatches (op 0 payloads), replayed after the client's ``seq`` on RESUME.
+    backlog: collections.deque[JsonDict] = field(default_factory=lambda: collections.deque(maxlen=BACKLOG))
+
+    def dispatch_payload(self, event: str, data: JsonDict) -> JsonDict:
+        """Number an event with the next sequence number and keep it for a later RESUME."""
+        payload: JsonDict = {"op": 0, "t": event, "s": self.next_seq(), "d": data}
+        self.backlog.append(payload)
+        return payload
 
     def next_seq(self) -> int:
         """The sequence number for the next dispatch."""
@@ -67,6 +83,7 @@ class Connection:
     session: Session | None = None
     ready: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    server_closed: bool = False  # the fake, not the client, closed this socket
 
     async def send(self, payload: JsonDict) -> None:
         """Send one gateway payload (as one text frame, or one Z_SYNC_FLUSH-terminated binary frame)."""
@@ -89,8 +106,13 @@ class GatewayHub:
         self.sessions: dict[str, Session] = {}
         self.connections: list[Connection] = []
         self.current: Connection | None = None
+        # The session dispatches belong to: the newest identified one, kept while it can be resumed.
+        self.session: Session | None = None
         self.identify_count = 0
         self.resume_count = 0
+        self.replayed_count = 0  # events replayed by RESUMEs
+        self.reconnects_requested = 0  # op 7 sent
+        self.invalid_sessions_sent: list[bool] = []  # op 9 sent, with its ``d``
         self.received: list[JsonDict] = []
         # Query string of every websocket connection (``v``, ``encoding``, ``compress``), in order.
         self.connect_queries: list[dict[str, str]] = []
@@ -100,6 +122,11 @@ class GatewayHub:
         """True while a live, identified (or resumed) connection exists."""
         conn = self.current
         return conn is not None and conn.ready and not conn.ws.closed
+
+    @property
+    def awaiting_resume(self) -> bool:
+        """True while the session has no live socket but may still be resumed (events are kept for it)."""
+        return not self.is_ready and self.session is not None and self.session.resumable
 
     async def wait_ready(self, timeout: float) -> None:
         """Wait until a bot is connected and ready to receive dispatches."""
@@ -141,6 +168,12 @@ class GatewayHub:
             conn.ready = False
             if self.current is conn:
                 self.current = None
+            if (
+                conn.session is not None
+                and not conn.server_closed
+                and ws.close_code in CLIENT_CLOSES_ENDING_SESSION
+            ):
+                conn.session.resumable = False
             self.connections.remove(conn)
         return ws
 
@@ -197,18 +230,31 @@ class GatewayHub:
             await self._send_dispatch(conn, "GUILD_CREATE", guild_create_payload(guild, fake.bot_user))
         conn.ready = True
         self.current = conn
+        self.session = session
 
     async def _resume(self, conn: Connection, data: JsonDict) -> None:
-        """RESUME: re-attach the session and answer RESUMED; nothing is replayed."""
+        """RESUME: re-attach the session, replay what the client missed, then RESUMED."""
         session = self.sessions.get(str(data.get("session_id")))
-        if session is None or data.get("token") != self._fake.token:
+        if session is None or not session.resumable or data.get("token") != self._fake.token:
             await conn.send({"op": 9, "s": None, "t": None, "d": False})
             return
         conn.session = session
         self.resume_count += 1
-        await self._send_dispatch(conn, "RESUMED", {"_trace": ["fakediscord"]})
+        seq = data.get("seq")
+        seen = seq if isinstance(seq, int) else 0
+        # Replay until caught up; events dispatched meanwhile join the backlog and are replayed too.
+        while True:
+            missed = [p for p in session.backlog if int(p["s"]) > seen]
+            if not missed:
+                break
+            for payload in missed:
+                await conn.send(payload)
+                seen = int(payload["s"])
+                self.replayed_count += 1
         conn.ready = True
         self.current = conn
+        self.session = session
+        await self._send_dispatch(conn, "RESUMED", {"_trace": ["fakediscord"]})
 
     async def _member_chunk(self, conn: Connection, data: JsonDict) -> None:
         """REQUEST_GUILD_MEMBERS (only with the members intent): the guild's only known member, the bot."""
@@ -226,30 +272,61 @@ class GatewayHub:
     async def _send_dispatch(self, conn: Connection, event: str, data: JsonDict) -> None:
         """Op 0 with the session's next sequence number."""
         assert conn.session is not None
-        await conn.send({"op": 0, "t": event, "s": conn.session.next_seq(), "d": data})
+        await conn.send(conn.session.dispatch_payload(event, data))
 
     async def dispatch(self, event: str, data: JsonDict, *, intent: int | None = None) -> bool:
-        """Send an event to the current connection if it has ``intent``; return whether it was sent."""
+        """Send an event to the current connection if it has ``intent``; return whether it was sent.
+
+        While the session awaits a RESUME the event is kept for the replay instead (and counts as sent).
+        """
         conn = self.current
-        if conn is None or not conn.ready or conn.session is None:
+        live = conn is not None and conn.ready and conn.session is not None
+        session = conn.session if live and conn is not None else self.session
+        if session is None or not (live or self.awaiting_resume):
             return False
-        if intent is not None and not conn.session.intents & intent:
+        if intent is not None and not session.intents & intent:
             return False
-        await self._send_dispatch(conn, event, data)
+        if live and conn is not None:
+            await self._send_dispatch(conn, event, data)
+        else:
+            session.dispatch_payload(event, data)
         return True
 
-    async def disconnect(self, code: int = CLOSE_UNKNOWN_ERROR) -> None:
-        """Drop the current socket the way a network blip would; the session stays resumable."""
+    def _take_current(self) -> Connection:
+        """Detach the live connection so that dispatches wait for the session's RESUME."""
         conn = self.current
-        if conn is None:
+        if conn is None or not conn.ready:
             raise RuntimeError("no bot is connected to the fake gateway")
         self.current = None
         conn.ready = False
+        return conn
+
+    async def disconnect(self, code: int = CLOSE_UNKNOWN_ERROR) -> None:
+        """Drop the current socket the way a network blip would; the session stays resumable."""
+        conn = self._take_current()
+        conn.server_closed = True
         await conn.ws.close(code=code, message=b"fakediscord: simulated disconnect")
+
+    async def request_reconnect(self) -> None:
+        """Op 7 RECONNECT: the client should close and RESUME (the session stays resumable)."""
+        conn = self._take_current()
+        self.reconnects_requested += 1
+        await conn.send({"op": 7, "s": None, "t": None, "d": None})
+
+    async def invalidate_session(self, resumable: bool) -> None:
+        """Op 9 INVALID SESSION; with ``resumable=False`` the session is dropped and must be IDENTIFYed anew."""
+        conn = self._take_current()
+        if not resumable and conn.session is not None:
+            conn.session.resumable = False
+            self.sessions.pop(conn.session.id, None)
+        self.invalid_sessions_sent.append(resumable)
+        await conn.send({"op": 9, "s": None, "t": None, "d": resumable})
 
     async def close_all(self) -> None:
         """Close every socket (the fake is shutting down)."""
         self.current = None
+        self.session = None
         for conn in list(self.connections):
             conn.ready = False
+            conn.server_closed = True
             await conn.ws.close(code=1001, message=b"fakediscord shutting down")

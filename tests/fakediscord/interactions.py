@@ -62,6 +62,10 @@ class InteractionResult:
     modal: JsonDict | None = None
     errors: list[str] = field(default_factory=list)
     edits_at_callback: int = 0
+    # When the interaction was sent to the bot (time.monotonic), for ``FakeDiscord.interaction_deadline``.
+    created: float = field(default_factory=time.monotonic)
+    # True when the bot's callback came too late and Discord refused it (the user saw "interaction failed").
+    expired: bool = False
     _settled: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     _diagnose: Callable[[], str] = field(default=lambda: "", repr=False)
 

@@ -217,3 +217,5 @@ class RecordedRequest:
     file_digests: list[str] = field(default_factory=list)  # sha256 of each uploaded file, in ``files`` order
     validated: bool = False
     violations: list[str] = field(default_factory=list)
+    # The planned fault that hit this request (see ``faults.RestFault.describe``), if any.
+    fault: str | None = None

@@ -8,6 +8,7 @@ bot experiences it exactly as it would in production.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import BodyPartReader, web
 
 from .errors import Issue, error_body, invalid_form_body, merge_issues
+from .faults import RestFault
 from .models import RecordedRequest
 from .spec import API_PREFIX
 
@@ -160,6 +162,15 @@ class RestApi:
             fake.on_rejected(call, record.violations)
             return self._finish(record, Reply(400, reply_body))
 
+        fault = fake.faults.take(request.method, route.template)
+        if fault is not None:
+            fault.hits.append(record)
+            record.fault = fault.describe()
+            if fault.delay > 0:
+                await asyncio.sleep(fault.delay)
+        if fault is not None and fault.fails and not fault.applied:
+            return self._fail(request, record, fault)
+
         try:
             reply = await route.handler(call)
         except DiscordHTTPError as exc:
@@ -171,7 +182,23 @@ class RestApi:
                 fake.response_issues.append(
                     f"{request.method} {route.template} -> {reply.status}: {issue.describe()}"
                 )
+        if fault is not None and fault.fails:
+            return self._fail(request, record, fault)
         return self._finish(record, reply)
+
+    @staticmethod
+    def _fail(request: web.Request, record: RecordedRequest, fault: RestFault) -> web.Response:
+        """Answer a planned fault: Discord's error answer, or no answer at all (the connection drops)."""
+        if fault.drop:
+            record.status = 0
+            if request.transport is not None:
+                request.transport.abort()
+            return web.Response(status=500)  # never reaches the client: the connection is gone
+        assert fault.status is not None
+        record.status = fault.status
+        return web.Response(
+            status=fault.status, body=json.dumps(fault.error_body()).encode(), headers=fault.headers()
+        )
 
     def _match(self, method: str, path: str) -> tuple[RouteDef | None, dict[str, str]]:
         """The first route whose method and template match."""

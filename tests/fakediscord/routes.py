@@ -6,6 +6,7 @@ bot reaching for an endpoint the fake does not know fails loudly instead of pass
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from .errors import Issue
@@ -228,6 +229,14 @@ class _Routes:
         res = self._interaction(call)
         if res.answered:
             raise DiscordHTTPError(400, 40060, "Interaction has already been acknowledged.")
+        deadline = fake.interaction_deadline
+        age = time.monotonic() - res.created
+        if deadline is not None and age > deadline:
+            # Discord forgets an interaction nobody answered in time; the user sees "interaction failed".
+            res.expired = True
+            res.errors.append(f"callback {age:.2f} s after the interaction; Discord allows {deadline:g} s")
+            res.settle()
+            raise DiscordHTTPError(404, 10062, "Unknown interaction")
         body = call.json_object()
         kind = int(body.get("type") or 0)
         data = body.get("data") if isinstance(body.get("data"), dict) else {}

@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
+from .faults import FaultPlan, RestFault
 from .gateway import CLOSE_UNKNOWN_ERROR, INTENT_GUILD_MESSAGES, INTENT_GUILDS, GatewayHub
 from .interactions import (
     APPLICATION_COMMAND,
@@ -103,6 +104,11 @@ class FakeDiscord:
         self._dm_channels: dict[int, FakeChannel] = {}
         self._dm_blocked: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Planned REST failures (see ``inject_rest_fault``).
+        self.faults = FaultPlan()
+        # Seconds Discord waits for an interaction's callback before refusing it with 10062 Unknown
+        # interaction (3 s on Discord); None: not enforced. Fault tests set a short one to stay fast.
+        self.interaction_deadline: float | None = None
         self.hub = GatewayHub(self)
         self.rest = RestApi(self)
         register_routes(self, self.rest)
@@ -170,7 +176,7 @@ class FakeDiscord:
         """A guild the bot is in (announced with GUILD_CREATE if a bot is already connected)."""
         guild = FakeGuild(self.ids.next(), name, owner.id if owner else self.bot_user.id)
         self.guilds[guild.id] = guild
-        if self.hub.is_ready:
+        if self.hub.is_ready or self.hub.awaiting_resume:
             self.dispatch_soon("GUILD_CREATE", guild_create_payload(guild, self.bot_user))
         return guild
 
@@ -179,7 +185,7 @@ class FakeDiscord:
         channel = FakeChannel(self.ids.next(), guild.id, name, position=len(guild.channels))
         guild.channels.append(channel)
         self.channels[channel.id] = channel
-        if self.hub.is_ready:
+        if self.hub.is_ready or self.hub.awaiting_resume:
             self.dispatch_soon("CHANNEL_CREATE", channel_payload(channel), intent=INTENT_GUILDS)
         return channel
 
@@ -261,9 +267,64 @@ class FakeDiscord:
         """Drop the bot's websocket (close code 4000); discord.py reconnects and RESUMEs."""
         await self.hub.disconnect(CLOSE_UNKNOWN_ERROR)
 
+    # ------------------------------------------------------------------ faults
+
+    async def gateway_reconnect(self) -> None:
+        """Send op 7 RECONNECT, as Discord does before moving a session; discord.py reconnects and RESUMEs."""
+        await self.hub.request_reconnect()
+
+    async def gateway_invalid_session(self, resumable: bool) -> None:
+        """Send op 9 INVALID SESSION with ``d=resumable``.
+
+        ``True``: discord.py reconnects and RESUMEs (the session is kept). ``False``: the session is gone
+        (events since the last one the bot saw are lost) and discord.py IDENTIFYs anew.
+        """
+        await self.hub.invalidate_session(resumable)
+
+    def inject_rest_fault(
+        self,
+        method: str,
+        route: str,
+        *,
+        status: int | None = 500,
+        retry_after: float = 0.1,
+        is_global: bool = False,
+        times: int = 1,
+        applied: bool = False,
+        delay: float = 0.0,
+        drop: bool = False,
+    ) -> RestFault:
+        """Make the next ``times`` requests to ``method route`` fail (see :mod:`tests.fakediscord.faults`).
+
+        ``route`` is a template as the fake registers it, e.g. ``CALLBACK_ROUTE`` or
+        ``"/channels/{channel_id}/messages/{message_id}"``; an unknown one is an error, so a typo cannot
+        make a test pass by never failing anything. The returned fault's ``hits`` are the requests it hit.
+        """
+        if not any(r.method == method and r.template == route for r in self.rest.routes):
+            raise ValueError(f"{method} {route} is not a route of the fake")
+        fault = RestFault(
+            method,
+            route,
+            status=None if drop else status,
+            retry_after=retry_after,
+            is_global=is_global,
+            times=times,
+            applied=applied,
+            delay=delay,
+            drop=drop,
+        )
+        return self.faults.add(fault)
+
+    def clear_rest_faults(self) -> None:
+        """Forget every planned fault, hit or not."""
+        self.faults.clear()
+
     def diagnose(self, since: int = 0) -> str:
         """Recent requests and violations, appended to timeout errors."""
-        lines = [f"{r.method} {r.path} -> {r.status}" for r in self.requests[since:][-8:]]
+        lines = [
+            f"{r.method} {r.path} -> {r.status}" + (f" [fault: {r.fault}]" if r.fault else "")
+            for r in self.requests[since:][-8:]
+        ]
         text = "; recent requests: " + (", ".join(lines) if lines else "none")
         if self.violations:
             text += "; violations: " + " | ".join(self.violations[-5:])
@@ -473,6 +534,7 @@ class FakeDiscord:
         if source is not None:
             payload["message"] = self.message_json(source)
         await self.hub.wait_ready(timeout)
+        res.created = time.monotonic()  # Discord's 3 s for the callback start when the event is sent
         await self.hub.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await res.wait(timeout)
