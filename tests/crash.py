@@ -414,9 +414,11 @@ class Load:
             if table.kind == "sucker" and self.rng.random() < 0.08:
                 await self.give(table)
             if self.available(table):
+                # A decision made on a private reply shows on the boards only once the bot has redrawn them;
+                # a refused or lost one is looked at again shortly.
                 moved = _changed(lambda: self.seen(table))
-                if not await self.decide(table):
-                    await _wait_for(moved, 2)  # refused or lost: look again shortly
+                await self.decide(table)
+                await _wait_for(moved, 2)
                 continue
             if time.monotonic() - looked > 1:  # scroll down: a restarted bot may have posted the board anew
                 self.look(table)
