@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -148,10 +149,13 @@ async def test_changing_only_hidden_ranks_changes_nothing_sent_to_the_other_side
         seen = [seen_by(run, getattr(run, observer)) for run in runs]
         assert len(seen[0]) > 40  # the scenario really reached the observer: boards, pictures, refusals
         assert any("files=['" in line for line in seen[0])  # pictures included
-        assert seen[0] == seen[1]
+        # As multisets: concurrent redraws (the channel, two DMs) may reach Discord in either order from run to
+        # run, which is timing, not information.
+        assert Counter(seen[0]) == Counter(seen[1])
         # The hidden side's own DMs did change (the test would be empty otherwise).
         hidden = "bob" if observer == "alice" else "alice"
-        assert seen_by(runs[0], getattr(runs[0], hidden)) != seen_by(runs[1], getattr(runs[1], hidden))
+        hidden_seen = [Counter(seen_by(run, getattr(run, hidden))) for run in runs]
+        assert hidden_seen[0] != hidden_seen[1]
         for run in runs:
             assert run.fake.violations == []
     finally:

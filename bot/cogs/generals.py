@@ -65,7 +65,8 @@ class GeneralsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui
         return cls(item.custom_id, label=item.label or "·", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, GeneralsCog, lambda cog: cog.on_button(interaction, self.game_id, self.verb))
+        await dispatch(interaction, GeneralsCog, lambda cog: cog.on_button(interaction, self.game_id, self.verb),
+                       game_id=self.game_id)
 
 
 class GeneralsMoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.MOVE_TEMPLATE):
@@ -86,7 +87,8 @@ class GeneralsMoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await dispatch(interaction, GeneralsCog,
-                       lambda cog: cog.play(interaction, self.game_id, self.move, self.ply, from_command=False))
+                       lambda cog: cog.play(interaction, self.game_id, self.move, self.ply, from_command=False),
+                       game_id=self.game_id)
 
 
 class GeneralsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ui.SELECT_TEMPLATE):
@@ -109,7 +111,8 @@ class GeneralsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ui
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = list(self.item.values)
-        await dispatch(interaction, GeneralsCog, lambda cog: cog.on_select(interaction, self, values))
+        await dispatch(interaction, GeneralsCog, lambda cog: cog.on_select(interaction, self, values),
+                       game_id=self.game_id)
 
 
 @dataclass(frozen=True)
@@ -366,7 +369,8 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             return
         values = _modal_values(dict(interaction.data))
         game_id, what = int(match["game"]), str(match["what"])
-        await dispatch(interaction, GeneralsCog, lambda cog: cog.on_form(interaction, game_id, what, values))
+        await dispatch(interaction, GeneralsCog, lambda cog: cog.on_form(interaction, game_id, what, values),
+                       game_id=game_id)
 
     # ----- setup ------------------------------------------------------------------------------------------
     async def _setup_action(self, interaction: discord.Interaction[Any], game_id: int, text: str) -> None:
