@@ -51,7 +51,8 @@ def _users(world: World) -> dict[int, FakeUser]:
 async def test_bot_logs_in_and_registers_its_commands_once(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start()
     commands = {c["name"]: c for c in world.fake.registered_commands()}
-    assert set(commands) == {"chopsticks", "generals", "sucker", "leaderboard", "stats", "history", "settings", "replay"}
+    assert set(commands) == {"chopsticks", "generals", "sucker", "leaderboard", "stats", "history", "settings",
+                             "replay"}
     command = commands["chopsticks"]
     assert {o["name"] for o in command["options"]} >= {"challenge", "new"}
     puts = len(world.fake.calls("PUT", "/applications/{application_id}/commands"))
