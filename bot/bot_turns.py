@@ -16,6 +16,7 @@ from bot.service import Game, GameService
 log = logging.getLogger(__name__)
 
 Redraw = Callable[[int], Awaitable[None]]  # redraws a game (by id) from what is stored
+REDRAW_RETRY_PAUSES = (2.0, 10.0, 60.0)  # seconds between attempts to show the bots' moves
 
 
 class BotTurns:
@@ -55,7 +56,19 @@ class BotTurns:
             # Leave the registry before redrawing, so a human's next move can start a new driver at once.
             self._running.pop(game_id, None)
         if moved:
+            await self._redraw_after_bots(game_id)
+
+    async def _redraw_after_bots(self, game_id: int) -> None:
+        """Show the bots' moves. Nobody's click answers for them, so if Discord fails (overloaded, a lost
+        connection) try again a little later instead of leaving a stale board whose buttons are all refused."""
+        for attempt, pause in enumerate((*REDRAW_RETRY_PAUSES, None)):
             try:
                 await self._redraw(game_id)
-            except Exception:
-                log.exception("could not redraw game %s after the bots moved", game_id)
+                return
+            except Exception as exc:
+                if pause is None:
+                    log.exception("could not redraw game %s after the bots moved", game_id)
+                    return
+                log.warning("redrawing game %s after the bots moved failed (attempt %d): %r; trying again in %s s",
+                            game_id, attempt + 1, exc, pause)
+                await asyncio.sleep(pause)

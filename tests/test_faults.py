@@ -391,3 +391,27 @@ async def test_so_long_sucker_status_edit_fails_after_the_decision_was_stored(
     await _decide(world, status, next_decider, after, random.Random(1))
     assert len(_stored(bots.database)[2]) == len(log) + 2
     assert _errors(caplog) == []
+
+
+async def test_bot_move_redraw_is_tried_again_when_discord_is_unavailable(
+    world: World, bots: TabletopRunner, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 503 is not retried by discord.py, and no click answers for a bot's move: the bot redraws again a
+    little later, so the board does not stay on the old position with all its buttons refused as stale."""
+    import bot.bot_turns
+
+    monkeypatch.setattr(bot.bot_turns, "REDRAW_RETRY_PAUSES", (0.05, 0.05))
+    fake = world.fake
+    await bots.start()
+    res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"level": "easy"})
+    board = res.message
+    assert board is not None
+    await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
+    before = len(_moves(bots.database))
+    fault = fake.inject_rest_fault("PATCH", CHANNEL_MESSAGE, status=503, times=2)
+    await _play_one(world, board)
+    await fake.wait_until(lambda: len(_moves(bots.database)) == before + 2, timeout=5)
+    await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
+    assert len(fault.hits) == 2
+    assert _errors(caplog) == []
+    assert any("trying again" in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
