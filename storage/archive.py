@@ -76,6 +76,8 @@ def archive(
         raise ArchiveError("--older-than must be 0 days or more.")
     now = time.time() if now is None else now
     result = ArchiveResult(cutoff=now - older_than_days * DAY)
+    if archive_path.resolve() == database.resolve():
+        raise ArchiveError("The archive must be another file than the database.")
     conn = _open_live(database)
     try:
         moved = moved_tables(conn, "main")

@@ -25,6 +25,7 @@ import asyncio
 import json
 import random
 import statistics
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -235,9 +236,14 @@ async def _discord_load_once(
                 return await run_load(fake, database, bot_mode="in the benchmark's process", **options)
             finally:
                 await runner.stop_all()
-        async with bot_process(fake, database, log) as process:
-            report = await run_load(fake, database, bot_mode="`python -m bot` in its own process",
-                                    bot_cpu=lambda: process_cpu_seconds(process.pid), **options)
+        try:
+            async with bot_process(fake, database, log) as process:
+                report = await run_load(fake, database, bot_mode="`python -m bot` in its own process",
+                                        bot_cpu=lambda: process_cpu_seconds(process.pid), **options)
+        except BaseException:
+            print("the bot's log ends with:\n" + "\n".join(log.read_text(errors="replace").splitlines()[-80:]),
+                  file=sys.stderr)
+            raise
         problems = bot_log_problems(log)
         if problems:
             raise SystemExit("the bot logged errors:\n" + "\n".join(problems[:20]))

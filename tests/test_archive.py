@@ -282,6 +282,8 @@ def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "brought back 1 games" in capsys.readouterr().out
     assert main(["--database", str(path), "--bring-back", "1"]) == 1
     assert "is not archived" in capsys.readouterr().err
+    assert main(["--database", str(path), "--archive", str(path), "--older-than", "1"]) == 1
+    assert "another file" in capsys.readouterr().err
 
 
 # ----- through the bot ------------------------------------------------------------------------------------------
