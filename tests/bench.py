@@ -5,7 +5,8 @@
 For each N it prints moves/s and p50/p99 latency per move, then the same for a floor -- raw aiosqlite on
 one connection doing only the writes a move needs (the version-guarded UPDATE of the snapshot and the
 INSERT into the move log, in one transaction) -- and the ratio ours/floor in moves per second. Then it
-times leaderboard queries on a ladder of many rated players.
+times leaderboard queries on a ladder of many rated players, and ms per Game of the Generals board picture
+(public and private PNGs, and the text fallback; also `python -m tests.bench_render`).
 
     python -m tests.bench --discord-load [--games 1000] [--channels 50] [--rounds 5] [--clicks 3]
                           [--rival-clicks 1] [--spread 0] [--no-validate] [--in-process]
@@ -260,6 +261,8 @@ async def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; the median run is reported")
     parser.add_argument("--ladder-players", type=int, default=100_000,
                         help="rated players on the ladder whose queries are timed (0 to skip)")
+    parser.add_argument("--render-positions", type=int, default=100,
+                        help="Generals positions whose board pictures are timed (0: skip)")
     load = parser.add_argument_group("--discord-load: the real bot against the offline Discord")
     load.add_argument("--discord-load", action="store_true", help="run the Discord load instead of the above")
     load.add_argument("--channels", type=int, default=50, help="channels the games are spread over")
@@ -292,6 +295,11 @@ async def main() -> None:
             print(f"Leaderboard with {args.ladder_players:,} rated players on a server's ladder (and the global one)")
             for line in await ladder_figures(Path(tmp) / "ladder.sqlite3", args.ladder_players):
                 print(line)
+    if args.render_positions:
+        from tests.bench_render import figures
+
+        for line in figures(args.render_positions):
+            print(line)
 
 
 if __name__ == "__main__":

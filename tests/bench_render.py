@@ -50,12 +50,9 @@ def report(name: str, times: list[float]) -> str:
             f" ms  p99 {p99:6.2f} ms  max {ordered[-1]:6.2f} ms")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    states = positions(args.positions, args.seed)
+def figures(count: int, seed: int = 1) -> list[str]:
+    """The report lines for `count` positions."""
+    states = positions(count, seed)
     render_public_board(states[0].public_view())  # fonts load once per process: not part of the figures
     public, player, text = [], [], []
     for state in states:
@@ -66,11 +63,19 @@ def main() -> None:
             player += timed(partial(render_player_board, mine), 1)
             text += timed(partial(text_board, mine), 1)
     finished = sum(s.outcome() is not None for s in states)
-    print(f"Game of the Generals pictures: {len(states)} positions ({finished} finished, shown fully revealed)")
-    print(report("public board (PNG)", public))
-    print(report("player board (PNG)", player))
-    print(report("text board (fallback)", text))
-    print("Drawn in a worker thread by the bot (asyncio.to_thread), so the event loop never waits for them.")
+    return [f"Game of the Generals pictures: {len(states)} positions ({finished} finished, shown fully revealed)",
+            report("public board (PNG)", public), report("player board (PNG)", player),
+            report("text board (fallback)", text),
+            "Drawn in a worker thread by the bot (asyncio.to_thread), so the event loop never waits for them."]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    for line in figures(args.positions, args.seed):
+        print(line)
 
 
 if __name__ == "__main__":
