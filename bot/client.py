@@ -24,6 +24,7 @@ from bot.locks import KeyedLocks
 from bot.service import Game, GameService, TimerEvent
 from bot.timers import TimerLoop
 from bot.ui.lobby import LobbyButton
+from bot.validation import TabletopTree, answer_unhandled_component
 from storage import BotStateStore, Database
 from storage.deals import DealStore
 from storage.lobbies import LobbyRecord
@@ -63,6 +64,7 @@ class TabletopBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=TabletopTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **options,
         )
@@ -223,6 +225,9 @@ class TabletopBot(commands.Bot):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         await reply_with_error(interaction, error)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await answer_unhandled_component(interaction)
 
     async def on_ready(self) -> None:
         assert self.user is not None

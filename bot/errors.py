@@ -13,6 +13,11 @@ from games import GameError
 
 log = logging.getLogger(__name__)
 
+MAX_CONTENT = 2000  # Discord's limit on a message's text
+OUTDATED_MESSAGE = (
+    "Discord sent a version of this command that I do not know (it may still show an old one). "
+    "Try again in a minute, or type the command afresh."
+)
 FAULT_MESSAGE = (
     "Something went wrong on my side and it has been logged. "
     "Anything already shown on the board did happen; look at it before trying again."
@@ -33,6 +38,8 @@ def user_message(exc: BaseException) -> str | None:
         return f"Slow down: try again in {exc.retry_after:.0f} s."
     if isinstance(exc, app_commands.TransformerError | app_commands.CheckFailure):
         return str(exc)
+    if isinstance(exc, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return OUTDATED_MESSAGE
     return None
 
 
@@ -43,8 +50,13 @@ async def reply_with_error(interaction: discord.Interaction[Any], exc: BaseExcep
         command = interaction.command.qualified_name if interaction.command else interaction.data
         log.error("fault while handling %s from user %s", command, interaction.user.id, exc_info=exc)
         message = FAULT_MESSAGE
+    elif len(message) > MAX_CONTENT:  # a reason quoting something huge the user sent
+        message = message[: MAX_CONTENT - 1] + "…"
     try:
-        if interaction.response.is_done():
+        if interaction.type is discord.InteractionType.autocomplete:
+            if not interaction.response.is_done():
+                await interaction.response.autocomplete([])  # suggestions cannot carry a reason
+        elif interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
         else:
             await interaction.response.send_message(message, ephemeral=True)

@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bot.lobbies import LobbyService
-from bot.service import GameService
+from bot.service import Game, GameService, ServiceError
 
 
 class GameCogBase:
     """Mixed into each game's GroupCog; `kind` is the game kind the cog presents."""
 
     kind: ClassVar[str]
+    title: str  # how players call the game, e.g. "Chopsticks"
+    # Whether the game's components also work in the players' DMs with the bot (private boards).
+    components_in_dms: ClassVar[bool] = False
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -26,6 +29,22 @@ class GameCogBase:
     def lobbies(self) -> LobbyService:
         lobbies: LobbyService = self.bot.lobbies
         return lobbies
+
+    async def own_game(self, interaction: Any, game_id: int, *, in_dms: bool = False) -> Game:
+        """The game a component or option names, if it is one of this cog's games and is played on the server
+        the interaction comes from (a DM is no server unless `in_dms`): no one acts in a game from elsewhere."""
+        if not 0 < game_id < 2**63:  # a forged id: SQLite could not even look it up
+            raise ServiceError(f"There is no game #{game_id}.")
+        game = await self.service.load(game_id)
+        if game.record.kind != self.kind:
+            raise ServiceError(f"Game #{game_id} is not a {self.title} game.")
+        if game.record.guild_id != interaction.guild_id and not (in_dms and interaction.guild_id is None):
+            raise ServiceError(f"{self.title} #{game_id} is played on another server; you can only act on it there.")
+        return game
+
+    async def check_component(self, interaction: Any, game_id: int) -> None:
+        """What every component of a game checks first (see `dispatch`)."""
+        await self.own_game(interaction, game_id, in_dms=self.components_in_dms)
 
     async def new_game_timeout(self, interaction: Any, turn_minutes: int | None) -> float | None:
         """The turn time of a new game (the command's, else the server's, else the bot's); refuses a game that

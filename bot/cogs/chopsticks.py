@@ -255,8 +255,13 @@ class ChopsticksCog(GameCogBase, commands.GroupCog, group_name="chopsticks", gro
     # ----- game components --------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction[Any], button: ChopsticksButton) -> None:
         user, game_id = interaction.user.id, button.game_id
+        # Only moves and hints carry the position they were drawn for (and moves the move): any other shape is
+        # not a button this bot makes.
+        with_ply, with_move = button.verb in ("mv", "hint"), button.verb == "mv"
+        if (button.ply is not None) != with_ply or (button.move is not None) != with_move:
+            raise ServiceError("This button is not one I make; use the buttons on the game's board.")
         if button.verb == "mv":
-            assert button.move is not None
+            assert button.move is not None and button.ply is not None
             await self._play(interaction, game_id, button.move, button.ply)
         elif button.verb == "accept":
             shown_on = interaction.message.id if interaction.message is not None else None
@@ -413,7 +418,9 @@ def variant_choices(current: str) -> list[app_commands.Choice[str]]:
     done, partial = (words, "") if current.endswith(" ") or not words else (words[:-1], words[-1])
     prefix = " ".join(done)
     names = [n for n in VARIANTS if n.startswith(partial) and n not in done]
-    return [app_commands.Choice(name=f"{prefix} {n}".strip(), value=f"{prefix} {n}".strip()) for n in names][:25]
+    texts = [f"{prefix} {n}".strip() for n in names]
+    # Discord refuses a suggestion over 100 characters: past that, the user types on unaided.
+    return [app_commands.Choice(name=t, value=t) for t in texts if len(t) <= 100][:25]
 
 
 def _rules(options: dict[str, Any], players: int) -> Rules:

@@ -139,6 +139,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
     __cog_name__ = "Game of the Generals"
     DYNAMIC_ITEMS = (GeneralsButton, GeneralsMoveButton, GeneralsSelect)
     title = "Game of the Generals"
+    components_in_dms = True  # private boards live in the players' DMs
 
     kind = KIND
 
@@ -209,8 +210,9 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
         done, partial = (words, "") if current.endswith(" ") or not words else (words[:-1], words[-1])
         prefix = " ".join(done)
         names = [n if n != "no-challenge-draw" else "no-challenge-draw=50" for n in SETTING_NAMES]
-        return [app_commands.Choice(name=f"{prefix} {n}".strip(), value=f"{prefix} {n}".strip())
-                for n in names if n.startswith(partial) and n not in done][:25]
+        texts = [f"{prefix} {n}".strip() for n in names if n.startswith(partial) and n not in done]
+        # Discord refuses a suggestion over 100 characters: past that, the user types on unaided.
+        return [app_commands.Choice(name=t, value=t) for t in texts if len(t) <= 100][:25]
 
     @app_commands.command(name="board", description="Show your own board (setup or play), just to you")
     @app_commands.describe(game="Game number, if you play several")

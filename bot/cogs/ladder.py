@@ -49,6 +49,10 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_T
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async def show(cog: LadderCog) -> None:
+            if self.kind not in KINDS:
+                raise ServiceError("There is no such ladder; use /leaderboard.")
+            if self.scope not in (GLOBAL, interaction.guild_id):
+                raise ServiceError("This is another server's ladder; use /leaderboard here.")
             embed, view = await cog.page(self.kind, self.scope, self.page, interaction.user.id)
             await interaction.response.edit_message(embed=embed, view=view,
                                                     allowed_mentions=discord.AllowedMentions.none())

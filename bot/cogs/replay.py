@@ -21,7 +21,7 @@ from games import replay as replay_moves
 
 # The last part tells the four buttons apart: custom ids in one message must differ even when two buttons
 # lead to the same move (first and previous, at move 1).
-REPLAY_TEMPLATE = r"rp:(?P<game>[0-9]{1,19}):(?P<ply>[0-9]{1,7}):(?P<which>[fpnl])"
+REPLAY_TEMPLATE = r"rp:(?P<game>[0-9]{1,18}):(?P<ply>[0-9]{1,7}):(?P<which>[fpnl])"
 
 
 class ReplayPresenter(Protocol):

@@ -178,6 +178,8 @@ class SuckerCog(GameCogBase, commands.GroupCog, group_name="sucker", group_descr
         await interaction.response.send_message(embed=ui.status_embed(found, self._bot_id), ephemeral=True)
 
     async def _my_game(self, interaction: discord.Interaction[Any], game_id: int | None) -> Game:
+        if game_id is not None:
+            await self.own_game(interaction, game_id)
         return await self.service.find_game(KIND, interaction.user.id, interaction.channel_id or 0, game_id)
 
     async def _free_action(self, interaction: discord.Interaction[Any], game: Game, text: str) -> None:
@@ -213,6 +215,8 @@ class SuckerCog(GameCogBase, commands.GroupCog, group_name="sucker", group_descr
             await self.decide(interaction, select.game_id, values[0], select.ply)
             return
         game = await self.service.require_turn(select.game_id, interaction.user.id, select.ply)
+        if values[0] not in ui.state_of(game).colours:
+            raise ServiceError("There is no chip of that colour in this game; choose one from the menu.")
         await interaction.response.send_message(
             f"Play {ui.chip(values[0])} {values[0]} where?",
             view=ui.pile_view(game, values[0], SuckerButton, SuckerSelect), ephemeral=True,

@@ -56,12 +56,16 @@ async def dispatch(
     """Run a component's handler on its cog; any refusal or fault becomes the one ephemeral error reply.
 
     discord.py only logs exceptions raised in a DynamicItem's callback, so the callback must answer them.
+    The game a component names (`game_id`) must be one of the cog's own, played where the click comes from.
     When Discord itself fails (see `discord_failed`) the action may well be saved while the answer that
     showed it is lost: the player is told, and the board of `game_id` is redrawn from what is stored."""
     cog = interaction.client.get_cog(cog_type.__cog_name__)
     try:
         if not isinstance(cog, cog_type):
             raise ServiceError("This game is not available on this bot right now.")
+        check = getattr(cog, "check_component", None)
+        if game_id is not None and check is not None:
+            await check(interaction, game_id)  # a game of this cog's kind, on this server (see GameCogBase)
         await handler(cog)
     except Exception as exc:
         if not discord_failed(exc):

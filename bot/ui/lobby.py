@@ -17,7 +17,7 @@ from bot.lobbies import LobbyService
 from bot.service import Game, ServiceError
 from storage.lobbies import LobbyRecord
 
-LOBBY_ID_TEMPLATE = r"cl:(?P<lobby>[0-9]{1,19}):(?P<verb>join|leave|bot|unbot|start)"
+LOBBY_ID_TEMPLATE = r"cl:(?P<lobby>[0-9]{1,18}):(?P<verb>join|leave|bot|unbot|start)"
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
 
@@ -111,6 +111,8 @@ async def _handle(interaction: discord.Interaction[Any], lobby_id: int, verb: st
     presenter: LobbyPresenter | None = client.presenters.get(current.kind)
     if presenter is None:
         raise ServiceError("This game is not available on this bot right now.")
+    if current.guild_id != interaction.guild_id:
+        raise ServiceError(f"Lobby #{lobby_id} is on another server; you can only join or run it there.")
     if verb == "start":
         message_id = interaction.message.id if interaction.message is not None else None
         lobby, game = await lobbies.start(lobby_id, user, message_id=message_id)
