@@ -404,23 +404,9 @@ class Fuzzer:
             self._baseline = (version, self.content())
 
     async def settle(self, timeout: float = 30.0) -> None:
-        """Wait until the bot has finished what earlier interactions started (answers, redraws, bot moves):
-        none of its event, component, command or bot-turn tasks is running, and nothing more is written."""
-        deadline = time.monotonic() + timeout
-        last: tuple[int, int] | None = None
-        stable = 0
-        while stable < 2:
-            me = asyncio.current_task()
-            busy = [t for t in asyncio.all_tasks() if t is not me and t.get_name().startswith(BOT_TASKS)]
-            if busy:
-                await asyncio.wait(busy, timeout=max(0.01, deadline - time.monotonic()))
-            await asyncio.sleep(0.005)
-            now = (len(self.fake.requests), self.data_version())
-            stable = stable + 1 if now == last and not busy else 0
-            last = now
-            if time.monotonic() > deadline:
-                self.figures.unanswered.append(f"{self.current[0]}: the bot kept working for {timeout} s")
-                return
+        """Wait until the bot has finished what earlier interactions started (see `bot_idle`)."""
+        if not await bot_idle(self.fake, timeout, self.data_version):
+            self.figures.unanswered.append(f"{self.current[0]}: the bot kept working for {timeout} s")
 
     def final_checks(self) -> None:
         token = self.fake.token
@@ -1066,6 +1052,27 @@ class Fuzzer:
         label = f"{user.name} types into /{' '.join(path)} {focused['name']}: {json.dumps(options)[:120]}"
         return Case("autocomplete", Expect.READ, AUTOCOMPLETE, user, channel, data, permissions=permissions,
                     label=label)
+
+
+async def bot_idle(fake: FakeDiscord, timeout: float = 30.0, written: Callable[[], Any] = lambda: None) -> bool:
+    """Wait until the bot has finished what earlier interactions started (answers, redraws, bot moves, DMs):
+    none of its event, component, command or bot-turn tasks runs, and no request (nor `written()`) changes
+    for two polls. False if it kept working for `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    last: tuple[int, Any] | None = None
+    stable = 0
+    while stable < 2:
+        me = asyncio.current_task()
+        busy = [t for t in asyncio.all_tasks() if t is not me and t.get_name().startswith(BOT_TASKS)]
+        if busy:
+            await asyncio.wait(busy, timeout=max(0.01, deadline - time.monotonic()))
+        await asyncio.sleep(0.005)
+        now = (len(fake.requests), written())
+        stable = stable + 1 if now == last and not busy else 0
+        last = now
+        if time.monotonic() > deadline:
+            return False
+    return True
 
 
 async def raw_interaction(fake: FakeDiscord, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any],
