@@ -233,6 +233,7 @@ class Fuzzer:
         # Forms the bot showed: (the form, who opened it, where, the message it came from); prefix -> kind.
         self.modals: list[tuple[dict[str, Any], FakeUser, FakeChannel, FakeMessage | None]] = []
         self.modal_kinds: dict[str, str | None] = {}
+        self._walked: dict[int, tuple[tuple[int, int], list[dict[str, Any]]]] = {}
 
     # ----- what the bot offers --------------------------------------------------------------------------------
     def _templates(self) -> list[Template]:
@@ -440,12 +441,14 @@ class Fuzzer:
 
     def next_case(self) -> Case:
         # A kind of component that has appeared since the sweep (a board reached its play phase) goes first.
-        for template in self.templates:
-            prefix = template.pattern.pattern.split(":")[0]
-            if prefix not in self.figures.components and self._component_pool(template):
-                case = self.real_click(template)
-                if case is not None:
-                    return case
+        unreached = [t for t in self.templates if t.pattern.pattern.split(":")[0] not in self.figures.components]
+        if unreached and self.figures.interactions % 10 == 0:
+            pool = self._component_pool()
+            for template in unreached:
+                if any(template.pattern.fullmatch(str(c["custom_id"])) for _m, c in pool):
+                    case = self.real_click(template)
+                    if case is not None:
+                        return case
         families = [
             (self.real_click, 20), (self.forged_click, 30), (self.garbage_click, 5), (self.play, 6),
             (self.slash_valid, 10), (self.slash_malformed, 17), (self.slash_context, 5), (self.autocomplete, 6),
@@ -462,11 +465,18 @@ class Fuzzer:
         """Components on the bot's messages (all, or those of one template)."""
         pool = []
         for message in self.fake.messages.values():
-            if message.deleted or message.author_id != self.fake.bot_user.id:
+            if message.deleted or message.author_id != self.fake.bot_user.id or not message.components:
                 continue
-            pool += [(message, c) for c in message.walk_components()
-                     if c.get("type") in (BUTTON, SELECT) and c.get("custom_id")
-                     and (template is None or template.pattern.fullmatch(str(c["custom_id"])))]
+            # Walking every message's components for every case is the fuzzer's own hot spot: remember them
+            # until the message is edited (an edit replaces the list).
+            key = (id(message.components), message.edits)
+            cached = self._walked.get(message.id)
+            if cached is None or cached[0] != key:
+                cached = (key, [c for c in message.walk_components()
+                                if c.get("type") in (BUTTON, SELECT) and c.get("custom_id")])
+                self._walked[message.id] = cached
+            pool += [(message, c) for c in cached[1]
+                     if template is None or template.pattern.fullmatch(str(c["custom_id"]))]
         return pool
 
     def _values_for(self, component: dict[str, Any], garbage: bool) -> list[str]:

@@ -356,6 +356,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
         elif select.what == "piece":
             await self._choose_direction(interaction, select.game_id, values[0], select.ply)
         else:
+            await self.service.require_player(select.game_id, interaction.user.id)  # a menu of a player's board
             name = values[0]
             await self.formations.delete(interaction.user.id, KIND, name)
             await interaction.response.edit_message(content=f"Deleted your saved formation **{name}**.", view=None)
