@@ -415,3 +415,18 @@ async def test_bot_move_redraw_is_tried_again_when_discord_is_unavailable(
     assert len(fault.hits) == 2
     assert _errors(caplog) == []
     assert any("trying again" in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
+
+
+async def test_command_answer_lost_after_discord_applied_it(
+    world: World, bots: TabletopRunner, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord posted the challenge, then answered 500; discord.py's retry is refused as already answered. The
+    game exists once and the player is told, privately, that the answer was lost; nothing is logged as a fault."""
+    fake = world.fake
+    await bots.start()
+    fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=500, applied=True)
+    res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"opponent": world.bob})
+    await fake.wait_until(lambda: bool(res.followups), timeout=10)
+    assert res.followups[0].ephemeral and "did not pass on my answer" in res.followups[0].text()
+    assert _game_count(bots.database) == 1
+    assert _errors(caplog) == []

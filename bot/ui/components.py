@@ -7,25 +7,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar, cast
 
-import aiohttp
 import discord
 from discord.ext import commands
 
 from bot.bot_turns import BotTurns
-from bot.errors import reply_with_error
+from bot.errors import DISCORD_FAILED_MESSAGE, discord_failed, reply_with_error, tell
 from bot.service import GameService, ServiceError
 
 log = logging.getLogger(__name__)
-
-# Discord's error codes for an interaction it no longer knows or has already answered.
-UNKNOWN_INTERACTION = 10062
-UNKNOWN_WEBHOOK = 10015
-ALREADY_ACKNOWLEDGED = 40060
-DISCORD_FAILED_MESSAGE = (
-    "Discord did not pass on my answer, so what you see may be out of date. "
-    "I am redrawing the board from what was saved; look at it before trying again."
-)
-
 
 class ButtonFactory(Protocol):
     """Makes one of a cog's persistent buttons (the cog owns the DynamicItem classes)."""
@@ -73,35 +62,9 @@ async def dispatch(
             return
         log.warning("Discord failed while answering interaction %s from user %s: %r",
                     interaction.id, interaction.user.id, exc)
-        await _tell(interaction, DISCORD_FAILED_MESSAGE)
+        await tell(interaction, DISCORD_FAILED_MESSAGE)
         if game_id is not None:
             await _recover(interaction.client, game_id)
-
-
-def discord_failed(exc: BaseException) -> bool:
-    """Whether Discord, or the way to it, failed: overloaded, too slow, the connection lost, the interaction
-    forgotten or answered after all. Not a refusal, and not a bug of ours (a request Discord rejects is)."""
-    if isinstance(exc, aiohttp.ClientError | TimeoutError | discord.DiscordServerError | discord.RateLimited):
-        return True
-    return isinstance(exc, discord.HTTPException) and exc.code in (
-        UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK, ALREADY_ACKNOWLEDGED)
-
-
-async def _tell(interaction: discord.Interaction[Any], message: str) -> None:
-    """An ephemeral word to the user, by whichever way the interaction still allows."""
-    try:
-        if not interaction.response.is_done():
-            try:
-                await interaction.response.send_message(message, ephemeral=True)
-                return
-            except discord.HTTPException as exc:
-                if exc.code != ALREADY_ACKNOWLEDGED:
-                    raise
-                # Discord did take the earlier answer whose reply was lost: a followup still reaches the user.
-        await interaction.followup.send(message, ephemeral=True)
-    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
-        # Past Discord's 3 s the interaction is gone: the user was told by Discord that it failed.
-        log.warning("could not tell user %s about interaction %s either: %r", interaction.user.id, interaction.id, exc)
 
 
 class _GameHost(Protocol):
