@@ -10,12 +10,14 @@ with a reason. A click that no component handles is answered too, instead of bei
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
+from discord.ext import commands
 
 from bot.errors import reply_with_error
 from bot.service import ServiceError
@@ -68,6 +70,9 @@ async def answer_unhandled_component(interaction: discord.Interaction[Any]) -> N
     discord.py hands a click to a dynamic item only when its template matches and the message carries that
     component; otherwise, and unless a plain view waits for it, it drops the click without a word."""
     data: Any = interaction.data
+    if interaction.type is discord.InteractionType.modal_submit and isinstance(data, Mapping):
+        await _answer_unknown_form(interaction, str(data.get("custom_id", "")))
+        return
     if interaction.type is not discord.InteractionType.component or not isinstance(data, Mapping):
         return
     custom_id, kind = str(data.get("custom_id", "")), data.get("component_type")
@@ -83,6 +88,17 @@ async def answer_unhandled_component(interaction: discord.Interaction[Any]) -> N
     await reply_with_error(interaction, ServiceError(
         "This button or menu is not one I know (it may be from an older version of me). "
         "Use the game's latest message or its slash commands."))
+
+
+async def _answer_unknown_form(interaction: discord.Interaction[Any], custom_id: str) -> None:
+    """A submitted form whose id no cog answers (the cogs list theirs in FORM_TEMPLATES) and that discord.py is
+    not waiting for: refuse it rather than leave it unanswered."""
+    cogs = interaction.client.cogs.values() if isinstance(interaction.client, commands.Bot) else ()
+    known = any(re.fullmatch(template, custom_id) for cog in cogs for template in getattr(cog, "FORM_TEMPLATES", ()))
+    if known or custom_id in interaction.client._connection._view_store._modals:
+        return
+    await reply_with_error(interaction, ServiceError(
+        "This form is not one I know (it may be from an older version of me). Open it again from the game."))
 
 
 def _walk(components: Sequence[Any]) -> Iterator[Any]:

@@ -387,3 +387,20 @@ async def test_a_draw_offered_on_one_board_is_accepted_on_the_other(world: World
     assert accepted_draw.message is not None and "drawn by agreement" in accepted_draw.message.text()
     await fake.wait_until(lambda: "Draw** by agreement" in channel_board.text() and "revealed" in channel_board.text())
     await fake.wait_until(lambda: "Every piece is revealed" in a.text() and not a.components)
+
+
+async def test_forms_are_checked_like_buttons(world: World, bots: TabletopRunner) -> None:
+    """A form submitted for a game the user does not play, or one no version of the bot ever showed, is
+    refused with a reason and changes nothing."""
+    from tests.fuzz import raw_interaction
+
+    await bots.start()
+    fake = world.fake
+    await accepted(world)
+    count = db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0]
+    for custom_id, user in (("ggf:1:import", world.carol), ("ggf:1:rename", world.alice), ("zz:1", world.alice)):
+        data = {"custom_id": custom_id, "components": [
+            {"type": 1, "components": [{"type": 4, "custom_id": "grid", "value": A_GRID}]}]}
+        res = await raw_interaction(fake, 5, user, world.channel, data)
+        assert res.ephemeral and res.message is not None and res.message.text(), (custom_id, res.errors)
+    assert db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0] == count

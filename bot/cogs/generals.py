@@ -138,6 +138,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
                   group_description="Play Game of the Generals (Salpakan)"):
     __cog_name__ = "Game of the Generals"
     DYNAMIC_ITEMS = (GeneralsButton, GeneralsMoveButton, GeneralsSelect)
+    FORM_TEMPLATES = (ui.MODAL_TEMPLATE,)  # answered by on_interaction below
     title = "Game of the Generals"
     components_in_dms = True  # private boards live in the players' DMs
 
