@@ -3,6 +3,7 @@ component's click reaches its cog and has its refusals answered."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar, cast
@@ -48,6 +49,33 @@ async def dispatch(
     The game a component names (`game_id`) must be one of the cog's own, played where the click comes from.
     When Discord itself fails (see `discord_failed`) the action may well be saved while the answer that
     showed it is lost: the player is told, and the board of `game_id` is redrawn from what is stored."""
+    async with _handling_slot():
+        await _dispatch(interaction, cog_type, handler, game_id)
+
+
+# Clicks are handled at most this many at a time, in the order they arrived. Without a bound, a burst of
+# clicks all progress together and all finish late (past Discord's 3 s to answer); with one, the first in
+# are answered first and in time, and the total work is the same.
+MAX_CONCURRENT_CLICKS = 64
+_slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+
+
+def _handling_slot() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    slot = _slots.get(loop)
+    if slot is None:
+        for stale in [other for other in _slots if other.is_closed()]:
+            del _slots[stale]
+        slot = _slots[loop] = asyncio.Semaphore(MAX_CONCURRENT_CLICKS)
+    return slot
+
+
+async def _dispatch(
+    interaction: discord.Interaction[Any],
+    cog_type: type[CogT],
+    handler: Callable[[CogT], Awaitable[None]],
+    game_id: int | None,
+) -> None:
     cog = interaction.client.get_cog(cog_type.__cog_name__)
     try:
         if not isinstance(cog, cog_type):
