@@ -157,3 +157,13 @@ def test_swap() -> None:
         swap(grid, 0, c1, parse_square("c4") or 0)
     with pytest.raises(SetupError, match=r"^Swap two different squares\.$"):
         swap(grid, 0, c1, c1)
+
+
+def test_a_setup_seen_by_its_owner_loads_the_same_way_round_on_either_side() -> None:
+    from games.generals.setup import as_owner_sees_it
+
+    grid = random_setup(random.Random(3), 0)
+    on_b = as_owner_sees_it(as_owner_sees_it(grid, 0), 1)
+    assert as_owner_sees_it(as_owner_sees_it(grid, 1), 1) == grid  # its own inverse
+    front_a, front_b = grid[:9], on_b[-9:]  # A's front row is rank 3 (first), B's is rank 6 (last)
+    assert front_b == tuple(reversed(front_a))  # and B's left is file i

@@ -34,7 +34,16 @@ from games import GameError
 from games.generals import GeneralsState, Move
 from games.generals.actions import parse_action_text
 from games.generals.rules import SETTING_NAMES, Settings
-from games.generals.setup import FORMATIONS, Grid, compact, format_grid, formation, grid_from_squares, parse_grid
+from games.generals.setup import (
+    FORMATIONS,
+    Grid,
+    as_owner_sees_it,
+    compact,
+    format_grid,
+    formation,
+    grid_from_squares,
+    parse_grid,
+)
 from games.generals.views import PLAY, SETUP, PlayerView, PublicView
 from storage.formations import FormationError, FormationStore
 from storage.lobbies import LobbyRecord
@@ -44,8 +53,9 @@ log = logging.getLogger(__name__)
 KIND = ui.KIND
 BotLevel = Literal["random", "greedy", "strong"]
 DEFAULT_LEVEL: BotLevel = "strong"
-DM_HELP = ("To get it by DM instead: in this server's menu open **Privacy Settings** and allow **Direct Messages** "
-           "from server members (and do not block me), then press **My board** → **Send my board by DM**.")
+OPEN_DMS = ("in this server's menu open **Privacy Settings** and allow **Direct Messages** from server members "
+            "(and do not block me)")
+DM_HELP = f"To get it by DM instead: {OPEN_DMS}, then press **My board** → **Send my board by DM**."
 
 
 class GeneralsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ui.BUTTON_TEMPLATE):
@@ -248,7 +258,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
         if len(moves) > 25 and "-" not in typed:  # too many: one choice per piece, then its moves
             pieces = [(square, rank, targets) for square, rank, targets in ui.movable_pieces(view)
                       if square.startswith(typed)]
-            return [app_commands.Choice(name=f"{square}: {ui.rank_name(rank)} → {', '.join(targets)} "
+            return [app_commands.Choice(name=f"{square}: {rank.title} → {', '.join(targets)} "
                                              "(type the target)"[:100], value=f"{square}-{targets[0]}")
                     for square, rank, targets in pieces][:25]
         return [app_commands.Choice(name=ui.move_label(view, text)[:100], value=text) for text in moves][:25]
@@ -321,8 +331,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             await self._open_private_boards(game_id, announce_failure=False)
             board = await self.private_boards.get(game_id, seat)
             text = ("Sent: your board is in our DMs now, and I keep it up to date there." if board and board.delivered
-                    else "I still cannot DM you. " + DM_HELP.replace("then press **My board** → **Send my board by "
-                                                                      "DM**", "then try again"))
+                    else f"I still cannot DM you. To fix it: {OPEN_DMS}, then try again.")
             await interaction.followup.send(text, ephemeral=True)
         elif verb == "draw":
             game, drawn = await self.service.offer_draw(game_id, user)
@@ -397,7 +406,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
                 saved = await self.formations.load(interaction.user.id, KIND, name)
             except FormationError as exc:
                 raise ServiceError(str(exc)) from None
-            grid = _from_player_side(_parse_saved(saved.setup), seat)
+            grid = as_owner_sees_it(parse_grid(saved.setup)[0], seat)
         else:
             raise ServiceError("That is not one of the formations on offer; open your board again.")
         await self._setup_action(interaction, game_id, "setup:" + compact(grid))
@@ -443,7 +452,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
                 raise ServiceError("Deploy a setup first; then you can save it.")
             try:
                 saved = await self.formations.save(interaction.user.id, KIND, values.get("name", ""),
-                                                   compact(_to_player_side(grid, view.seat)), self.service.clock())
+                                                   compact(as_owner_sees_it(grid, view.seat)), self.service.clock())
             except FormationError as exc:
                 raise ServiceError(str(exc)) from None
             await interaction.response.send_message(
@@ -484,7 +493,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             raise ServiceError(f"You have no piece on {square} that can move now; look at your board again.")
         rank = next(p.rank for p in view.own if p.square == square)
         await interaction.response.send_message(
-            f"Move your {ui.rank_name(rank)} on {square} (⬆ is towards the enemy):",
+            f"Move your {rank.title} on {square} (⬆ is towards the enemy):",
             view=ui.direction_view(game, view, square, GeneralsMoveButton), ephemeral=True)
 
     async def play(self, interaction: discord.Interaction[Any], game_id: int, move: str, ply: int | None,
@@ -590,15 +599,11 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
     async def _answer_with_private(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """After a setup action: redraw the board the player used (their DM or their ephemeral board); a form
         sent from a board answers with a fresh ephemeral board."""
-        message = interaction.message
-        from_board = message is not None and interaction.type is discord.InteractionType.component
-        if interaction.type is discord.InteractionType.modal_submit and message is not None:
-            from_board = True  # a form opened from a board button: Discord lets us edit that board
-        if not from_board:
+        message = interaction.message  # set for a click on a board, and for a form opened from one
+        if message is None:
             await self._show_private(interaction, game_id, edit=False)
             return
         drawing = await self._show_private(interaction, game_id, edit=True)
-        assert message is not None
         self._remember(message.id, drawing.key)  # when it is the DM board, the redraw that follows can skip it
 
     async def draw(self, game: Game) -> None:
@@ -766,21 +771,6 @@ def _draft_grid(view: PlayerView) -> Grid | None:
     if not view.own:
         return None
     return grid_from_squares({piece.square: piece.rank for piece in view.own}, view.seat)
-
-
-# A saved formation is kept from its owner's side of the board (front row first, their left first), so it
-# loads the same way round on either side: side B's grid is side A's turned half a circle.
-def _to_player_side(grid: Grid, seat: int) -> Grid:
-    return grid if seat == 0 else tuple(reversed(grid))
-
-
-def _from_player_side(grid: Grid, seat: int) -> Grid:
-    return grid if seat == 0 else tuple(reversed(grid))
-
-
-def _parse_saved(text: str) -> Grid:
-    grid, _ = parse_grid(text)
-    return grid
 
 
 def _modal_values(data: dict[str, Any]) -> dict[str, str]:

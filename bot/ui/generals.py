@@ -14,19 +14,19 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.render.generals import SIDE_NAMES, knowledge_label
 from bot.service import Game
 from bot.ui.components import ButtonFactory, SelectFactory
 from bot.ui.lobby import format_duration
 from games.generals.board import FILES, WIDTH, parse_square, rank_of
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
 from games.generals.setup import FORMATIONS
-from games.generals.views import OVER, PLAY, SETUP, LastMove, PlayerView, PublicView
+from games.generals.views import PLAY, SETUP, LastMove, PlayerView, PublicView
 
 KIND = "generals"
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
 IMAGE_NAME = "board.png"
 SIDE_MARK = ("⚪", "⚫")
-SIDE_LABEL = ("A (white)", "B (black)")
 
 # Buttons gg:<game>:<verb>; move buttons ggm:<game>:<ply>:<from>-<to>; selects ggs:<game>:<what>[:<ply>];
 # modals ggf:<game>:<what>. None of them carries a rank.
@@ -57,10 +57,6 @@ def seat_name(game: Game, seat: int, bot_user_id: int | None) -> str:
     if user is not None:
         return f"<@{user}>"
     return f"<@{bot_user_id}> (bot)" if bot_user_id else "the bot"
-
-
-def rank_name(rank: Rank) -> str:
-    return rank.title
 
 
 # ----- the channel ---------------------------------------------------------------------------------------------
@@ -95,7 +91,7 @@ def channel_content(game: Game, bot_user_id: int | None) -> str:
 def channel_embed(game: Game, view: PublicView, bot_user_id: int | None, text_board: str | None) -> discord.Embed:
     """The public board: `text_board` is the monospace fallback; None means the picture is attached."""
     names = [seat_name(game, s, bot_user_id) for s in (0, 1)]
-    lines = [f"{SIDE_MARK[s]} Side {SIDE_LABEL[s]}: {names[s]}" for s in (0, 1)]
+    lines = [f"{SIDE_MARK[s]} Side {SIDE_NAMES[s]}: {names[s]}" for s in (0, 1)]
     lines.append("")
     if view.outcome is not None:
         lines.append(outcome_line(view.outcome.places, view.outcome.reason, names))
@@ -173,7 +169,7 @@ def private_embed(game: Game, view: PlayerView, bot_user_id: int | None, text_bo
     """A player's board: their ranks and deductions, their last ruling in their words, what to do now."""
     seat = view.seat
     names = [seat_name(game, s, bot_user_id) for s in (0, 1)]
-    lines = [f"You are {SIDE_MARK[seat]} side {SIDE_LABEL[seat]} against {names[1 - seat]}."]
+    lines = [f"You are {SIDE_MARK[seat]} side {SIDE_NAMES[seat]} against {names[1 - seat]}."]
     if view.outcome is not None:
         lines.append(outcome_line(view.outcome.places, view.outcome.reason,
                                   ["You" if s == seat else names[s] for s in (0, 1)]).replace("You wins", "You win"))
@@ -221,12 +217,10 @@ def setup_lines(view: PlayerView) -> list[str]:
 
 def knowledge_lines(view: PlayerView) -> list[str]:
     """What the viewer has deduced about enemy pieces still on the board, by square (their own deductions)."""
-    from bot.render.generals import knowledge_label
-
     out = []
     for piece in view.enemy:
         if len(piece.possible) == 1:
-            out.append(f"{piece.square} is a {rank_name(next(iter(piece.possible)))}")
+            out.append(f"{piece.square} is a {next(iter(piece.possible)).title}")
         else:
             label = knowledge_label(piece.possible, view.settings, ascii_only=True)
             if label:
@@ -244,8 +238,8 @@ def private_last_line(view: PlayerView) -> str:
         who = "You" if mine else "Your opponent"
         return {"resign": f"{who} resigned.", "timeout": f"{who} ran out of time.", "draw-agreed": "Draw agreed.",
                 "ready": f"{who} locked in the setup."}.get(last.kind, "")
-    yours = rank_name(last.your_rank) if last.your_rank is not None else None
-    theirs = f" (it was a {rank_name(last.their_rank)})" if last.their_rank is not None else ""
+    yours = last.your_rank.title if last.your_rank is not None else None
+    theirs = f" (it was a {last.their_rank.title})" if last.their_rank is not None else ""
     if mine:
         if last.challenge is None:
             return f"You moved your {yours} {last.src}-{last.dst}."
@@ -293,7 +287,7 @@ def private_view(game: Game, view: PlayerView, saved: Sequence[str], button: But
         return controls
     pieces = movable_pieces(view)
     if view.to_move == view.seat and pieces:
-        options = [discord.SelectOption(label=f"{square} · {rank_name(rank)}",
+        options = [discord.SelectOption(label=f"{square} · {rank.title}",
                                         value=square, description="to " + ", ".join(targets)[:90])
                    for square, rank, targets in pieces[:25]]
         controls.add_item(select(f"ggs:{game.id}:piece:{view.ply}", options=options,
@@ -358,7 +352,7 @@ def move_label(view: PlayerView, text: str) -> str:
     ranks = {piece.square: piece.rank for piece in view.own}
     enemy = {piece.square for piece in view.enemy}
     rank = ranks.get(src)
-    piece = rank_name(rank) if rank is not None else "piece"
+    piece = rank.title if rank is not None else "piece"
     arrow = direction_arrow(view.seat, src, dst)
     return f"{text}: {piece} {arrow} {dst}" + (" (challenge)" if dst in enemy else "")
 
@@ -372,7 +366,3 @@ def board_rows_hint(seat: int) -> str:
     ranks = "3, 2, 1" if seat == 0 else "8, 7, 6"
     return (f"Three lines, ranks {ranks} (a label like `3 |` is optional), nine cells each for files "
             f"{' '.join(FILES)}: {', '.join(ABBREVIATIONS[r] for r in sorted(Rank, reverse=True))}, or `.` for empty.")
-
-
-def phase_of(view: PlayerView | PublicView) -> str:
-    return OVER if view.outcome is not None else view.phase

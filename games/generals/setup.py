@@ -175,6 +175,13 @@ def swap(grid: Grid, side: int, a: int, b: int) -> Grid:
     return tuple(cells)
 
 
+def as_owner_sees_it(grid: Grid, side: int) -> Grid:
+    """A setup as its owner sees it (front row first, their left first), or back again: the grid itself for
+    side A, turned half a circle for side B. A formation saved this way loads the same way round on either
+    side; the mapping is its own inverse."""
+    return grid if side == 0 else tuple(reversed(grid))
+
+
 def deployment(grid: Grid, side: int) -> dict[int, Rank]:
     """Square -> rank for a side's setup."""
     return {sq: cell for sq, cell in zip(home_squares(side), grid, strict=True) if cell is not None}
