@@ -193,7 +193,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
         )
         if vs_bot:
-            drawing = await self._channel_drawing(game)
+            drawing = await self._channel_drawing(game, _state(game).public_view(), await self._images_on(game))
             response = await interaction.response.send_message(
                 content=ui.channel_content(game, self._bot_id), embed=drawing.embed,
                 view=drawing.view or discord.utils.MISSING, files=drawing.attachments(),
@@ -543,33 +543,33 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             log.exception("could not draw a board picture; sending the text board")
             return None, text_board(view)
 
-    async def _channel_drawing(self, game: Game, *, text_only: bool = False) -> Drawing:
-        view = _state(game).public_view()
-        images = not text_only and await self._images_on(game)
-        key = _key(view.to_dict(), game.record.status, game.record.deadline, game.record.draw_offer, images)
+    async def _channel_drawing(self, game: Game, view: PublicView, images: bool) -> Drawing:
         image, text = await self._picture(view, images)
         return Drawing(ui.channel_embed(game, view, self._bot_id, text),
-                       ui.channel_view(game, view, GeneralsButton), image, key)
+                       ui.channel_view(game, view, GeneralsButton), image, _channel_key(game, view, images))
 
-    async def _private_drawing(self, game: Game, seat: int, *, offer_dm: bool = False) -> Drawing:
-        view = _state(game).view_for(seat)
-        user = game.user_at(seat)
-        saved = [f.name for f in await self.formations.list(user, KIND)] if user is not None else []
-        images = await self._images_on(game)
-        key = _key(view.to_dict(), game.record.status, game.record.deadline, game.record.draw_offer, saved, images,
-                   offer_dm)
+    async def _saved_names(self, game: Game, view: PlayerView) -> list[str]:
+        """The player's saved formations: only the setup controls offer them, so no query otherwise."""
+        user = game.user_at(view.seat)
+        if user is None or view.phase != SETUP or view.ready[view.seat]:
+            return []
+        return [f.name for f in await self.formations.list(user, KIND)]
+
+    async def _private_drawing(self, game: Game, view: PlayerView, saved: list[str], images: bool, *,
+                               offer_dm: bool = False) -> Drawing:
         image, text = await self._picture(view, images)
         controls = ui.private_view(game, view, saved, GeneralsButton, GeneralsSelect)
         if offer_dm and game.record.status == "active" and view.outcome is None:
             controls = controls or discord.ui.View(timeout=None)
             controls.add_item(GeneralsButton(ui.button_id(game.id, "dm"), label="Send my board by DM",
                                              style=discord.ButtonStyle.secondary, row=3))
-        return Drawing(ui.private_embed(game, view, self._bot_id, text), controls, image, key)
+        return Drawing(ui.private_embed(game, view, self._bot_id, text), controls, image,
+                       _private_key(game, view, saved, images, offer_dm))
 
     async def _edit_channel_message(self, interaction: discord.Interaction[Any], game: Game) -> None:
         """Answer a click on the channel message by redrawing it from the latest state."""
         async with self.bot.drawing(game.id) as latest:
-            drawing = await self._channel_drawing(latest)
+            drawing = await self._channel_drawing(latest, _state(latest).public_view(), await self._images_on(latest))
             await interaction.response.edit_message(
                 content=ui.channel_content(latest, self._bot_id), embed=drawing.embed, view=drawing.view,
                 attachments=drawing.attachments(), allowed_mentions=discord.AllowedMentions.none())
@@ -578,16 +578,17 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
 
     async def _show_private(self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool) -> Drawing:
         """The player's board as an ephemeral message (My board), from the latest state."""
-        game = await self.service.load(game_id)
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise ServiceError("You are not playing in this game. Start your own with /generals challenge.")
-        if game.record.status == "pending":
-            raise ServiceError("This game starts once the challenge is accepted.")
-        board = await self.private_boards.get(game_id, seat)
-        offer_dm = interaction.guild_id is not None and (board is None or not board.delivered)
-        async with self.bot.drawing(game_id) as latest:
-            drawing = await self._private_drawing(latest, seat, offer_dm=offer_dm)
+        async with self.bot.drawing(game_id) as game:
+            seat = game.seat_of(interaction.user.id)
+            if seat is None:
+                raise ServiceError("You are not playing in this game. Start your own with /generals challenge.")
+            if game.record.status == "pending":
+                raise ServiceError("This game starts once the challenge is accepted.")
+            board = await self.private_boards.get(game_id, seat)
+            offer_dm = interaction.guild_id is not None and (board is None or not board.delivered)
+            view = _state(game).view_for(seat)
+            drawing = await self._private_drawing(game, view, await self._saved_names(game, view),
+                                                  await self._images_on(game), offer_dm=offer_dm)
             if edit:
                 await interaction.response.edit_message(embed=drawing.embed, view=drawing.view,
                                                         attachments=drawing.attachments())
@@ -608,7 +609,9 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
 
     async def draw(self, game: Game) -> None:
         """Redraw the channel message and both private boards from what is stored now (under the bot's
-        per-game drawing lock); a private board not yet delivered is sent by DM."""
+        per-game drawing lock); a private board not yet delivered is sent by DM. Unchanged boards are not
+        drawn again."""
+        images = await self._images_on(game)
         if game.record.message_id is not None:
             channel = self.bot.get_partial_messageable(game.record.channel_id, guild_id=game.record.guild_id)
             message = channel.get_partial_message(game.record.message_id)
@@ -616,8 +619,9 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
                 await message.edit(content=None, embed=ui.challenge_embed(game, self._bot_id, _settings(game).names()),
                                    view=None)
             else:
-                drawing = await self._channel_drawing(game)
-                if self._drawn.get(message.id) != drawing.key:
+                view = _state(game).public_view()
+                if self._drawn.get(message.id) != _channel_key(game, view, images):
+                    drawing = await self._channel_drawing(game, view, images)
                     try:
                         await message.edit(content=ui.channel_content(game, self._bot_id), embed=drawing.embed,
                                            view=drawing.view, attachments=drawing.attachments(),
@@ -626,13 +630,13 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
                         if drawing.image is None:
                             raise
                         # No Attach Files permission in this channel: the text board says the same.
-                        drawing = await self._channel_drawing(game, text_only=True)
+                        drawing = await self._channel_drawing(game, view, images=False)
                         await message.edit(content=ui.channel_content(game, self._bot_id), embed=drawing.embed,
                                            view=drawing.view, attachments=[],
                                            allowed_mentions=discord.AllowedMentions.none())
                     self._remember(message.id, drawing.key)
         if game.record.status in ("active", "finished"):
-            await self._draw_private_boards(game, announce_failure=True)
+            await self._draw_private_boards(game, images, announce_failure=True)
         await self._announce_start(game)
 
     async def _announce_start(self, game: Game) -> None:
@@ -652,9 +656,9 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
 
     async def _open_private_boards(self, game_id: int, *, announce_failure: bool = True) -> None:
         async with self.bot.drawing(game_id) as game:
-            await self._draw_private_boards(game, announce_failure=announce_failure)
+            await self._draw_private_boards(game, await self._images_on(game), announce_failure=announce_failure)
 
-    async def _draw_private_boards(self, game: Game, *, announce_failure: bool) -> None:
+    async def _draw_private_boards(self, game: Game, images: bool, *, announce_failure: bool) -> None:
         for seat in (0, 1):
             user = game.user_at(seat)
             if user is None:
@@ -662,10 +666,13 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
             board = await self.private_boards.get(game.id, seat)
             if board is not None and not board.delivered:
                 continue  # the player uses My board (or asks for the DM again)
-            drawing = await self._private_drawing(game, seat)
+            view = _state(game).view_for(seat)
+            saved = await self._saved_names(game, view)
+            drawing: Drawing | None = None
             if board is not None and board.message_id is not None and board.channel_id is not None:
-                if self._drawn.get(board.message_id) == drawing.key:
+                if self._drawn.get(board.message_id) == _private_key(game, view, saved, images, False):
                     continue
+                drawing = await self._private_drawing(game, view, saved, images)
                 dm = self.bot.get_partial_messageable(board.channel_id)
                 try:
                     await dm.get_partial_message(board.message_id).edit(
@@ -679,6 +686,7 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
                     continue
             if game.record.status != "active":
                 continue  # no new DMs for a finished game
+            drawing = drawing or await self._private_drawing(game, view, saved, images)
             await self._send_private_board(game, seat, user, drawing, announce_failure)
 
     async def _send_private_board(self, game: Game, seat: int, user: int, drawing: Drawing,
@@ -757,6 +765,17 @@ def _settings(game: Game) -> Settings:
 
 def _key(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _channel_key(game: Game, view: PublicView, images: bool) -> str:
+    """What the channel board is drawn from: the same key means the same message."""
+    return _key(view.to_dict(), game.record.status, game.record.deadline, game.record.draw_offer, images)
+
+
+def _private_key(game: Game, view: PlayerView, saved: list[str], images: bool, offer_dm: bool) -> str:
+    """What a private board is drawn from: the same key means the same message."""
+    return _key(view.to_dict(), game.record.status, game.record.deadline, game.record.draw_offer, saved, images,
+                offer_dm)
 
 
 def _int_or_none(value: Any) -> int | None:
