@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bot.lobbies import LobbyService
-from bot.service import Game, GameService, ServiceError
+from bot.service import Game, GameService, Player, ServiceError
 
 
 class GameCogBase:
@@ -45,6 +45,17 @@ class GameCogBase:
     async def check_component(self, interaction: Any, game_id: int) -> None:
         """What every component of a game checks first (see `dispatch`)."""
         await self.own_game(interaction, game_id, in_dms=self.components_in_dms)
+
+    def rival(self, challenger_id: int, opponent: Any | None, level: str) -> Player:
+        """The second seat of a two-player challenge: `opponent` (a discord user), or a bot of `level` when there
+        is none or it is me; refuses a challenge to oneself or to another bot."""
+        if opponent is not None and opponent.id == challenger_id:
+            raise ServiceError("You cannot challenge yourself. Leave `opponent` empty to play against me.")
+        if opponent is None or opponent.id == self._bot_id:
+            return Player(bot=level)
+        if opponent.bot:
+            raise ServiceError("Other bots cannot play. Leave `opponent` empty to play against me.")
+        return Player(user_id=opponent.id)
 
     async def new_game_timeout(self, interaction: Any, turn_minutes: int | None) -> float | None:
         """The turn time of a new game (the command's, else the server's, else the bot's); refuses a game that

@@ -179,14 +179,10 @@ class GeneralsCog(GameCogBase, commands.GroupCog, group_name="generals",
         turn_minutes: app_commands.Range[int, 1, 20160] | None = None,
     ) -> None:
         me = interaction.user
-        if opponent is not None and opponent.id == me.id:
-            raise ServiceError("You cannot challenge yourself. Leave `opponent` empty to play against me.")
-        if opponent is not None and opponent.bot and opponent.id != self._bot_id:
-            raise ServiceError("Other bots cannot play. Leave `opponent` empty to play against me.")
-        vs_bot = opponent is None or opponent.id == self._bot_id
+        rival = self.rival(me.id, opponent, level)
+        vs_bot = rival.bot is not None
         names = [n for n in re.split(r"[\s,]+", settings.strip().lower()) if n]
         options: dict[str, Any] = {"variants": names} if names else {}
-        rival = Player(bot=level) if vs_bot else Player(user_id=opponent.id if opponent else None)
         game = await self.service.create(
             KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             players=[Player(user_id=me.id), rival], options=options, challenge=not vs_bot,
