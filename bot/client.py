@@ -23,6 +23,7 @@ from bot.lobbies import LobbyService
 from bot.locks import KeyedLocks
 from bot.service import Game, GameService, TimerEvent
 from bot.timers import TimerLoop
+from bot.ui.components import MAX_CONCURRENT_CLICKS
 from bot.ui.lobby import LobbyButton
 from bot.validation import TabletopTree, answer_unhandled_component
 from storage import BotStateStore, Database
@@ -76,6 +77,7 @@ class TabletopBot(commands.Bot):
         self._lobbies: LobbyService | None = None
         self._bot_turns: BotTurns | None = None
         self._redraw_locks = KeyedLocks()
+        self.click_slots = asyncio.Semaphore(MAX_CONCURRENT_CLICKS)
         self._timers: TimerLoop | None = None
         self._restoring: asyncio.Task[None] | None = None
 

@@ -49,7 +49,7 @@ async def dispatch(
     The game a component names (`game_id`) must be one of the cog's own, played where the click comes from.
     When Discord itself fails (see `discord_failed`) the action may well be saved while the answer that
     showed it is lost: the player is told, and the board of `game_id` is redrawn from what is stored."""
-    async with _handling_slot():
+    async with cast(_GameHost, interaction.client).click_slots:
         await _dispatch(interaction, cog_type, handler, game_id)
 
 
@@ -57,17 +57,6 @@ async def dispatch(
 # clicks all progress together and all finish late (past Discord's 3 s to answer); with one, the first in
 # are answered first and in time, and the total work is the same.
 MAX_CONCURRENT_CLICKS = 64
-_slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
-
-
-def _handling_slot() -> asyncio.Semaphore:
-    loop = asyncio.get_running_loop()
-    slot = _slots.get(loop)
-    if slot is None:
-        for stale in [other for other in _slots if other.is_closed()]:
-            del _slots[stale]
-        slot = _slots[loop] = asyncio.Semaphore(MAX_CONCURRENT_CLICKS)
-    return slot
 
 
 async def _dispatch(
@@ -96,7 +85,9 @@ async def _dispatch(
 
 
 class _GameHost(Protocol):
-    """What `_recover` needs of the bot (TabletopBot, which cannot be imported here: it imports the cogs)."""
+    """What dispatching needs of the bot (TabletopBot, which cannot be imported here: it imports the cogs)."""
+
+    click_slots: asyncio.Semaphore  # see MAX_CONCURRENT_CLICKS
 
     @property
     def service(self) -> GameService: ...
