@@ -1,0 +1,1 @@
+"""Service-level tests without Discord: the use-cases, lobbies and ratings over a real SQLite file."""

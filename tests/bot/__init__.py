@@ -1,0 +1,1 @@
+"""The Discord layer: the real bot against the offline Discord, its presenters, pictures and set-up."""

@@ -1,0 +1,71 @@
+"""/leaderboard and /stats through the real bot and the offline Discord."""
+
+from __future__ import annotations
+
+from storage import Database
+from storage.ratings import GLOBAL, RatingRow, save_ratings
+from tests.support.world import TabletopRunner, World
+
+
+async def _seed(bots: TabletopRunner, guild_id: int, users: list[int]) -> None:
+    """Rated players as earlier games would have left them: a higher mu for a lower index."""
+    db = await Database.open(bots.database)
+    try:
+        async with db.transaction() as conn:
+            for scope in (guild_id, GLOBAL):
+                await save_ratings(conn, [RatingRow("chopsticks", scope, u, 40.0 - i, 3.0, games=12, wins=i)
+                                          for i, u in enumerate(users)], now=1.0)
+    finally:
+        await db.close()
+
+
+async def test_leaderboard_pages_and_shows_the_callers_rank(world: World, bots: TabletopRunner) -> None:
+    users = [10**17 + i for i in range(23)]
+    await _seed(bots, world.guild.id, users)
+    await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "leaderboard", options={"game": "chopsticks"})
+    board = res.message
+    assert res.callback_type == 4 and board is not None
+    text = board.text()
+    assert f"**1.** <@{users[0]}>" in text and f"<@{users[10]}>" not in text and "Page 1 of 3" in text
+    previous, following = board.buttons()
+    assert previous.get("disabled") and not following.get("disabled")
+    await world.fake.click(world.bob, board, following["custom_id"])
+    assert f"**11.** <@{users[10]}>" in board.text() and "Page 2 of 3" in board.text()
+
+
+async def test_the_callers_rank_is_shown_even_off_page(world: World, bots: TabletopRunner) -> None:
+    others = [10**17 + i for i in range(12)]
+    await _seed(bots, world.guild.id, [*others, world.carol.id])
+    await bots.start()
+    res = await world.fake.slash(world.carol, world.channel, "leaderboard", options={"game": "chopsticks"})
+    assert res.message is not None
+    assert f"**13.** <@{world.carol.id}>" in res.message.text() and "← you" in res.message.text()
+    globally = await world.fake.slash(world.carol, world.channel, "leaderboard",
+                                      options={"game": "chopsticks", "scope": "global"})
+    assert globally.message is not None and "(global)" in globally.message.text()
+
+
+async def test_stats_after_a_real_rated_game(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"opponent": world.bob})
+    board = res.message
+    assert board is not None
+    await world.fake.click(world.bob, board, next(b["custom_id"] for b in board.buttons() if b["label"] == "Accept"))
+    mover = world.alice if f"▶ <@{world.alice.id}>" in board.text() else world.bob
+    waiting = world.bob if mover is world.alice else world.alice
+    move = next(b["custom_id"] for b in board.buttons() if ":mv:" in b["custom_id"])
+    await world.fake.click(mover, board, move)
+    resign = next(b["custom_id"] for b in board.buttons() if b["label"] == "Resign")
+    confirm = await world.fake.click(mover, board, resign)
+    assert confirm.message is not None
+    await world.fake.click(mover, confirm.message, confirm.message.buttons()[0]["custom_id"])
+    await world.fake.wait_until(lambda: "resigned" in board.text())
+
+    stats = await world.fake.slash(world.alice, world.channel, "stats", options={"user": waiting})
+    assert stats.message is not None
+    text = stats.message.text()
+    assert "Chopsticks" in text and "1W 0D 0L" in text and "(provisional)" in text
+    assert f"Favourite opponent: <@{mover.id}>" in text
+    nobody = await world.fake.slash(world.carol, world.channel, "stats")
+    assert nobody.message is not None and "No rated games yet." in nobody.message.text()

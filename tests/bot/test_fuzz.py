@@ -1,0 +1,49 @@
+"""Issue 7, point 3: hostile input, through the fuzzer of tests/tools/fuzz.py against the real bot.
+
+A shorter run than `python -m tests.tools.fuzz --interactions 10000`; set FUZZ_INTERACTIONS and FUZZ_SEED to run
+longer or another sequence.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tests.support.fakediscord import FakeDiscord
+from tests.support.interactions import CARRIER_TEXT
+from tests.support.world import VALIDATOR, TabletopRunner
+from tests.tools.fuzz import build_world, command_paths, fuzz
+
+INTERACTIONS = int(os.environ.get("FUZZ_INTERACTIONS", "600"))
+SEED = int(os.environ.get("FUZZ_SEED", "7"))
+
+
+async def test_hostile_input_is_refused_explained_and_changes_nothing(
+    restore_discord_urls: None, tmp_path: Path
+) -> None:
+    fake = FakeDiscord(validator=VALIDATOR, check_responses=False)
+    await fake.start()
+    runner = TabletopRunner(fake, tmp_path / "bot.sqlite3")
+    try:
+        guilds, channels, users = await build_world(fake)
+        bot = await runner.start_with(challenge_timeout=7 * 24 * 3600.0)
+        figures = await fuzz(fake, bot, runner.database, guilds, channels, users, INTERACTIONS, SEED)
+    finally:
+        await runner.stop_all()
+        await fake.close()
+
+    # 0 unanswered, 0 unhandled exceptions, 0 state changes or other effects from invalid input, every refusal
+    # ephemeral and explained, no token anywhere, every request within Discord's API description.
+    assert figures.problems() == {}, figures.report()
+    assert figures.interactions == INTERACTIONS
+    assert figures.refusals >= figures.by_expect["refuse"] > INTERACTIONS // 2
+    if VALIDATOR is not None:
+        assert fake.requests and all(r.validated for r in fake.requests)
+
+    # It reached every command the bot registered and every kind of component it posted.
+    assert command_paths(fake.registered_commands()) <= set(figures.commands), figures.report()
+    posted = {custom_id.split(":")[0] for m in fake.messages.values()
+              if m.author_id == fake.bot_user.id and m.content != CARRIER_TEXT for custom_id in m.custom_ids()}
+    assert posted <= set(figures.components), figures.report()
+    kinds = {family.removeprefix("sweep ").split("/")[0] for family in figures.by_family}
+    assert {"slash", "autocomplete", "component", "modal"} <= kinds, figures.report()

@@ -1,0 +1,1 @@
+"""Engine tests of the three games (pure rules, no storage, no Discord)."""

@@ -1,0 +1,1 @@
+"""Storage tests against real SQLite files: migrations, repositories, backup, archive, formations."""

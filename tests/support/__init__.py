@@ -1,0 +1,1 @@
+"""What the tests and tools share: the offline Discord (`fakediscord`) and small helpers."""

@@ -1,0 +1,65 @@
+"""Interactions past the fake's client-side checks, old messages carrying any component, and waiting until the
+bot is idle: shared by the fuzzer (tests/tools/fuzz.py) and the tests of refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+
+BUTTON, SELECT = 2, 3
+# Tasks in which the bot handles events and plays bot seats (discord.py's and ours, by name).
+BOT_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker", "bot-turns-")
+CARRIER_TEXT = "an old message"
+
+
+async def bot_idle(fake: FakeDiscord, timeout: float = 30.0, written: Callable[[], Any] = lambda: None) -> bool:
+    """Wait until the bot has finished what earlier interactions started (answers, redraws, bot moves, DMs):
+    none of its event, component, command or bot-turn tasks runs, and no request (nor `written()`) changes
+    for two polls. False if it kept working for `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    last: tuple[int, Any] | None = None
+    stable = 0
+    while stable < 2:
+        me = asyncio.current_task()
+        busy = [t for t in asyncio.all_tasks() if t is not me and t.get_name().startswith(BOT_TASKS)]
+        if busy:
+            await asyncio.wait(busy, timeout=max(0.01, deadline - time.monotonic()))
+        await asyncio.sleep(0.005)
+        now = (len(fake.requests), written())
+        stable = stable + 1 if now == last and not busy else 0
+        last = now
+        if time.monotonic() > deadline:
+            return False
+    return True
+
+
+async def raw_interaction(fake: FakeDiscord, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any],
+                          *, source: FakeMessage | None = None, permissions: int = 0, label: str = "",
+                          timeout: float = 15.0) -> InteractionResult:
+    """Send an interaction whose `data` goes out exactly as given: none of the client-side checks of the fake's
+    slash / click / select (registered options, types, bounds, choices, permissions, contexts, components on
+    the message) apply. The envelope (user, member, channel, guild, the message of a component) is still
+    built as Discord builds it."""
+    res = await fake._interact(kind, user, channel, data, label or f"raw interaction type {kind}", permissions,
+                               "en-US", timeout, True, source=source)
+    if res.callback_type == 5:
+        await res.wait_for_original(timeout)
+    return res
+
+
+def carrier(fake: FakeDiscord, channel: FakeChannel, custom_id: str, ctype: int = BUTTON,
+            like: Mapping[str, Any] | None = None) -> FakeMessage:
+    """A bot message in `channel` carrying one component with `custom_id`, as an old message could (one posted
+    before a restore from backup, or by an older version of the bot): Discord only sends clicks on components
+    that are on their message."""
+    if ctype == SELECT:
+        options = (like or {}).get("options") or [{"label": "a", "value": "a"}]
+        component: dict[str, Any] = {"type": SELECT, "custom_id": custom_id, "options": options}
+    else:
+        component = {"type": BUTTON, "style": 2, "label": "x", "custom_id": custom_id}
+    rows = [{"type": 1, "components": [component]}]
+    return fake.create_message(channel, {"content": CARRIER_TEXT, "components": rows})

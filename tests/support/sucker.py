@@ -1,0 +1,99 @@
+"""So Long Sucker through the offline Discord: open a table, wait for its redraws, read the stored game and
+make the decision the status message asks for, as a player clicks it."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+from pathlib import Path
+
+from games.sucker import SuckerState
+from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.world import TabletopRunner, World
+
+
+def stored(database: Path, game_id: int = 1) -> tuple[str, SuckerState, list[tuple[int, int | None, str]]]:
+    """A game as stored: its status, its state and its move log (seat, user id, action text)."""
+    conn = sqlite3.connect(database)
+    try:
+        status, state = conn.execute("SELECT status, state FROM games WHERE id = ?", (game_id,)).fetchone()
+        moves = conn.execute("SELECT seat, user_id, action FROM moves WHERE game_id = ? ORDER BY ply",
+                             (game_id,)).fetchall()
+    finally:
+        conn.close()
+    return str(status), SuckerState.from_dict(json.loads(state)), [(int(a), b, str(c)) for a, b, c in moves]
+
+
+def _button(message: FakeMessage, label: str) -> str:
+    return str(next(b["custom_id"] for b in message.buttons() if b["label"] == label))
+
+
+async def open_table(world: World, users: list[FakeUser], bots: int = 0) -> FakeMessage:
+    """The first user opens a lobby, the others join, `bots` bot seats are added and it starts; the lobby message
+    becomes the table's status message."""
+    host, *others = users
+    res = await world.fake.slash(host, world.channel, "sucker", "new", options={"players": len(users) + bots})
+    lobby = res.message
+    assert res.callback_type == 4 and lobby is not None
+    for user in others:
+        await world.fake.click(user, lobby, _button(lobby, "Join"))
+    for _ in range(bots):
+        await world.fake.click(host, lobby, _button(lobby, "Add bot"))
+    started = await world.fake.click(host, lobby, _button(lobby, "Start"))
+    assert started.callback_type == 7, started.errors
+    return lobby
+
+
+async def edited(world: World, message: FakeMessage, count: int) -> None:
+    """Wait until the bot has edited `message` `count` times in all (its redraws follow its answers)."""
+    await world.fake.wait_until(lambda: message.edits >= count)
+
+
+async def thread_opened(world: World, status: FakeMessage) -> None:
+    """The thread for table talk opens after the Start click is answered; wait for the status to name it."""
+    await world.fake.wait_until(lambda: "table talk" in status.content)
+
+
+def _shows_turn(status: FakeMessage, turn: int) -> bool:
+    """Whether the status message's decision components were drawn for `turn` (they all carry it)."""
+    tokens = {m.group(1) for c in status.walk_components()
+              if (m := re.match(r"sks?:[0-9]+:([0-9]+):", str(c.get("custom_id", ""))))}
+    return tokens == {str(turn)}
+
+
+async def decide(world: World, status: FakeMessage, user: FakeUser, state: SuckerState, rng: random.Random) -> None:
+    """Make the decision the status message asks of `user`, the way a player clicks it."""
+    await world.fake.wait_until(lambda: _shows_turn(status, state.turn))  # the bot's redraws may still be coming
+    edits = status.edits
+    select = next((c for c in status.walk_components() if ":chip" in str(c.get("custom_id", ""))), None)
+    if select is not None:
+        colour = rng.choice([o["value"] for o in select["options"]])
+        private = await world.fake.select(user, status, str(select["custom_id"]), values=[colour])
+        assert private.ephemeral and private.message is not None and "where?" in private.message.content
+        piles = private.message.buttons()
+        res = await world.fake.click(user, private.message, rng.choice(piles)["custom_id"])
+        assert res.callback_type == 7 and "Done:" in private.message.content, res.errors
+        await edited(world, status, edits + 1)
+        return
+    buttons = status.buttons()
+    if state.phase == "name":  # naming a player without chips is what brings rescues and defeats about
+        broke = [b for b in buttons if any(
+            b["label"].lower().startswith(state.colours[s]) and state.held(s) == 0 for s in state.live_seats())]
+        buttons = broke or buttons
+    if state.phase == "rescue" and rng.random() < 0.7:
+        buttons = [b for b in buttons if b["label"].startswith("Decline")] or buttons
+    res = await world.fake.click(user, status, rng.choice(buttons)["custom_id"])
+    assert res.callback_type == 7, res.errors
+
+
+def state_user(bots: TabletopRunner, seat: int, game_id: int = 1) -> int:
+    """The user id in `seat` of a stored game."""
+    conn = sqlite3.connect(bots.database)
+    try:
+        row = conn.execute("SELECT user_id FROM game_players WHERE game_id = ? AND seat = ?",
+                           (game_id, seat)).fetchone()
+    finally:
+        conn.close()
+    return int(row[0])
