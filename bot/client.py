@@ -9,23 +9,25 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.bot_turns import BotTurns
+from bot.components import MAX_CONCURRENT_CLICKS
 from bot.config import Settings
 from bot.errors import reply_with_error
-from bot.lobbies import LobbyService
-from bot.locks import KeyedLocks
-from bot.service import Game, GameService, TimerEvent
-from bot.timers import TimerLoop
-from bot.ui.components import MAX_CONCURRENT_CLICKS
-from bot.ui.lobby import LobbyButton
+from bot.lobby import LobbyButton, show_closed
+from bot.presenter import GamePresenter
+from bot.service import GameService, Result, ServiceError, TimerEvent
+from bot.service.bot_turns import BotTurns
+from bot.service.lobbies import LobbyService
+from bot.service.locks import KeyedLocks
+from bot.service.timers import TimerLoop
 from bot.validation import TabletopTree, answer_unhandled_component
+from games.registry import descriptions
 from storage import BotStateStore, Database
 from storage.deals import DealStore
 from storage.lobbies import LobbyRecord
@@ -33,16 +35,8 @@ from storage.ratings import RatingStore
 from storage.server_settings import ServerSettingsStore
 
 log = logging.getLogger(__name__)
-
-
-class GamePresenter(Protocol):
-    """What a game's cog offers the rest of the bot: announcing timer events for its games."""
-
-    async def announce_timer(self, event: TimerEvent, game: Game) -> None: ...
-
-    async def announce_lobby_expired(self, lobby: LobbyRecord) -> None: ...
-
-    async def draw(self, game: Game) -> None: ...
+# The cogs every bot has besides the games' presenters (which come from the game registry).
+EXTENSIONS = ("bot.cogs.ladder", "bot.cogs.settings", "bot.cogs.replay", "bot.cogs.help")
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -119,18 +113,10 @@ class TabletopBot(commands.Bot):
         self.deals = DealStore(self._db)
         self.ratings = RatingStore(self._db)
         self.server_settings = ServerSettingsStore(self._db)
-        from bot.cogs.chopsticks import ChopsticksCog
-        from bot.cogs.generals import GeneralsCog
-        from bot.cogs.ladder import LadderCog
-        from bot.cogs.replay import ReplayCog
-        from bot.cogs.settings import SettingsCog
-        from bot.cogs.sucker import SuckerCog
-
-        cogs = (ChopsticksCog(self), GeneralsCog(self), SuckerCog(self), LadderCog(self), SettingsCog(self),
-                ReplayCog(self))
-        for cog in cogs:
-            await self.add_cog(cog)
-            self.add_dynamic_items(*cog.DYNAMIC_ITEMS)
+        for description in descriptions():  # one presenter per game kind, as the registry says
+            await self.load_extension(description.presenter)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         self.add_dynamic_items(LobbyButton)
         self._bot_turns = BotTurns(self.service, self.redraw)
         await self.bot_turns.resume_all()  # bot turns that a stop interrupted
@@ -169,35 +155,58 @@ class TabletopBot(commands.Bot):
         await memory.set(key, digest)
         log.info("synced %d application commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
 
-    async def _announce_timer(self, event: TimerEvent, game: Game) -> None:
-        presenter = self.presenters.get(game.record.kind)
+    async def add_presenter(self, presenter: GamePresenter) -> None:
+        """Add a game's presenter (from its extension's `setup`): its commands, components and drawing."""
+        await self.add_cog(presenter)
+        self.presenters[presenter.kind] = presenter
+        self.add_dynamic_items(*presenter.components)
+
+    async def remove_presenter(self, kind: str) -> None:
+        presenter = self.presenters.pop(kind, None)
+        if presenter is not None:
+            self.remove_dynamic_items(*presenter.components)
+            await self.remove_cog(presenter.qualified_name)
+
+    def presenter(self, kind: str) -> GamePresenter:
+        presenter = self.presenters.get(kind)
         if presenter is None:
-            log.warning("no presenter for %s game %s", game.record.kind, game.id)
+            raise ServiceError("This game is not available on this bot right now.")
+        return presenter
+
+    async def check_game(self, interaction: discord.Interaction[Any], kind: str, game_id: int) -> None:
+        """What every component of a game checks first: the game is of its kind and played here."""
+        presenter = self.presenter(kind)
+        await presenter.own_game(interaction, game_id, in_dms=presenter.components_in_dms)
+
+    async def _announce_timer(self, event: TimerEvent, result: Result[Any, Any]) -> None:
+        presenter = self.presenters.get(result.game.kind)
+        if presenter is None:
+            log.warning("no presenter for %s game %s", result.game.kind, result.id)
             return
-        await presenter.announce_timer(event, game)
-        self.bot_turns.schedule(game)  # a forfeit can hand the turn to a bot
+        await presenter.announce_timer(event, result)
+        self.bot_turns.schedule(result.game)  # a forfeit can hand the turn to a bot
 
     @asynccontextmanager
-    async def drawing(self, game_id: int) -> AsyncIterator[Game]:
+    async def drawing(self, game_id: int) -> AsyncIterator[Result[Any, Any]]:
         """The game as stored now, while no other drawing of it can happen (see `redraw`)."""
         async with self._redraw_locks.hold(game_id):
-            yield await self.service.load(game_id)
+            yield await self.service.view(game_id)
 
     async def redraw(self, game_id: int) -> None:
-        """Redraw a game's channel message from what is stored now.
+        """Redraw a game's channel message (and private boards) from what is stored now.
 
         Redraws of one game run one at a time and each reads the database, so when several actions finish
         together (transfers, bot moves) the message never ends up showing an older position."""
-        async with self.drawing(game_id) as game:
-            presenter = self.presenters.get(game.record.kind)
+        async with self.drawing(game_id) as result:
+            presenter = self.presenters.get(result.game.kind)
             if presenter is not None:
-                await presenter.draw(game)
+                await presenter.draw(result)
 
     async def _restore_boards(self, started: float) -> None:
         """Redraw each active game's message once after a start. A process that stops between storing an action
         and redrawing its game (a crash, a kill) leaves the message showing an older position, whose buttons are
         then refused as stale and which nothing else would ever redraw."""
-        for game_id in await self.service.store.active_games_before(started):
+        for game_id in await self.service.games_to_restore(started):
             try:
                 await self._restore_board(game_id)
             except discord.HTTPException as exc:  # e.g. the message or channel was deleted meanwhile
@@ -206,22 +215,22 @@ class TabletopBot(commands.Bot):
                 log.exception("could not restore the message of game %s", game_id)
 
     async def _restore_board(self, game_id: int) -> None:
-        async with self.drawing(game_id) as game:
-            presenter = self.presenters.get(game.record.kind)
-            if presenter is None or game.record.status != "active":
+        async with self.drawing(game_id) as result:
+            presenter = self.presenters.get(result.game.kind)
+            if presenter is None or result.game.status != "active":
                 return
-            if game.record.message_id is None:
+            if result.game.message_id is None:
                 # The process stopped after posting the game's message but before storing its id: that message
                 # can never be found again, so post the board anew.
-                channel = self.get_partial_messageable(game.record.channel_id, guild_id=game.record.guild_id)
-                sent = await channel.send(f"Game #{game.id}: its board again, after a restart of the bot.")
-                game = await self.service.set_message(game.id, sent.id)
-            await presenter.draw(game)
+                channel = self.get_partial_messageable(result.game.channel_id, guild_id=result.game.guild_id)
+                sent = await channel.send(f"Game #{result.id}: its board again, after a restart of the bot.")
+                result = await self.service.set_message(result.id, sent.id)
+            await presenter.draw(result)
 
     async def _announce_lobby(self, lobby: LobbyRecord) -> None:
         presenter = self.presenters.get(lobby.kind)
         if presenter is not None:
-            await presenter.announce_lobby_expired(lobby)
+            await show_closed(self, lobby, presenter)
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -17,7 +17,6 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
-from discord.ext import commands
 
 from bot.errors import reply_with_error
 from bot.service import ServiceError
@@ -91,10 +90,10 @@ async def answer_unhandled_component(interaction: discord.Interaction[Any]) -> N
 
 
 async def _answer_unknown_form(interaction: discord.Interaction[Any], custom_id: str) -> None:
-    """A submitted form whose id no cog answers (the cogs list theirs in FORM_TEMPLATES) and that discord.py is
+    """A submitted form whose id no presenter answers (they list theirs in `form_templates`) and that discord.py is
     not waiting for: refuse it rather than leave it unanswered."""
-    cogs = interaction.client.cogs.values() if isinstance(interaction.client, commands.Bot) else ()
-    known = any(re.fullmatch(template, custom_id) for cog in cogs for template in getattr(cog, "FORM_TEMPLATES", ()))
+    presenters = getattr(interaction.client, "presenters", {}).values()
+    known = any(re.fullmatch(template, custom_id) for p in presenters for template in p.form_templates)
     if known or custom_id in interaction.client._connection._view_store._modals:
         return
     await reply_with_error(interaction, ServiceError(

@@ -2,6 +2,7 @@
 
 from games.base import (
     Action,
+    EndReason,
     GameError,
     GameOverError,
     GameState,
@@ -10,10 +11,13 @@ from games.base import (
     NotYourTurnError,
     Outcome,
 )
-from games.registry import game_class, registered_kinds, replay
+from games.engines import game_class, replay
+from games.registry import GameDescription, describe, descriptions, registered_kinds
 
 __all__ = [
     "Action",
+    "EndReason",
+    "GameDescription",
     "GameError",
     "GameOverError",
     "GameState",
@@ -21,6 +25,8 @@ __all__ = [
     "InvalidStateError",
     "NotYourTurnError",
     "Outcome",
+    "describe",
+    "descriptions",
     "game_class",
     "registered_kinds",
     "replay",

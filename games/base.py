@@ -10,13 +10,33 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+
+class EndReason(StrEnum):
+    """Why a game ended, one list for every game; the Discord layer turns each into words."""
+
+    RESIGN = "resign"  # a player gave up
+    TIMEOUT = "timeout"  # a player ran out of time
+    DRAW_AGREED = "draw-agreed"  # every player agreed to a draw
+    KNOCKOUT = "knockout"  # every opponent is out (Chopsticks)
+    MISERE = "misere"  # the first to lose every hand wins (Chopsticks misère)
+    REPETITION = "repetition"  # the same position came up a third time (Chopsticks)
+    LAST_SURVIVOR = "last-survivor"  # everyone else was defeated (So Long Sucker)
+    FLAG_CAPTURED = "flag-eliminated"  # a Flag was captured (Game of the Generals)
+    FLAG_HOME = "flag-reached-back-rank"  # a Flag reached the far side (Game of the Generals)
+    NO_CHALLENGE_DRAW = "no-challenge-draw"  # too many moves without a challenge (Game of the Generals)
+
+
+# Older snapshots spelled a reason differently; they are read as today's reason.
+_LEGACY_REASONS = {"agreement": EndReason.DRAW_AGREED}
 
 # Reserved action texts in a move log. They are not game moves, but they change the outcome, so they are
 # logged and replayed like moves.
-RESIGN = "resign"
-TIMEOUT = "timeout"
-DRAW_AGREED = "draw-agreed"
+RESIGN = EndReason.RESIGN.value
+TIMEOUT = EndReason.TIMEOUT.value
+DRAW_AGREED = EndReason.DRAW_AGREED.value
 META_ACTIONS = frozenset({RESIGN, TIMEOUT, DRAW_AGREED})
 
 
@@ -45,7 +65,7 @@ class Outcome:
     """How a finished game ended: a place per seat (1 = first; equal places are ties) and why."""
 
     places: tuple[int, ...]
-    reason: str
+    reason: EndReason
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -56,7 +76,7 @@ class Outcome:
         return len(self.winners) == len(self.places)
 
     @classmethod
-    def by_elimination(cls, players: int, out_in_order: Sequence[int], reason: str) -> Outcome:
+    def by_elimination(cls, players: int, out_in_order: Sequence[int], reason: EndReason) -> Outcome:
         """Seats still in share first place; the others follow in reverse order of going out, ranked as in
         sport (two sharing first are followed by third)."""
         places = [1] * players
@@ -67,13 +87,14 @@ class Outcome:
         return cls(tuple(places), reason)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"places": list(self.places), "reason": self.reason}
+        return {"places": list(self.places), "reason": self.reason.value}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
         try:
             places = tuple(int(p) for p in data["places"])
-            reason = str(data["reason"])
+            text = str(data["reason"])
+            reason = _LEGACY_REASONS.get(text) or EndReason(text)
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"bad outcome: {exc}") from exc
         return cls(places, reason)
@@ -87,8 +108,17 @@ class Action(ABC):
         """The stable text used in logs, custom ids and replays."""
 
 
-class GameState(ABC):
-    """One position of one game, with everything needed to continue it."""
+PublicViewT = TypeVar("PublicViewT", covariant=True)
+PlayerViewT = TypeVar("PlayerViewT", covariant=True)
+
+
+class GameState(ABC, Generic[PublicViewT, PlayerViewT]):
+    """One position of one game, with everything needed to continue it.
+
+    The two type parameters are the frozen view types: what a spectator may know, and what one player may
+    know. Computer players live outside the engine (see `GameDescription.computer`): an engine never imports
+    them, and they read what they may know from the engine's views.
+    """
 
     kind: ClassVar[str]
     FORMAT_VERSION: ClassVar[int]
@@ -121,7 +151,7 @@ class GameState(ABC):
         """The state after `player` takes `action`; raises a GameError subclass when refused."""
 
     @abstractmethod
-    def resign(self, player: int, reason: str = RESIGN) -> Self:
+    def resign(self, player: int, reason: EndReason = EndReason.RESIGN) -> Self:
         """The state after `player` gives up (resignation or a turn timeout)."""
 
     @abstractmethod
@@ -133,12 +163,26 @@ class GameState(ABC):
         """None while the game goes on."""
 
     @abstractmethod
-    def public_view(self) -> Any:
+    def public_view(self) -> PublicViewT:
         """What a spectator may know, as a frozen value."""
 
     @abstractmethod
-    def view_for(self, player: int) -> Any:
+    def view_for(self, player: int) -> PlayerViewT:
         """What `player` may know, as a frozen value."""
+
+    def review_view(self, game_over: bool) -> PublicViewT:
+        """What a replay of this position may show: the public view, unless the game is over and the game has
+        more to show then (hidden ranks revealed in hindsight)."""
+        return self.public_view()
+
+    def began(self) -> bool:
+        """Whether play proper has begun (False while players still set up in secret)."""
+        return True
+
+    def expand(self, player: int, text: str, rng: random.Random) -> str:
+        """The action text to log for what `player` asked for: the same text, except where a request needs
+        randomness to become an action (a random formation); the log stores the result, so replays are exact."""
+        return text
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
@@ -148,8 +192,6 @@ class GameState(ABC):
     @abstractmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Inverse of `to_dict`; validates and raises InvalidStateError."""
-
-    BOT_LEVELS: ClassVar[tuple[str, ...]] = ()
 
     def timeout_action(self, player: int) -> Action | None:
         """What `player` does when their time runs out, if not forfeiting (the default: None, they resign)."""
@@ -162,10 +204,6 @@ class GameState(ABC):
         decision drawn before someone's transfer is still accepted afterwards."""
         return None
 
-    def bot_action(self, player: int, level: str, rng: random.Random) -> Action:
-        """The move a computer player of `level` makes for `player` (levels are listed in BOT_LEVELS)."""
-        raise GameError(f"{self.kind} has no computer player")
-
     @property
     def is_over(self) -> bool:
         return self.outcome() is not None
@@ -173,7 +211,7 @@ class GameState(ABC):
     def apply_text(self, player: int, text: str) -> Self:
         """Apply a logged action text, including the reserved meta actions (used by replay)."""
         if text in (RESIGN, TIMEOUT):
-            return self.resign(player, text)
+            return self.resign(player, EndReason(text))
         if text == DRAW_AGREED:
             return self.agree_draw()
         return self.apply(player, self.parse_action(text))

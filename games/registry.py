@@ -1,49 +1,97 @@
-"""Game kinds by name, so storage and the service can rebuild any game from its kind and snapshot."""
+"""The one place that knows every game kind: its description, and where its engine and computer players are.
+
+Every list of games in the product (command choices, help, ladders, settings, refusal hints, which Discord
+presenters the bot loads) derives from `descriptions()`. A description is plain data: it names its engine,
+its computer players and its Discord presenter by module path, so reading a description never imports an
+engine (the Discord layer reads descriptions; only the service builds states).
+"""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+import importlib.util
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from games.base import GameState, InvalidStateError
-
-_KINDS: dict[str, type[GameState]] = {}
+from games.base import InvalidStateError
 
 
-def register(cls: type[GameState]) -> type[GameState]:
-    """Class decorator: make a game kind known by its `kind` name."""
-    if cls.kind in _KINDS and _KINDS[cls.kind] is not cls:
-        raise ValueError(f"game kind {cls.kind!r} registered twice")
-    _KINDS[cls.kind] = cls
-    return cls
+@dataclass(frozen=True)
+class GameDescription:
+    """Everything the product needs to know about one kind of game, besides its rules."""
+
+    kind: str  # the stored name, e.g. "chopsticks"
+    title: str  # how players call it, e.g. "Chopsticks"
+    min_players: int
+    max_players: int
+    hidden_information: bool  # whether players see different things (private boards, leak tests)
+    bot_levels: tuple[str, ...]  # computer player levels, weakest first; empty: no computer player
+    default_bot_level: str | None
+    start_command: str  # the command that starts a game, e.g. "/chopsticks challenge"
+    summary: str  # a few lines for /help: what the game is
+    engine: str  # "module:StateClass" (resolved by games.engines, for the service only)
+    computer: str | None  # "module:function", a ComputerPlayer
+    presenter: str  # the Discord extension module that presents it (loaded by the bot)
+
+    def player_range(self) -> str:
+        if self.min_players == self.max_players:
+            return f"{self.min_players} players"
+        return f"{self.min_players}-{self.max_players} players"
 
 
-def game_class(kind: str) -> type[GameState]:
+_DESCRIPTIONS: dict[str, GameDescription] = {}
+# The built-in games in the order players see them; any other package of games/ with a `description` module
+# (a new game) is found and listed after them, so adding a game changes no file outside its own.
+BUILTIN_ORDER = ("chopsticks", "generals", "sucker")
+
+
+def register(description: GameDescription) -> GameDescription:
+    """Make a game kind known (the built-in ones register themselves; tests may add their own)."""
+    known = _DESCRIPTIONS.get(description.kind)
+    if known is not None and known != description:
+        raise ValueError(f"game kind {description.kind!r} registered twice")
+    _DESCRIPTIONS[description.kind] = description
+    return description
+
+
+def unregister(kind: str) -> None:
+    """Forget a game kind that was registered at run time (tests clean up after themselves)."""
+    _DESCRIPTIONS.pop(kind, None)
+
+
+def descriptions() -> tuple[GameDescription, ...]:
+    """Every game kind, in the order players see them listed."""
+    _load_builtin_games()
+    return tuple(_DESCRIPTIONS.values())
+
+
+def describe(kind: str) -> GameDescription:
     _load_builtin_games()
     try:
-        return _KINDS[kind]
+        return _DESCRIPTIONS[kind]
     except KeyError:
         raise InvalidStateError(f"unknown game kind {kind!r}") from None
 
 
 def registered_kinds() -> list[str]:
-    _load_builtin_games()
-    return sorted(_KINDS)
+    return sorted(d.kind for d in descriptions())
 
 
-def replay(kind: str, initial: Mapping[str, Any], moves: Iterable[tuple[int, str]]) -> GameState:
-    """Rebuild a game from its initial snapshot and its move log of (seat, action text)."""
-    state = game_class(kind).from_dict(initial)
-    for seat, text in moves:
-        state = state.apply_text(seat, text)
-    return state
+@cache
+def resolve(target: str) -> Any:
+    """The object a description names as "module:name" (imported on first use)."""
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
-BUILTIN_GAMES = ("games.chopsticks", "games.generals", "games.sucker")
-
-
+@cache
 def _load_builtin_games() -> None:
-    # Imported lazily so that `games.base` has no import cycle with the games that register themselves.
-    for module in BUILTIN_GAMES:
-        importlib.import_module(module)
+    # Imported on first use rather than at import time, so `games.base` and this module load without any game.
+    import games
+
+    found = {m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg
+             and importlib.util.find_spec(f"games.{m.name}.description") is not None}
+    for name in sorted(found, key=lambda n: (BUILTIN_ORDER.index(n) if n in BUILTIN_ORDER else len(BUILTIN_ORDER), n)):
+        register(importlib.import_module(f"games.{name}.description").DESCRIPTION)

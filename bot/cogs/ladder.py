@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ratings import display_rating, is_provisional
+from bot.cogs.kinds import offer_games, title_of
+from bot.components import Button, CustomId
 from bot.service import ServiceError
-from bot.ui.components import dispatch
+from bot.service.ratings import display_rating, is_provisional
+from games.registry import descriptions
 from storage.ratings import GLOBAL, RatingRow, RatingStore, count_rated, favourite_opponent
 
 PAGE = 10
-KINDS = {"chopsticks": "Chopsticks", "sucker": "So Long Sucker", "generals": "Game of the Generals"}
-Kind = Literal["chopsticks", "sucker", "generals"]
 Scope = Literal["server", "global"]
-PAGE_TEMPLATE = r"lb:(?P<kind>[a-z]{1,20}):(?P<scope>[0-9]{1,20}):(?P<page>[0-9]{1,6})"
 COLOUR = discord.Colour.from_rgb(241, 196, 15)
 
 
@@ -31,41 +29,27 @@ def _line(place: int, row: RatingRow, caller: int) -> str:
     return f"**{place}.** <@{row.user_id}> · {_rating(row)} · {row.wins}W {row.draws}D {row.losses}L{me}"
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
+class PageButton(Button, custom_id=CustomId("lb:{kind}:{scope}:{page}", kind=r"[a-z]{1,20}", scope=r"[0-9]{1,20}",
+                                            page=r"[0-9]{1,6}")):
     """Previous / next page of a ladder; the custom id says which ladder and page, so it survives restarts."""
 
-    def __init__(self, custom_id: str, *, label: str = "·", disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=custom_id, disabled=disabled,
-                                           style=discord.ButtonStyle.secondary))
-        match = re.fullmatch(PAGE_TEMPLATE, custom_id)
-        assert match is not None, custom_id
-        self.kind, self.scope, self.page = str(match["kind"]), int(match["scope"]), int(match["page"])
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PageButton:
-        assert isinstance(item, discord.ui.Button) and item.custom_id is not None
-        return cls(item.custom_id, label=item.label or "·")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async def show(cog: LadderCog) -> None:
-            if self.kind not in KINDS:
-                raise ServiceError("There is no such ladder; use /leaderboard.")
-            if self.scope not in (GLOBAL, interaction.guild_id):
-                raise ServiceError("This is another server's ladder; use /leaderboard here.")
-            embed, view = await cog.page(self.kind, self.scope, self.page, interaction.user.id)
-            await interaction.response.edit_message(embed=embed, view=view,
-                                                    allowed_mentions=discord.AllowedMentions.none())
-
-        await dispatch(interaction, LadderCog, show)
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        kind, scope, page = self.fields["kind"], int(self.fields["scope"]), int(self.fields["page"])
+        if kind not in {d.kind for d in descriptions()}:
+            raise ServiceError("There is no such ladder; use /leaderboard.")
+        if scope not in (GLOBAL, interaction.guild_id):
+            raise ServiceError("This is another server's ladder; use /leaderboard here.")
+        cog = interaction.client.get_cog(LadderCog.__cog_name__)
+        if not isinstance(cog, LadderCog):
+            raise ServiceError("Ladders are not available on this bot right now.")
+        embed, view = await cog.page(kind, scope, page, interaction.user.id)
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
 
 
-class LadderCog(commands.Cog):
-    __cog_name__ = "Ladder"
-    DYNAMIC_ITEMS = (PageButton,)
-
+class LadderCog(commands.Cog, name="Ladder"):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
+        offer_games(self.leaderboard)
 
     @property
     def ratings(self) -> RatingStore:
@@ -74,7 +58,7 @@ class LadderCog(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="The rating ladder of a game, here or across every server")
     @app_commands.describe(game="Which game", scope="This server's ladder, or the global one")
-    async def leaderboard(self, interaction: discord.Interaction[Any], game: Kind,
+    async def leaderboard(self, interaction: discord.Interaction[Any], game: str,
                           scope: Scope = "server") -> None:
         if scope == "server" and interaction.guild_id is None:
             raise ServiceError("There is no server ladder in DMs; use scope: global.")
@@ -94,12 +78,13 @@ class LadderCog(commands.Cog):
             if mine is not None and rank is not None:
                 lines += ["…", _line(rank, mine, caller)]
         where = "global" if guild == GLOBAL else "this server"
-        embed = discord.Embed(title=f"{KINDS.get(kind, kind)} ladder ({where})", description="\n".join(lines),
+        embed = discord.Embed(title=f"{title_of(kind)} ladder ({where})", description="\n".join(lines),
                               colour=COLOUR)
         embed.set_footer(text=f"Page {page + 1} of {pages} · {total} rated players · rating = 1000 + 40 (mu - 3 sigma)")
         view = discord.ui.View(timeout=None)
-        view.add_item(PageButton(f"lb:{kind}:{guild}:{max(page - 1, 0)}", label="◀ Previous", disabled=page == 0))
-        view.add_item(PageButton(f"lb:{kind}:{guild}:{page + 1}", label="Next ▶", disabled=page + 1 >= pages))
+        view.add_item(PageButton.of(kind=kind, scope=guild, page=max(page - 1, 0), label="◀ Previous",
+                                    disabled=page == 0))
+        view.add_item(PageButton.of(kind=kind, scope=guild, page=page + 1, label="Next ▶", disabled=page + 1 >= pages))
         return embed, view
 
     @app_commands.command(name="history", description="A player's recent games, with links to them")
@@ -107,16 +92,16 @@ class LadderCog(commands.Cog):
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         who = user or interaction.user
         lines = []
-        for record, seat in await self.bot.service.store.history(who.id, limit=10):
-            title = KINDS.get(record.kind, record.kind)
+        for record in await self.bot.service.history(who.id, limit=10):
+            title = title_of(record.kind)
             if record.status == "active":
                 result = "in progress"
-            elif seat.place == 1 and all(s.place == 1 for s in record.seats):
+            elif record.place == 1 and all(s.place == 1 for s in record.seats):
                 result = "draw"
-            elif seat.place == 1:
+            elif record.place == 1:
                 result = "won"
             else:
-                result = f"place {seat.place}" if len(record.seats) > 2 else "lost"
+                result = f"place {record.place}" if len(record.seats) > 2 else "lost"
             link = (f" · [board](https://discord.com/channels/{record.guild_id or '@me'}/{record.channel_id}/"
                     f"{record.message_id})" if record.message_id else "")
             lines.append(f"{title} #{record.id} · {result} · <t:{int(record.created_at)}:d>{link}"
@@ -131,7 +116,8 @@ class LadderCog(commands.Cog):
         who = user or interaction.user
         guild = interaction.guild_id
         lines = []
-        for kind, title in KINDS.items():
+        for description in descriptions():
+            kind, title = description.kind, description.title
             overall = await self.ratings.get(kind, GLOBAL, who.id)
             if overall is None:
                 continue
@@ -151,3 +137,8 @@ class LadderCog(commands.Cog):
         embed = discord.Embed(title=f"Stats of {who.display_name}", colour=COLOUR,
                               description="\n".join(lines).strip() or "No rated games yet.")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(LadderCog(bot))
+    bot.add_dynamic_items(PageButton)

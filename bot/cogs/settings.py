@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.kinds import offer_games
 from bot.config import parse_duration
-from bot.ui.lobby import format_duration
+from bot.lobby import format_duration
 from storage.server_settings import ServerSettings, ServerSettingsStore
 
-Kind = Literal["chopsticks", "sucker", "generals"]
 COLOUR = discord.Colour.from_rgb(149, 165, 166)
 
 
@@ -28,12 +28,11 @@ def settings_embed(settings: ServerSettings) -> discord.Embed:
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class SettingsCog(commands.GroupCog, group_name="settings", group_description="Game settings for this server"):
-    __cog_name__ = "Settings"
-    DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
-
+class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
+                  group_description="Game settings for this server"):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
+        offer_games(self.game)
 
     @property
     def store(self) -> ServerSettingsStore:
@@ -84,7 +83,7 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="G
 
     @app_commands.command(name="game", description="Switch a game on or off on this server")
     @app_commands.describe(game="Which game", enabled="On or off (games already started finish either way)")
-    async def game(self, interaction: discord.Interaction[Any], game: Kind, enabled: bool) -> None:
+    async def game(self, interaction: discord.Interaction[Any], game: str, enabled: bool) -> None:
         assert interaction.guild_id is not None
         current = await self.store.get(interaction.guild_id)
         disabled = current.disabled_games - {game} if enabled else current.disabled_games | {game}
@@ -92,13 +91,5 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="G
         await interaction.response.send_message("Saved.", embed=settings_embed(settings), ephemeral=True)
 
 
-async def check_new_game(bot: Any, interaction: discord.Interaction[Any], kind: str) -> ServerSettings | None:
-    """The server's settings, if a new game of `kind` may start here; otherwise the reason why not."""
-    if interaction.guild_id is None:
-        return None
-    settings: ServerSettings = await bot.server_settings.get(interaction.guild_id)
-    if kind in settings.disabled_games:
-        raise app_commands.CheckFailure("This game is switched off on this server.")
-    if settings.channel_id is not None and interaction.channel_id not in (settings.channel_id, None):
-        raise app_commands.CheckFailure(f"New games start in <#{settings.channel_id}> on this server.")
-    return settings
+async def setup(bot: Any) -> None:
+    await bot.add_cog(SettingsCog(bot))

@@ -1,8 +1,9 @@
 """Chopsticks, the finger game (rules: ../shared/rules/chopsticks.md)."""
 
 from games.chopsticks.actions import Attack, Flip, Split, Swap
-from games.chopsticks.engine import ChopsticksState, ChopsticksView, parse_code
+from games.chopsticks.engine import ChopsticksState, parse_code
 from games.chopsticks.rules import PRESETS, VARIANTS, Rules
+from games.chopsticks.views import ChopsticksView, MoveChoice
 
 __all__ = [
     "PRESETS",
@@ -11,6 +12,7 @@ __all__ = [
     "ChopsticksState",
     "ChopsticksView",
     "Flip",
+    "MoveChoice",
     "Rules",
     "Split",
     "Swap",

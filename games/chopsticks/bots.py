@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from games.base import Action, GameError
+from games.base import Action, GameError, NotYourTurnError
 from games.chopsticks.counting import is_finished
 from games.chopsticks.engine import ChopsticksState
 from games.chopsticks.moves import next_to_move, successors
@@ -130,3 +130,15 @@ def _beaten(rules: Rules, before: Table, after: Table, seat: int) -> bool:
         gone = _gone(before, after)
         return bool(gone) and gone[0] != seat
     return not after[seat].alive
+
+
+LEVELS = ("easy", "medium", "perfect")  # as listed in games/chopsticks/description.py
+
+
+def bot_action(state: ChopsticksState, player: int, level: str, rng: random.Random) -> Action:
+    """The computer player's move for `player`, who must be the one to move."""
+    if level not in LEVELS:
+        raise GameError(f"There is no {level!r} Chopsticks bot; choose from {', '.join(LEVELS)}.")
+    if player != state.current_player():
+        raise NotYourTurnError("It is not the bot's turn.")
+    return choose_move(state, level, rng)

@@ -15,8 +15,8 @@ from functools import cached_property
 from typing import Any, Self
 
 from games.base import (
-    RESIGN,
     Action,
+    EndReason,
     GameError,
     GameOverError,
     GameState,
@@ -30,34 +30,13 @@ from games.chopsticks.moves import next_to_move, redistributions, successors
 from games.chopsticks.notation import Hands, hands_label, hands_text, value_label
 from games.chopsticks.position import Seat, Table, parse_table, start_seat, table_code, zombie_seat
 from games.chopsticks.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from games.registry import register
+from games.chopsticks.views import ChopsticksView, MoveChoice
+
+__all__ = ["ChopsticksState", "ChopsticksView", "parse_code"]  # the view is re-exported for older imports
 
 
 @dataclass(frozen=True)
-class ChopsticksView:
-    """Everything anyone may know about a Chopsticks position (the game has no hidden information).
-
-    `hands` are in the engine's units (half fingers with stumps); `labels` are the same values written for
-    people ("1½"). `out` lists seats that went out (zombies included) in order; `zombies` the zombie seats;
-    `lives` the lives left per seat (all 0 unless sudden-death is on).
-    """
-
-    rules: Rules
-    code: str
-    hands: tuple[Hands, ...]
-    to_move: int | None
-    out: tuple[int, ...]
-    ply: int
-    last: tuple[int, str] | None
-    outcome: Outcome | None
-    lives: tuple[int, ...] = ()
-    zombies: tuple[int, ...] = ()
-    labels: tuple[tuple[str, ...], ...] = ()
-
-
-@register
-@dataclass(frozen=True)
-class ChopsticksState(GameState):
+class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
     kind = "chopsticks"
     FORMAT_VERSION = 2
     MIN_PLAYERS = MIN_PLAYERS
@@ -112,13 +91,23 @@ class ChopsticksState(GameState):
         return cls._at(rules, tuple(relative[(seat - to_move) % p] for seat in range(p)), to_move)
 
     @classmethod
+    def from_view(cls, view: ChopsticksView) -> Self:
+        """The position a view shows, for analysing it; a view does not carry the repetition history, so this
+        position has none (moves, their values and the search do not depend on it)."""
+        state = cls(rules=view.rules, hands=view.hands, to_move=view.first, ply=view.ply, out_order=view.out,
+                    result=view.outcome, last=view.last, lives=view.lives, zombies=view.zombies)
+        _validate(state.rules, state.hands, state.lives, state.zombies, state.to_move, state.out_order)
+        return replace(state, seen=((state.position_key(), 1),))
+
+    @classmethod
     def _at(cls, rules: Rules, table: Table, to_move: int) -> Self:
         out = tuple(seat for seat in range(rules.players) if not table[seat].alive)
         state = cls(rules=rules, hands=tuple(s.hands for s in table), to_move=to_move, out_order=out,
                     lives=tuple(s.lives for s in table),
                     zombies=tuple(i for i, s in enumerate(table) if s.zombie))
         if rules.has("misere") and out:
-            result: Outcome | None = Outcome(tuple(1 if s in out else 2 for s in range(rules.players)), "misere")
+            result: Outcome | None = Outcome(tuple(1 if s in out else 2 for s in range(rules.players)),
+                                             EndReason.MISERE)
         else:
             result = state._knockout_result()
         return replace(state, seen=((state.position_key(), 1),), result=result)
@@ -310,12 +299,12 @@ class ChopsticksState(GameState):
         key = state.position_key()
         seen[key] = seen.get(key, 0) + 1
         if result is None and seen[key] >= 3:
-            result = state._ranked("repetition")
+            result = state._ranked(EndReason.REPETITION)
         return replace(state, seen=tuple(sorted(seen.items())), result=result)
 
     def _knockout_result(self) -> Outcome | None:
         alive = [s for s in range(self.rules.players) if s not in self.out_order]
-        return self._ranked("knockout") if len(alive) <= 1 else None
+        return self._ranked(EndReason.KNOCKOUT) if len(alive) <= 1 else None
 
     def _misere_result(self, winner: int) -> Outcome:
         """Misère: the knocked-out seat wins; players who resigned earlier come last, the rest share second."""
@@ -324,12 +313,12 @@ class ChopsticksState(GameState):
         places[winner] = 1
         for i, seat in enumerate(earlier):
             places[seat] = 2 + len(earlier) - i
-        return Outcome(tuple(places), "misere")
+        return Outcome(tuple(places), EndReason.MISERE)
 
-    def _ranked(self, reason: str) -> Outcome:
+    def _ranked(self, reason: EndReason) -> Outcome:
         return Outcome.by_elimination(self.rules.players, self.out_order, reason)
 
-    def resign(self, player: int, reason: str = RESIGN) -> Self:
+    def resign(self, player: int, reason: EndReason = EndReason.RESIGN) -> Self:
         """`player` leaves the game (a zombie may leave too); the others play on while two are still in."""
         if self.result is not None:
             raise GameOverError("The game is over.")
@@ -351,7 +340,7 @@ class ChopsticksState(GameState):
     def agree_draw(self) -> Self:
         if self.result is not None:
             raise GameOverError("The game is over.")
-        return replace(self, result=self._ranked("agreement"), ply=self.ply + 1, last=None)
+        return replace(self, result=self._ranked(EndReason.DRAW_AGREED), ply=self.ply + 1, last=None)
 
     def describe(self, action: Action, mover_view: bool = False) -> str:
         """Plain words for a move in this position: "3 taps 2" (or, addressed to the mover, "your 3 taps
@@ -381,23 +370,23 @@ class ChopsticksState(GameState):
 
     # ----- views ------------------------------------------------------------------------------------------
     def public_view(self) -> ChopsticksView:
+        return self._public_view
+
+    @cached_property
+    def _public_view(self) -> ChopsticksView:
+        # Built once per position: the service asks for it once per audience, and everyone sees the same.
         unit = self.rules.unit
+        seat = self.current_player()
+        moves = () if seat is None else tuple(
+            MoveChoice(move.text(), self.describe(move, mover_view=True),
+                       move.hand if isinstance(move, Attack) else None)
+            for move in self.legal_actions(seat))
         return ChopsticksView(
-            rules=self.rules, code=self.code(), hands=self.hands, to_move=self.current_player(),
+            rules=self.rules, code=self.code(), hands=self.hands, to_move=seat,
             out=self.out_order, ply=self.ply, last=self.last, outcome=self.result, lives=self.lives,
             zombies=self.zombies, labels=tuple(tuple(value_label(v, unit) for v in h) for h in self.hands),
+            first=self.to_move, moves=moves,
         )
-
-    BOT_LEVELS = ("easy", "medium", "perfect")
-
-    def bot_action(self, player: int, level: str, rng: random.Random) -> Action:
-        from games.chopsticks.bots import choose_move  # bots build on the engine, not the other way round
-
-        if level not in self.BOT_LEVELS:
-            raise GameError(f"There is no {level!r} Chopsticks bot; choose from {', '.join(self.BOT_LEVELS)}.")
-        if player != self.current_player():
-            raise NotYourTurnError("It is not the bot's turn.")
-        return choose_move(self, level, rng)
 
     def view_for(self, player: int) -> ChopsticksView:
         return self.public_view()  # nothing is hidden in Chopsticks

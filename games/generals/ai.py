@@ -380,3 +380,4 @@ def _static(model: Model, mine: dict[int, Rank], theirs: dict[int, Rank], materi
             row = DIST[sq]
             score -= SPY_HUNT * min((row[t] for t, r in theirs.items() if r >= Rank.GENERAL_1), default=0)
     return score
+

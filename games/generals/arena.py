@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from games.generals.computer import bot_action
 from games.generals.engine import GeneralsState
 
 MAX_PLIES = 1000  # a game still going after this many moves counts as a draw
@@ -37,7 +38,7 @@ def play_game(tested: str, opponent: str, index: int, seed: int, options: dict[s
     times: list[float] = []
     while (player := state.current_player()) is not None and state.ply < max_plies:
         started = time.perf_counter()
-        action = state.bot_action(player, levels[player], rng)
+        action = bot_action(state, player, levels[player], rng)
         if player == tested_seat:
             times.append(time.perf_counter() - started)
         state = state.apply(player, action)

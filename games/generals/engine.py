@@ -23,8 +23,8 @@ from functools import cached_property
 from typing import Any, Self
 
 from games.base import (
-    RESIGN,
     Action,
+    EndReason,
     GameError,
     GameOverError,
     GameState,
@@ -34,7 +34,6 @@ from games.base import (
     Outcome,
 )
 from games.generals.actions import Deploy, Move, Ready, Swap, parse_action_text
-from games.generals.ai import LEVELS, choose_action
 from games.generals.board import NEIGHBOURS, back_rank, parse_square, rank_of, square_name, target_rank
 from games.generals.observe import channel_view, hindsight_view, player_view
 from games.generals.pieces import (
@@ -62,22 +61,19 @@ from games.generals.setup import (
     validate,
 )
 from games.generals.views import OVER, PLAY, SETUP, PlayerView, PublicView
-from games.registry import register
 
-FLAG_ELIMINATED = "flag-eliminated"
-FLAG_REACHED_BACK_RANK = "flag-reached-back-rank"
-NO_CHALLENGE_DRAW = "no-challenge-draw"
-DRAW_AGREED_REASON = "draw-agreed"
+FLAG_ELIMINATED = EndReason.FLAG_CAPTURED
+FLAG_REACHED_BACK_RANK = EndReason.FLAG_HOME
+NO_CHALLENGE_DRAW = EndReason.NO_CHALLENGE_DRAW
+DRAW_AGREED_REASON = EndReason.DRAW_AGREED
 
 
-@register
 @dataclass(frozen=True)
-class GeneralsState(GameState):
+class GeneralsState(GameState[PublicView, PlayerView]):
     kind = "generals"
     FORMAT_VERSION = 1
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
-    BOT_LEVELS = LEVELS
 
     settings: Settings
     first: int  # the seat that moves first once both setups are in
@@ -367,7 +363,7 @@ class GeneralsState(GameState):
                 if Rank.FLAG in p.known_as and no_flag(owner, p):
                     armies[owner][i] = replace(p, known_as=p.known_as - {Rank.FLAG})
 
-    def resign(self, player: int, reason: str = RESIGN) -> Self:
+    def resign(self, player: int, reason: EndReason = EndReason.RESIGN) -> Self:
         if self.result is not None:
             raise GameOverError("The game is over.")
         if player not in (0, 1):
@@ -379,16 +375,6 @@ class GeneralsState(GameState):
             raise GameOverError("The game is over.")
         return replace(self, result=Outcome((1, 1), DRAW_AGREED_REASON), flag_waiting=None,
                        last=Event(self.current_player() or 0, DRAW_AGREED_REASON))
-
-    def bot_action(self, player: int, level: str, rng: random.Random) -> Action:
-        if level not in self.BOT_LEVELS:
-            raise GameError(f"There is no {level!r} Generals bot; choose from {', '.join(self.BOT_LEVELS)}.")
-        if self.result is not None:
-            raise GameOverError("The game is over.")
-        if not self.legal_actions(player):
-            raise NotYourTurnError("It is not the bot's turn.")
-        # The AI is handed this seat's view and nothing else, so it cannot play on hidden information.
-        return self.parse_action(choose_action(self.view_for(player), level, rng))
 
     # ----- views -------------------------------------------------------------------------------------------
     def view_for(self, player: int) -> PlayerView:
@@ -402,6 +388,21 @@ class GeneralsState(GameState):
     def hindsight_view(self) -> PublicView:
         """The public view with every standing piece revealed: only for replaying a game that is over."""
         return hindsight_view(self)
+
+    def review_view(self, game_over: bool) -> PublicView:
+        return self.hindsight_view() if game_over else self.public_view()
+
+    def began(self) -> bool:
+        return self.phase != SETUP
+
+    def expand(self, player: int, text: str, rng: random.Random) -> str:
+        """`formation:<name>` deploys one of the named formations (`random` draws on `rng`) as a setup."""
+        kind, _, name = text.partition(":")
+        if kind != "formation":
+            return text
+        if name not in FORMATIONS:
+            raise IllegalMoveError(f"There is no formation called {name!r}; choose from {', '.join(FORMATIONS)}.")
+        return "setup:" + compact(formation(name, rng, player, self.settings))
 
     def turn_token(self) -> int | None:
         """Moves played since the setups: the public count a drawn move button is checked against.
@@ -488,7 +489,7 @@ def _board_cells(diagram: str | Mapping[str, str]) -> list[tuple[int, str]]:
             if token not in EMPTY_MARKS]
 
 
-def _win(seat: int, reason: str) -> Outcome:
+def _win(seat: int, reason: EndReason) -> Outcome:
     return Outcome((1, 2) if seat == 0 else (2, 1), reason)
 
 

@@ -12,7 +12,7 @@ from games.sucker.rules import (
     MIN_PLAYERS,
     Phase,
 )
-from games.sucker.views import ChipView, PileView, SeatView, SuckerView
+from games.sucker.views import ChipView, ChoiceView, PileView, SeatView, SuckerView
 
 __all__ = [
     "COLOURS",
@@ -24,6 +24,7 @@ __all__ = [
     "MIN_PLAYERS",
     "Chip",
     "ChipView",
+    "ChoiceView",
     "Decline",
     "Give",
     "Kill",

@@ -97,21 +97,22 @@ def parse_action(text: str, players: int) -> Action:
     if verb == "decline" and not args:
         return Decline()
     if verb == "play" and len(args) == 2:
-        return Play(_colour(args[0], players), None if args[1] == NEW_PILE else _number(args[1], "pile") - 1)
+        return Play(colour_index(args[0], players), None if args[1] == NEW_PILE else _number(args[1], "pile") - 1)
     if verb == "kill" and len(args) == 1:
-        return Kill(_colour(args[0], players))
+        return Kill(colour_index(args[0], players))
     if verb == "next" and len(args) == 1:
-        return NameNext(_colour(args[0], players))
+        return NameNext(colour_index(args[0], players))
     if verb == "give" and len(args) in (2, 3):
         count = _number(args[2], "count") if len(args) == 3 else 1
-        return Give(_colour(args[0], players), _colour(args[1], players), count)
+        return Give(colour_index(args[0], players), colour_index(args[1], players), count)
     if verb == "kill-prisoner" and len(args) in (1, 2):
         count = _number(args[1], "count") if len(args) == 2 else 1
-        return KillPrisoner(_colour(args[0], players), count)
+        return KillPrisoner(colour_index(args[0], players), count)
     raise IllegalMoveError(f"{text!r} is not a So Long Sucker action. {_HELP}")
 
 
-def _colour(name: str, players: int) -> int:
+def colour_index(name: str, players: int) -> int:
+    """The seat (and colour index) of the colour `name` in a game of `players`; IllegalMoveError if none."""
     if name in COLOURS[:players]:
         return COLOURS.index(name)
     raise IllegalMoveError(f"There is no {name!r} in this game; the colours are {', '.join(COLOURS[:players])}.")

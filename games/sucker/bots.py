@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from games.base import Action
+from games.base import Action, GameError, NotYourTurnError
 from games.sucker.actions import Decline, Give, Kill, NameNext, Play
 from games.sucker.engine import SuckerState
 from games.sucker.piles import Pile
@@ -138,3 +138,15 @@ def _rescue_choice(state: SuckerState, me: int, options: Sequence[Action]) -> Ac
     # Their own colour helps them most; otherwise part with the prisoner I hold most of.
     own = [a for a in gives if a.colour == stuck]
     return own[0] if own else max(gives, key=lambda a: (state.holdings[me][a.colour], -a.colour))
+
+
+LEVELS = ("basic",)  # as listed in games/sucker/description.py
+
+
+def bot_action(state: SuckerState, player: int, level: str, rng: random.Random) -> Action:
+    """The computer player's decision for `player`, who must be the one to decide."""
+    if level not in LEVELS:
+        raise GameError(f"There is no {level!r} So Long Sucker bot; choose from {', '.join(LEVELS)}.")
+    if player != state.current_player():
+        raise NotYourTurnError("It is not the bot's decision.")
+    return choose_action(state, player, rng)

@@ -38,8 +38,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Self
 
 from games.base import (
-    RESIGN,
     Action,
+    EndReason,
     GameError,
     GameOverError,
     GameState,
@@ -47,14 +47,11 @@ from games.base import (
     NotYourTurnError,
     Outcome,
 )
-from games.registry import register
 from games.sucker import snapshot, views
 from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play, parse_action
 from games.sucker.piles import Chip, Pile, captures, colour_counts, colours_in, forced_next, parse_initials
 from games.sucker.rules import (
-    AGREEMENT,
     DEFAULT_CHIPS,
-    LAST_SURVIVOR,
     MAX_CHIPS,
     MAX_PLAYERS,
     MIN_CHIPS,
@@ -65,16 +62,14 @@ from games.sucker.rules import (
 Holdings = tuple[tuple[int, ...], ...]  # [seat][colour] -> chips held
 
 
-@register
 @dataclass(frozen=True)
-class SuckerState(GameState):
+class SuckerState(GameState[views.SuckerView, views.SuckerView]):
     """One position of So Long Sucker. Seat i owns colour i (COLOURS[i])."""
 
     kind = "sucker"
     FORMAT_VERSION = 2  # 2: the turn counter
     MIN_PLAYERS = MIN_PLAYERS
     MAX_PLAYERS = MAX_PLAYERS
-    BOT_LEVELS = ("basic",)
 
     players: int
     chips: int  # each player's starting chips
@@ -92,6 +87,9 @@ class SuckerState(GameState):
     # leave the decision as it was do not count. A decision drawn at one turn is still valid at that turn.
     turn: int = 0
     last: tuple[int, str] | None = None  # (seat, text) of the latest action
+    # The latest action in words, said from the position it was taken in (afterwards a captured pile is gone and
+    # a rescued player no longer stuck); None after a resignation, a timeout or a draw, which are no game actions.
+    last_said: str | None = None
     result: Outcome | None = None
 
     # ----- creation -------------------------------------------------------------------------------------
@@ -149,7 +147,7 @@ class SuckerState(GameState):
         dead = tuple(chips - total for total in state.chip_totals())
         if any(d < 0 for d in dead):
             raise GameError(f"More than {chips} chips of a colour are on the table.")
-        state = replace(state, dead=dead)._settle(LAST_SURVIVOR)
+        state = replace(state, dead=dead)._settle(EndReason.LAST_SURVIVOR)
         snapshot.check(state)
         return state
 
@@ -283,7 +281,9 @@ class SuckerState(GameState):
             state = self._kill_prisoner(player, action)
         else:
             state = self._decide(player, action)
-        state = replace(state, ply=self.ply + 1, last=(player, action.text()))._settle(LAST_SURVIVOR)
+        said = self.describe(action, player)
+        state = replace(state, ply=self.ply + 1, last=(player, action.text()), last_said=said)
+        state = state._settle(EndReason.LAST_SURVIVOR)
         if decided or state._decision_key() != self._decision_key():
             state = replace(state, turn=self.turn + 1)
         return state
@@ -406,7 +406,7 @@ class SuckerState(GameState):
             dead = tuple(d + n for d, n in zip(dead, counts, strict=True))
         return replace(self, piles=self.piles[:index] + self.piles[index + 1:], dead=dead)
 
-    def _settle(self, reason: str) -> Self:
+    def _settle(self, reason: EndReason) -> Self:
         """Carry out what follows by the rules alone: forced moves, stuck players, defeats, the end."""
         state = self
         while True:
@@ -427,11 +427,11 @@ class SuckerState(GameState):
             else:
                 return state
 
-    def _ranked(self, reason: str) -> Outcome:
+    def _ranked(self, reason: EndReason) -> Outcome:
         return Outcome.by_elimination(self.players, self.defeated, reason)
 
     # ----- resignation and draws --------------------------------------------------------------------------
-    def resign(self, player: int, reason: str = RESIGN) -> Self:
+    def resign(self, player: int, reason: EndReason = EndReason.RESIGN) -> Self:
         if self.result is not None:
             raise GameOverError("The game is over.")
         self._check_seat(player)
@@ -443,13 +443,14 @@ class SuckerState(GameState):
         if self.phase is Phase.KILL and self.capture_owner() == player and self.pile is not None:
             # The capturing colour now belongs to a defeated player: the pile dies, the move rebounds.
             state = replace(state._remove_pile(self.pile, kill_all=True), phase=Phase.PLAY, pile=None)
-        return replace(state, ply=self.ply + 1, turn=self.turn + 1, last=(player, reason))._settle(reason)
+        state = replace(state, ply=self.ply + 1, turn=self.turn + 1, last=(player, reason), last_said=None)
+        return state._settle(reason)
 
     def agree_draw(self) -> Self:
         if self.result is not None:
             raise GameOverError("The game is over.")
         return replace(self, phase=Phase.OVER, pile=None, declined=(), ply=self.ply + 1, turn=self.turn + 1, last=None,
-                       result=self._ranked(AGREEMENT))
+                       last_said=None, result=self._ranked(EndReason.DRAW_AGREED))
 
     # ----- words ------------------------------------------------------------------------------------------
     def waiting_for(self) -> str:
@@ -483,16 +484,6 @@ class SuckerState(GameState):
 
     def view_for(self, player: int) -> views.SuckerView:
         return views.build_view(self, player)  # nothing is hidden in So Long Sucker
-
-    # ----- computer players -------------------------------------------------------------------------------
-    def bot_action(self, player: int, level: str, rng: random.Random) -> Action:
-        from games.sucker.bots import choose_action  # bots build on the engine, not the other way round
-
-        if level not in self.BOT_LEVELS:
-            raise GameError(f"There is no {level!r} So Long Sucker bot; choose from {', '.join(self.BOT_LEVELS)}.")
-        if player != self.current_player():
-            raise NotYourTurnError("It is not the bot's decision.")
-        return choose_action(self, player, rng)
 
     # ----- serialisation ----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -7,9 +7,6 @@ from enum import StrEnum
 MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 3, 6, 4
 MIN_CHIPS, MAX_CHIPS, DEFAULT_CHIPS = 3, 10, 7
 
-# Outcome reasons besides the base contract's "resign" and "timeout".
-LAST_SURVIVOR = "last-survivor"
-AGREEMENT = "agreement"
 
 
 class Phase(StrEnum):

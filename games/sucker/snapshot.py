@@ -31,6 +31,7 @@ def to_dict(state: SuckerState) -> dict[str, Any]:
         "ply": state.ply,
         "turn": state.turn,
         "last": list(state.last) if state.last else None,
+        "last_said": state.last_said,
         "result": state.result.to_dict() if state.result else None,
     }
 
@@ -47,6 +48,7 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
         _require(MIN_CHIPS <= chips <= MAX_CHIPS, f"{chips} chips each")
         pile_raw = data["pile"]
         last_raw = data["last"]
+        said_raw = data.get("last_said")  # absent from snapshots written before the words were kept
         result_raw = data["result"]
         fields: dict[str, Any] = {
             "players": players,
@@ -63,6 +65,7 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             "ply": int(data["ply"]),
             "turn": int(data["turn"]),
             "last": None if last_raw is None else (int(last_raw[0]), str(last_raw[1])),
+            "last_said": None if said_raw is None else str(said_raw),
             "result": None if result_raw is None else Outcome.from_dict(result_raw),
         }
     except InvalidStateError:

@@ -50,6 +50,17 @@ class SeatView:
 
 
 @dataclass(frozen=True)
+class ChoiceView:
+    """One way to make the decision awaited: the action's text, the words its button shows, and for a chip play
+    which chip it plays and where."""
+
+    text: str
+    label: str  # a short button label, e.g. "Kill a blue chip", "Green moves next", "Decline to rescue"
+    colour: str | None = None  # a chip play: the chip's colour
+    pile: str | None = None  # a chip play: where it goes, e.g. "New pile", "Pile 2 (3 chips, top red)"
+
+
+@dataclass(frozen=True)
 class SuckerView:
     """Everything anyone may know about a So Long Sucker position (the game hides nothing)."""
 
@@ -64,12 +75,14 @@ class SuckerView:
     decision: str | None  # "play", "kill", "name" or "rescue"
     prompt: str  # whose decision and what, in plain words
     choices: tuple[str, ...]  # the texts of the decision's legal actions (free actions not included)
+    options: tuple[ChoiceView, ...]  # the same actions, in the same order, with the words their buttons show
     mover: int | None  # who holds the move (in the rescue phase: the stuck player)
     stuck: int | None  # in the rescue phase, the player waiting to be rescued
     declined: tuple[int, ...]  # in the rescue phase, who has declined so far
     capture: tuple[int, int] | None  # in the kill phase, (pile number, capturing seat)
     ply: int
     last: tuple[int, str] | None
+    last_said: str | None  # the latest action in words, e.g. "red plays a blue chip on pile 2"
     outcome: Outcome | None
     viewer: int | None  # the seat this view was built for (None for spectators)
     viewer_actions: tuple[str, ...]  # everything the viewer may do now, free actions included
@@ -81,6 +94,7 @@ def build_view(state: SuckerState, viewer: int | None) -> SuckerView:
     current = state.current_player()
     owner = state.capture_owner()
     kind = state.decision_kind()
+    decisions = state.decision_actions(current) if current is not None else ()
     return SuckerView(
         players=n,
         chips=state.chips,
@@ -95,13 +109,15 @@ def build_view(state: SuckerState, viewer: int | None) -> SuckerView:
         to_decide=current,
         decision=kind.value if kind is not None else None,
         prompt=state.waiting_for(),
-        choices=tuple(a.text() for a in state.decision_actions(current)) if current is not None else (),
+        choices=tuple(a.text() for a in decisions),
+        options=tuple(_choice(state, action, current) for action in decisions) if current is not None else (),
         mover=None if state.result else state.mover,
         stuck=state.stuck(),
         declined=state.declined,
         capture=(state.pile + 1, owner) if owner is not None and state.pile is not None else None,
         ply=state.ply,
         last=state.last,
+        last_said=_last_said(state),
         outcome=state.result,
         viewer=viewer,
         viewer_actions=tuple(a.text() for a in state.legal_actions(viewer)) if viewer is not None else (),
@@ -120,6 +136,46 @@ def _seat_view(state: SuckerState, seat: int) -> SeatView:
         defeated=not state.is_live(seat),
         gifts_given=tuple((COLOURS[to], k) for to, k in enumerate(state.gifts[seat]) if k),
     )
+
+
+def _choice(state: SuckerState, action: Action, seat: int) -> ChoiceView:
+    if isinstance(action, Play):
+        return ChoiceView(action.text(), action_label(state, action, seat), _colour(action.colour),
+                          pile_label(state, action))
+    return ChoiceView(action.text(), action_label(state, action, seat))
+
+
+def action_label(state: SuckerState, action: Action, seat: int) -> str:
+    """A short button label for a decision of `seat`, read from the action itself (never from its text form)."""
+    if isinstance(action, Kill):
+        return f"Kill a {_colour(action.colour)} chip"
+    if isinstance(action, NameNext):
+        return "I move next" if action.seat == seat else f"{_colour(action.seat).capitalize()} moves next"
+    if isinstance(action, Give):
+        return f"Rescue with a {_colour(action.colour)} chip"
+    if isinstance(action, Decline):
+        return "Decline to rescue"
+    return describe(state, action, seat)[:80]
+
+
+def pile_label(state: SuckerState, action: Play) -> str:
+    """Where a chip play goes, as its button says it."""
+    if action.pile is None:
+        return "New pile"
+    pile = state.piles[action.pile]
+    return f"Pile {action.pile + 1} ({len(pile)} chips, top {_colour(pile[-1].colour)})"
+
+
+def _last_said(state: SuckerState) -> str | None:
+    if state.last is None:
+        return None
+    if state.last_said is not None:
+        return state.last_said
+    actor, text = state.last
+    try:  # a snapshot from before the words were kept: said from the position after it, as it was then
+        return describe(state, state.parse_action(text), actor)
+    except ValueError:  # resign and timeout are no game actions
+        return f"{_colour(actor)}: {text}"
 
 
 def describe(state: SuckerState, action: Action, player: int | None) -> str:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.lobbies import LobbyService
 from bot.service import GameService, ServiceError
+from bot.service.lobbies import LobbyService
 from storage import Database
 
 HOST, ANN, BEN, CAT = 1, 2, 3, 4
@@ -54,8 +54,8 @@ async def test_join_leave_bots_and_start_in_join_order(lobbies: LobbyService) ->
 
     lobby, game = await lobbies.start(lobby_id, HOST)
     assert lobby.status == "started" and lobby.game_id == game.id
-    assert [s.user_id for s in game.record.seats] == [HOST, ANN, None, CAT]
-    assert game.state.num_players == 4 and game.record.status == "active"
+    assert [s.user_id for s in game.game.seats] == [HOST, ANN, None, CAT]
+    assert len(game.public.hands) == 4 and game.game.status == "active"
     with pytest.raises(ServiceError, match="already started"):
         await lobbies.join(lobby_id, BEN)
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.ratings import PROVISIONAL_GAMES, display_rating, is_provisional, rate
 from bot.service import GameService, Player
+from bot.service.ratings import PROVISIONAL_GAMES, display_rating, is_provisional, rate
 from storage import Database
 from storage.ratings import GLOBAL, RatingRow, RatingStore
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Game, GameService, Player, ServiceError, StaleStateError, TimerEvent
-from games import replay
+from bot.service import GameService, Player, ServiceError, StaleStateError, TimerEvent
+from bot.service.games import Game
+from games import EndReason, replay
 from storage import Database
 
 ALICE, BOB, CAROL = 101, 202, 303
@@ -56,8 +57,8 @@ async def test_turns_are_enforced_and_moves_logged(service: GameService) -> None
     with pytest.raises(ServiceError, match="not a move"):
         await service.act(game_id, ALICE, "XYZ")
     game = await service.act(game_id, ALICE, "AC", expected_ply=0)
-    assert game.state.public_view().code == "1211"
-    assert game.record.move_count == 1
+    assert game.public.code == "1211"
+    assert game.game.move_count == 1
     moves = await service.store.moves(game_id)
     assert [(m.seat, m.user_id, m.action) for m in moves] == [(0, ALICE, "AC")]
 
@@ -92,13 +93,13 @@ async def test_challenge_accept_decline_and_expiry(service: GameService, clock: 
     with pytest.raises(ServiceError, match="for someone else"):
         await service.accept(pending.id, CAROL)
     accepted = await service.accept(pending.id, BOB)
-    assert accepted.record.status == "active" and accepted.record.deadline == clock.now + 100.0
+    assert accepted.game.status == "active" and accepted.game.deadline == clock.now + 100.0
     with pytest.raises(ServiceError, match="already accepted"):
         await service.accept(pending.id, BOB)
 
     declined = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
                                     challenge=True)
-    assert (await service.decline(declined.id, BOB)).record.status == "declined"
+    assert (await service.decline(declined.id, BOB)).game.status == "declined"
 
     expiring = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
                                     challenge=True)
@@ -122,37 +123,38 @@ async def test_reminder_then_forfeit_on_timeout(service: GameService, clock: Clo
     fired = await service.fire_timer(game_id)
     assert fired is not None and fired[0] is TimerEvent.FORFEIT
     game = fired[1]
-    outcome = game.state.outcome()
+    outcome = game.public.outcome
     assert outcome is not None and outcome.reason == "timeout" and outcome.winners == (0,)
-    assert game.record.status == "finished" and game.record.deadline is None
-    assert [s.place for s in game.record.seats] == [1, 2]
+    assert game.game.status == "finished" and game.game.deadline is None
+    assert [s.place for s in game.game.seats] == [1, 2]
 
 
 async def test_a_move_resets_the_turn_timer(service: GameService, clock: Clock) -> None:
     game_id = await _human_game(service)
     clock.now += 90
-    game = await service.act(game_id, ALICE, "AC")
-    assert game.record.deadline == clock.now + 100 and game.record.remind_at == clock.now + 75
+    await service.act(game_id, ALICE, "AC")
+    stored = (await service.load(game_id)).record
+    assert stored.deadline == clock.now + 100 and stored.remind_at == clock.now + 75
 
 
 async def test_draw_by_agreement_and_resignation(service: GameService) -> None:
     game_id = await _human_game(service)
     game, drawn = await service.offer_draw(game_id, ALICE)
-    assert not drawn and game.record.draw_offer == 0
+    assert not drawn and game.game.draw_offer == 0
     with pytest.raises(ServiceError, match="already offered"):
         await service.offer_draw(game_id, ALICE)
     game, drawn = await service.offer_draw(game_id, BOB)
-    outcome = game.state.outcome()
-    assert drawn and outcome is not None and outcome.is_draw and outcome.reason == "agreement"
+    outcome = game.public.outcome
+    assert drawn and outcome is not None and outcome.is_draw and outcome.reason == EndReason.DRAW_AGREED
     with pytest.raises(ServiceError, match="over"):
         await service.act(game_id, ALICE, "AC")
 
     other = await _human_game(service)
     await service.offer_draw(other, ALICE)
     game = await service.act(other, ALICE, "AC")
-    assert game.record.draw_offer is None, "a move withdraws the draw offer"
+    assert game.game.draw_offer is None, "a move withdraws the draw offer"
     game = await service.resign(other, ALICE)
-    outcome = game.state.outcome()
+    outcome = game.public.outcome
     assert outcome is not None and outcome.winners == (1,) and outcome.reason == "resign"
 
 
@@ -161,12 +163,12 @@ async def test_bot_games_play_to_the_end_and_replay_matches_snapshot(service: Ga
     for n in range(10):
         game = await service.create("chopsticks", guild_id=1, channel_id=2,
                                     players=[Player(ALICE), Player(bot="medium")], options={"first": n % 2})
-        game = await _bots_done(service, game.id)
-        while game.record.status == "active":
-            assert game.state.current_player() == 0, "after the bots' turns a human is to move"
-            move = rng.choice(list(game.state.legal_actions(0)))
+        stored = await _bots_done(service, game.id)
+        while stored.record.status == "active":
+            assert stored.state.current_player() == 0, "after the bots' turns a human is to move"
+            move = rng.choice(list(stored.state.legal_actions(0)))
             await service.act(game.id, ALICE, move.text())
-            game = await _bots_done(service, game.id)
+            stored = await _bots_done(service, game.id)
         stored = await service.load(game.id)
         log = [(m.seat, m.action) for m in await service.store.moves(game.id)]
         assert replay("chopsticks", stored.record.initial_state, log) == stored.state
@@ -182,12 +184,12 @@ async def _bots_done(service: GameService, game_id: int) -> Game:
 async def test_a_bot_move_that_loses_a_race_is_dropped(service: GameService) -> None:
     game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(bot="medium")],
                                 options={"first": 1})
-    assert service.bot_to_move(game)
+    assert game.game.bot_to_move
     thinking = asyncio.create_task(service.play_bot_turn(game.id))
     await service.resign(game.id, ALICE)  # lands while the bot is (or is about to be) thinking
     after = await thinking
     # Whichever way the race went, the game ended by the resignation and no bot move came after it.
-    assert after is None or after.record.status == "finished"
+    assert after is None or after.game.status == "finished"
     assert [m.action for m in await service.store.moves(game.id)][-1] == "resign"
     assert await service.play_bot_turn(game.id) is None
 
@@ -212,14 +214,14 @@ async def test_a_timeout_in_a_rescue_declines_instead_of_defeating(service: Game
     line = ["play:red:new", "next:green", "play:green:1", "next:blue", "play:blue:1", "play:red:new", "next:green",
             "play:green:1", "play:red:new", "next:green", "play:green:1", "kill:blue", "play:green:new", "next:red"]
     for text in line:
-        seat = game.state.current_player()
+        seat = game.game.to_decide
         assert seat is not None
         game = await service.act(game.id, users[seat], text)
-    state = game.state
+    state = (await service.load(game.id)).state
     assert isinstance(state, SuckerState) and state.phase == "rescue" and state.rescuer() == 2
     clock.now += 101
     fired = await service.fire_timer(game.id)
     assert fired is not None and fired[0] is TimerEvent.DEFAULTED
-    after = fired[1].state
+    after = (await service.load(game.id)).state
     assert isinstance(after, SuckerState) and 2 not in after.defeated, "green declined; it was not defeated"
     assert (await service.store.moves(game.id))[-1].action == "decline"

@@ -113,7 +113,7 @@ async def test_a_big_table_uses_two_steps_and_every_request_fits(world: World, b
 
 
 async def test_lobby_refusals_and_expiry(world: World, bots: TabletopRunner) -> None:
-    from bot.lobbies import LobbyService
+    from bot.service.lobbies import LobbyService
 
     bot = await bots.start()
     bot.lobbies.lobby_timeout = 0.5

@@ -7,7 +7,7 @@ import random
 
 from PIL import Image
 
-from bot.render.generals import (
+from bot.games.generals.pictures import (
     CELL,
     HEADER,
     HIGHLIGHT_FROM,

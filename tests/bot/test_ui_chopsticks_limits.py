@@ -8,15 +8,16 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs.chopsticks import ChopsticksButton, ChopsticksSelect
-from bot.service import Game
-from bot.ui import chopsticks as ui
-from games.chopsticks import ChopsticksState, Rules
+from bot.games.chopsticks import board as ui
+from bot.games.chopsticks import components
+from bot.service import Result
+from bot.service.games import Game, present
+from games.chopsticks import ChopsticksState, ChopsticksView, Rules
 from storage import GameRecord, Seat
 from tests.support.fakediscord.limits import check_message
 
 
-def _game(state: ChopsticksState, *, hints: bool = True) -> Game:
+def _result(state: ChopsticksState, *, hints: bool = True) -> Result[ChopsticksView, ChopsticksView]:
     seats = tuple(Seat(i, 10**17 + i) for i in range(state.num_players))
     record = GameRecord(
         id=123456, kind="chopsticks", guild_id=1, channel_id=2, message_id=3, status="active",
@@ -24,13 +25,14 @@ def _game(state: ChopsticksState, *, hints: bool = True) -> Game:
         draw_offer=None, turn_timeout=86400.0, deadline=2e9, remind_at=None, created_at=0.0, updated_at=0.0,
         finished_at=None, seats=seats,
     )
-    return Game(record, state)
+    return present(Game(record, state))
 
 
-def _payload(game: Game, view: discord.ui.View | None) -> dict[str, Any]:
+def _payload(result: Result[ChopsticksView, ChopsticksView], view: discord.ui.View | None) -> dict[str, Any]:
+    names = [f"<@{s.user_id}>" for s in result.game.seats]
     return {
-        "content": " vs ".join(f"<@{s.user_id}>" for s in game.record.seats),
-        "embeds": [ui.board_embed(game, 99).to_dict()],
+        "content": " vs ".join(names),
+        "embeds": [ui.board_embed(result.game, result.public, names).to_dict()],
         "components": view.to_components() if view is not None else [],
     }
 
@@ -45,9 +47,9 @@ def test_every_position_fits_discords_limits(players: int, hands: int) -> None:
         for _ in range(40):
             if state.is_over:
                 break
-            game = _game(state)
-            view = ui.board_view(game, ChopsticksButton, ChopsticksSelect)
-            payload = _payload(game, view)
+            result = _result(state)
+            view = components.board_view(result)
+            payload = _payload(result, view)
             assert check_message(payload, creating=True) == []
             seat = state.current_player()
             assert seat is not None
@@ -55,14 +57,14 @@ def test_every_position_fits_discords_limits(players: int, hands: int) -> None:
             most_moves = max(most_moves, len(moves))
             offered = {str(c.get("custom_id", "")).rsplit(":", 1)[-1]
                        for row in payload["components"] for c in row["components"]}
-            if len(moves) <= ui.MAX_BUTTON_MOVES:
+            if len(moves) <= components.MAX_BUTTON_MOVES:
                 assert {m.text() for m in moves} <= offered
             else:
                 # Two steps: every legal move is in exactly one group, and each group's list fits a message.
-                groups = ui.move_groups(state, moves)
-                assert sorted(m.text() for g in groups.values() for m in g) == sorted(m.text() for m in moves)
+                groups = components.move_groups(result.public.moves)
+                assert sorted(m.text for g in groups.values() for m in g) == sorted(m.text() for m in moves)
                 for group in groups.values():
-                    private = ui.group_view(game, group, ChopsticksButton, ChopsticksSelect)
+                    private = components.group_view(result, group)
                     assert check_message({"content": "Choose your move:", "components": private.to_components()},
                                          creating=True) == []
             state = state.apply(seat, rng.choice(moves))

@@ -10,7 +10,7 @@ import pytest
 
 from games import GameError, NotYourTurnError
 from games.chopsticks import ChopsticksState, Rules
-from games.chopsticks.bots import choose_move, easy_move
+from games.chopsticks.bots import bot_action, choose_move, easy_move
 from games.chopsticks.counting import reachable
 from games.chopsticks.position import table_code
 from games.chopsticks.search import search_move
@@ -27,7 +27,7 @@ def play(rules: Rules, levels: dict[int, str], seed: int, first: int = 0) -> Cho
     while state.outcome() is None:
         seat = state.to_move
         if seat in levels:
-            action = state.bot_action(seat, levels[seat], rng)
+            action = bot_action(state, seat, levels[seat], rng)
         else:
             action = rng.choice(list(state.legal_actions(seat)))
         state = state.apply(seat, action)
@@ -132,7 +132,7 @@ def test_search_decisions_take_under_a_second(rules: Rules) -> None:
         if state.outcome() is not None:
             break
         start = time.perf_counter()
-        action = state.bot_action(state.to_move, "perfect", rng)
+        action = bot_action(state, state.to_move, "perfect", rng)
         slowest = max(slowest, time.perf_counter() - start)
         state = state.apply(state.to_move, action)
         if state.outcome() is None:
@@ -143,6 +143,6 @@ def test_search_decisions_take_under_a_second(rules: Rules) -> None:
 def test_bot_action_refusals() -> None:
     state = ChopsticksState.start(Rules())
     with pytest.raises(GameError, match="no 'genius'"):
-        state.bot_action(0, "genius", random.Random(0))
+        bot_action(state, 0, "genius", random.Random(0))
     with pytest.raises(NotYourTurnError):
-        state.bot_action(1, "easy", random.Random(0))
+        bot_action(state, 1, "easy", random.Random(0))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from games.generals import GeneralsState, PlayerView, Rank, Settings, ai
+from games.generals import GeneralsState, PlayerView, Rank, Settings, ai, computer
 from games.generals.ai import Model, choose_action, sample_armies
 from games.generals.board import NEIGHBOURS, parse_square
 
@@ -27,7 +27,7 @@ def test_the_ai_takes_a_view_and_cannot_reach_the_state() -> None:
     assert "GeneralsState" not in names
 
 
-@pytest.mark.parametrize("level", GeneralsState.BOT_LEVELS)
+@pytest.mark.parametrize("level", ai.LEVELS)
 def test_every_level_sets_up_then_plays_legal_moves(level: str) -> None:
     rng = random.Random(level)
     state = GeneralsState.new(2, {"variants": ["small-army"]}, rng)
@@ -35,7 +35,7 @@ def test_every_level_sets_up_then_plays_legal_moves(level: str) -> None:
         player = state.current_player()
         if player is None:
             break
-        action = state.bot_action(player, level, rng)
+        action = computer.bot_action(state, player, level, rng)
         assert action in state.legal_actions(player) or action.text().startswith("setup:")
         state = state.apply(player, action)
     assert state.phase in ("play", "over") and state.ply > 0
@@ -111,7 +111,7 @@ def test_strong_decides_fast_even_in_a_crowded_melee() -> None:
     state = GeneralsState.from_board(pieces)
     assert len(state.legal_actions(0)) > 60
     started = time.perf_counter()
-    state.bot_action(0, "strong", random.Random(0))
+    computer.bot_action(state, 0, "strong", random.Random(0))
     assert time.perf_counter() - started < 1.0
 
 
@@ -121,7 +121,7 @@ def test_strong_beats_the_random_mover_quickly() -> None:
     slowest = 0.0
     while (player := state.current_player()) is not None:
         started = time.perf_counter()
-        action = state.bot_action(player, "strong" if player == 0 else "random", rng)
+        action = computer.bot_action(state, player, "strong" if player == 0 else "random", rng)
         if player == 0:
             slowest = max(slowest, time.perf_counter() - started)
         state = state.apply(player, action)

@@ -9,6 +9,7 @@ import pytest
 
 from games import GameError, GameOverError, InvalidStateError, NotYourTurnError, replay
 from games.generals import GeneralsState, Rank, Result, Settings, SetupError, import_grid, public_log_text
+from games.generals.computer import bot_action
 from games.generals.pieces import FULL_ARMY
 from games.generals.views import LastMove
 
@@ -355,7 +356,7 @@ def test_replay_from_the_log_reproduces_the_game_including_setups() -> None:
     initial = state.to_dict()
     log: list[tuple[int, str]] = []
     while (player := state.current_player()) is not None and len(log) < 120:
-        action = state.bot_action(player, "greedy", rng)
+        action = bot_action(state, player, "greedy", rng)
         log.append((player, action.text()))
         state = state.apply(player, action)
     assert log[0][1].startswith("setup:")

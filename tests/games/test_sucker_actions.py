@@ -154,7 +154,7 @@ def test_snapshot_round_trips_through_json() -> None:
     ({"defeated": [0, 0]}, "defeated twice"),
     ({"phase": "kill"}, "names no pile"),
     ({"phase": "name", "pile": 0}, "names no pile"),
-    ({"result": {"places": [1, 2, 3, 4], "reason": "x"}}, "disagree"),
+    ({"result": {"places": [1, 2, 3, 4], "reason": "resign"}}, "disagree"),
 ])
 def test_snapshot_validation_refuses_broken_states(change: dict[str, Any], message: str) -> None:
     data = SuckerState.from_table(holdings=["R", "B", "G", "Y"]).to_dict()

@@ -7,8 +7,10 @@ import random
 import pytest
 
 from games import GameError, NotYourTurnError
-from games.registry import replay
+from games.engines import replay
+from games.registry import describe
 from games.sucker import Phase, SuckerState
+from games.sucker.bots import LEVELS, bot_action
 
 R, B, G, Y = 0, 1, 2, 3
 
@@ -16,7 +18,7 @@ R, B, G, Y = 0, 1, 2, 3
 def bot(state: SuckerState, seed: int = 0) -> str:
     seat = state.current_player()
     assert seat is not None
-    return state.bot_action(seat, "basic", random.Random(seed)).text()
+    return bot_action(state, seat, "basic", random.Random(seed)).text()
 
 
 def act(state: SuckerState, seat: int, text: str) -> SuckerState:
@@ -37,7 +39,7 @@ def test_bots_only_games_always_finish(players: int, chips: int) -> None:
             if seat is None:
                 break
             kinds.add(state.phase.value)
-            action = state.bot_action(seat, "basic", rng)
+            action = bot_action(state, seat, "basic", rng)
             assert action in state.legal_actions(seat)
             state = state.apply(seat, action)
             log.append((seat, action.text()))
@@ -55,7 +57,7 @@ def test_bots_make_rescue_decisions_in_bot_games() -> None:
         state = SuckerState.new(4, {"chips": 5}, rng)
         while (seat := state.current_player()) is not None:
             asked += state.phase is Phase.RESCUE
-            state = state.apply(seat, state.bot_action(seat, "basic", rng))
+            state = state.apply(seat, bot_action(state, seat, "basic", rng))
     assert asked > 0
 
 
@@ -105,7 +107,7 @@ def test_bot_declines_to_rescue_a_stranger() -> None:
 def test_bot_refuses_unknown_levels_and_other_players_decisions() -> None:
     state = SuckerState.from_table(holdings=["R", "B", "G", "Y"])
     with pytest.raises(GameError, match="no 'perfect'"):
-        state.bot_action(R, "perfect", random.Random(0))
+        bot_action(state, R, "perfect", random.Random(0))
     with pytest.raises(NotYourTurnError):
-        state.bot_action(B, "basic", random.Random(0))
-    assert SuckerState.BOT_LEVELS == ("basic",)
+        bot_action(state, B, "basic", random.Random(0))
+    assert LEVELS == ("basic",) == describe("sucker").bot_levels

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games import GameError, GameOverError, IllegalMoveError, NotYourTurnError
+from games import EndReason, GameError, GameOverError, IllegalMoveError, NotYourTurnError
 from games.sucker import Chip, Phase, SuckerState
 
 R, B, G, Y = 0, 1, 2, 3
@@ -335,7 +335,7 @@ def test_resignation_that_empties_the_naming_choice_forces_the_next_player() -> 
 
 def test_resignation_leaving_one_player_ends_the_game_with_its_reason() -> None:
     state = SuckerState.from_table(3, holdings=["R", "B", "G"], chain=(R,))
-    after = state.resign(B).resign(R, "timeout")
+    after = state.resign(B).resign(R, EndReason.TIMEOUT)
     outcome = after.outcome()
     assert outcome is not None and outcome.reason == "timeout" and outcome.places == (2, 3, 1)
     with pytest.raises(GameOverError):
@@ -345,7 +345,7 @@ def test_resignation_leaving_one_player_ends_the_game_with_its_reason() -> None:
 def test_agreed_draw_shares_first_place_among_players_still_in() -> None:
     state = SuckerState.from_table(holdings=["R", "", "G", "Y"], piles=["B"], chain=(R,), defeated=(B,))
     outcome = state.agree_draw().outcome()
-    assert outcome is not None and outcome.places == (1, 4, 1, 1) and outcome.reason == "agreement"
+    assert outcome is not None and outcome.places == (1, 4, 1, 1) and outcome.reason == EndReason.DRAW_AGREED
 
 
 # ----- setting up ----------------------------------------------------------------------------------------------

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from games.base import Action, GameOverError
-from games.registry import replay
+from games.engines import replay
 from games.sucker import Decline, NameNext, Phase, SuckerState
 from games.sucker.actions import TEXT_PATTERN
+from games.sucker.bots import bot_action
 
 
 class SuckerMachine(RuleBasedStateMachine):
@@ -77,7 +78,7 @@ class SuckerMachine(RuleBasedStateMachine):
             # also rescues.
             if seat is None or (self.state.phase is Phase.RESCUE and seed % 2):
                 return
-            self._do(seat, self.state.bot_action(seat, "basic", rng))
+            self._do(seat, bot_action(self.state, seat, "basic", rng))
 
     @rule(seat=st.integers(0, 5), pick=st.integers(0, 10**6))
     def free_action(self, seat: int, pick: int) -> None:

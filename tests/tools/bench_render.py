@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from bot.render.generals import render_player_board, render_public_board, text_board
+from bot.games.generals.pictures import render_player_board, render_public_board, text_board
 from games.generals import GeneralsState, random_setup
 
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.registry import game_class
+from games.engines import game_class
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 

@@ -34,7 +34,6 @@ import sqlite3
 import sys
 import tempfile
 import time
-import typing
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -43,13 +42,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import discord
 from discord import app_commands
 
 from bot.client import TabletopBot
-from bot.cogs.base import GameCogBase
+from bot.components import Select
+from bot.lobby import LobbyButton
 from bot.logs import RedactSecrets
-from bot.ui.lobby import LobbyButton
 from bot.validation import is_guild_only
 from games import game_class
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, InteractionResult
@@ -235,23 +233,23 @@ class Fuzzer:
 
     # ----- what the bot offers --------------------------------------------------------------------------------
     def _templates(self) -> list[Template]:
-        found = [Template(LobbyButton.__discord_ui_compiled_template__, None, lobby=True)]
-        for cog in self.bot.cogs.values():
-            game = cog if isinstance(cog, GameCogBase) else None
-            for item in getattr(cog, "DYNAMIC_ITEMS", ()):
-                wrapped = typing.get_origin(typing.get_args(item.__orig_bases__[0])[0])
-                found.append(Template(item.__discord_ui_compiled_template__, game.kind if game else None,
-                                      SELECT if wrapped is discord.ui.Select else BUTTON,
-                                      in_dms=game is not None and game.components_in_dms))
+        # Every component the bot registered; a game's are those its presenter lists.
+        owners = {item: presenter for presenter in self.bot.presenters.values() for item in presenter.components}
+        found = []
+        for item in self.bot._connection._view_store._dynamic_items.values():
+            presenter = owners.get(item)
+            found.append(Template(item.__discord_ui_compiled_template__, presenter.kind if presenter else None,
+                                  SELECT if issubclass(item, Select) else BUTTON, lobby=item is LobbyButton,
+                                  in_dms=presenter is not None and presenter.components_in_dms))
         return found
 
     def template_of(self, custom_id: str) -> tuple[re.Match[str] | None, Template | None]:
         return next(((m, t) for t in self.templates if (m := t.pattern.fullmatch(custom_id))), (None, None))
 
     def _kind_of_command(self, name: str) -> str | None:
-        for cog in self.bot.cogs.values():
-            if isinstance(cog, GameCogBase) and getattr(cog, "__cog_group_name__", None) == name:
-                return cog.kind
+        for presenter in self.bot.presenters.values():
+            if getattr(presenter, "__cog_group_name__", None) == name:
+                return presenter.kind
         return None
 
     def _leaves(self) -> Iterator[tuple[list[str], dict[str, Any], dict[str, Any]]]:

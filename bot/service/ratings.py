@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from openskill.models import PlackettLuce
 
+from bot.service.results import RatingChange
 from games import Outcome
 from storage import GameRecord, GameTransaction
 from storage.ratings import GLOBAL, RatingRow, load_ratings, mark_rated, save_ratings
@@ -51,15 +52,23 @@ def rate(rows: list[RatingRow], places: tuple[int, ...]) -> list[RatingRow]:
     return out
 
 
-async def apply_result(tx: GameTransaction, game: GameRecord, outcome: Outcome, now: float) -> None:
-    """Update the server's and the global ladder for a finished game, inside the final move's transaction."""
+async def apply_result(
+    tx: GameTransaction, game: GameRecord, outcome: Outcome, now: float
+) -> tuple[RatingChange, ...]:
+    """Update the server's and the global ladder for a finished game, inside the final move's transaction;
+    returns each person's rating before and after, per ladder (nothing for an unrated game)."""
     if not is_rated(game):
-        return
+        return ()
     users = [seat.user_id for seat in game.seats]
     conn = await tx.writer()
     scopes = [GLOBAL] if game.guild_id is None else [game.guild_id, GLOBAL]
+    changes: list[RatingChange] = []
     for scope in scopes:
         known = await load_ratings(conn, game.kind, scope, [u for u in users if u is not None])
         rows = [known.get(u) or RatingRow(game.kind, scope, u, MODEL.mu, MODEL.sigma) for u in users if u is not None]
-        await save_ratings(conn, rate(rows, outcome.places), now)
+        rated = rate(rows, outcome.places)
+        await save_ratings(conn, rated, now)
+        changes += [RatingChange(new.user_id, scope, display_rating(old), display_rating(new), is_provisional(new))
+                    for old, new in zip(rows, rated, strict=True)]
     await mark_rated(conn, game.id)
+    return tuple(changes)

@@ -4,8 +4,8 @@
 - Each player's private board (a DM the bot keeps up to date, or the ephemeral "My board") shows their view:
   their own ranks, what they have deduced about enemy pieces, and the controls for setup or play.
 
-Every function here takes a `PublicView` or the viewer's own `PlayerView`, so what reaches a player can only
-depend on what that player may know. Custom ids carry game numbers, public move counts and squares only.
+Every function here takes a `PublicView` or the viewer's own `PlayerView` (and the game's public facts,
+`GameInfo`), so what reaches a player can only depend on what that player may know.
 """
 
 from __future__ import annotations
@@ -14,83 +14,63 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.render.generals import SIDE_NAMES, knowledge_label
-from bot.service import Game
-from bot.ui.components import ButtonFactory, SelectFactory
-from bot.ui.lobby import format_duration
-from games.generals.board import FILES, WIDTH, parse_square, rank_of
+from bot.games.generals.components import FormationSelect, GeneralsButton, PieceSelect
+from bot.games.generals.pictures import SIDE_NAMES, knowledge_label
+from bot.lobby import format_duration
+from bot.presenter import IMAGE_NAME
+from bot.service import GameInfo
+from games.base import EndReason
+from games.generals.board import FILES, parse_square
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
 from games.generals.setup import FORMATIONS
 from games.generals.views import PLAY, SETUP, LastMove, PlayerView, PublicView
 
-KIND = "generals"
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
-IMAGE_NAME = "board.png"
 SIDE_MARK = ("⚪", "⚫")
-
-# Buttons gg:<game>:<verb>; move buttons ggm:<game>:<ply>:<from>-<to>; selects ggs:<game>:<what>[:<ply>];
-# modals ggf:<game>:<what>. None of them carries a rank.
-BUTTON_TEMPLATE = (r"gg:(?P<game>[0-9]{1,19}):(?P<verb>accept|decline|board|dm|resign|resign-yes|draw|ready|swap"
-                   r"|import|export|save|delete)")
-MOVE_TEMPLATE = r"ggm:(?P<game>[0-9]{1,19}):(?P<ply>[0-9]{1,7}):(?P<move>[a-i][1-8]-[a-i][1-8])"
-SELECT_TEMPLATE = r"ggs:(?P<game>[0-9]{1,19}):(?P<what>formation|piece|forget)(?::(?P<ply>[0-9]{1,7}))?"
-MODAL_TEMPLATE = r"ggf:(?P<game>[0-9]{1,19}):(?P<what>swap|import|save)"
 
 FORMATION_LABELS = {"balanced": "Balanced", "flag-fortress": "Flag fortress", "blitz": "Blitz",
                     "random": "Random deployment"}
 FORMATION_HELP = {"balanced": "Strength spread along the front, Flag guarded at the back",
                   "flag-fortress": "The Flag deep in a corner behind its strongest guards",
                   "blitz": "Generals up front to strike early", "random": "Every piece on a random square"}
-REASONS = {"flag-eliminated": "the Flag was captured", "flag-reached-back-rank": "the Flag reached the far side",
-           "no-challenge-draw": "too many moves without a challenge", "resign": "resignation",
-           "timeout": "time ran out", "draw-agreed": "agreement"}
+REASONS = {EndReason.FLAG_CAPTURED: "the Flag was captured", EndReason.FLAG_HOME: "the Flag reached the far side",
+           EndReason.NO_CHALLENGE_DRAW: "too many moves without a challenge", EndReason.RESIGN: "resignation",
+           EndReason.TIMEOUT: "time ran out", EndReason.DRAW_AGREED: "agreement"}
 RULING = {Result.ATTACKER: "the attacker won", Result.DEFENDER: "the defender held",
           Result.BOTH: "both pieces were eliminated"}
 
 
-def button_id(game_id: int, verb: str) -> str:
-    return f"gg:{game_id}:{verb}"
-
-
-def seat_name(game: Game, seat: int, bot_user_id: int | None) -> str:
-    user = game.user_at(seat)
-    if user is not None:
-        return f"<@{user}>"
-    return f"<@{bot_user_id}> (bot)" if bot_user_id else "the bot"
+def settings_lines(names: Sequence[str]) -> list[str]:
+    """The settings a game plays by, as the challenge shows them (nothing for standard rules)."""
+    return ["Settings: " + ", ".join(f"`{n}`" for n in names)] if names else []
 
 
 # ----- the channel ---------------------------------------------------------------------------------------------
-def challenge_embed(game: Game, bot_user_id: int | None, settings_names: Sequence[str]) -> discord.Embed:
-    status = game.record.status
-    lines = [f"{seat_name(game, 0, bot_user_id)} challenges {seat_name(game, 1, bot_user_id)} to Game of the "
-             "Generals."]
-    if settings_names:
-        lines.append("Settings: " + ", ".join(f"`{n}`" for n in settings_names))
-    if status == "pending":
+def challenge_embed(game: GameInfo, names: Sequence[str], settings_names: Sequence[str]) -> discord.Embed:
+    lines = [f"{names[0]} challenges {names[1]} to Game of the Generals.", *settings_lines(settings_names)]
+    if game.status == "pending":
         lines.append("Each player sets up their army in secret by DM; I am the arbiter and announce every "
                      "challenge without naming ranks.")
-        if game.record.deadline is not None:
-            lines.append(f"The challenge expires <t:{int(game.record.deadline)}:R>.")
+        if game.deadline is not None:
+            lines.append(f"The challenge expires <t:{int(game.deadline)}:R>.")
     else:
-        lines.append(f"This challenge was {status}.")
+        lines.append(f"This challenge was {game.status}.")
     return discord.Embed(title=f"Game of the Generals #{game.id}", description="\n".join(lines), colour=COLOUR)
 
 
-def challenge_view(game: Game, button: ButtonFactory) -> discord.ui.View:
+def challenge_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(button(button_id(game.id, "accept"), label="Accept", style=discord.ButtonStyle.success))
-    view.add_item(button(button_id(game.id, "decline"), label="Decline", style=discord.ButtonStyle.danger))
+    view.add_item(GeneralsButton.of(game=game_id, verb="accept", label="Accept", style=discord.ButtonStyle.success))
+    view.add_item(GeneralsButton.of(game=game_id, verb="decline", label="Decline", style=discord.ButtonStyle.danger))
     return view
 
 
-def channel_content(game: Game, bot_user_id: int | None) -> str:
-    return (f"Game of the Generals #{game.id}: {SIDE_MARK[0]} {seat_name(game, 0, bot_user_id)} vs "
-            f"{SIDE_MARK[1]} {seat_name(game, 1, bot_user_id)}")
+def channel_content(game_id: int, names: Sequence[str]) -> str:
+    return f"Game of the Generals #{game_id}: {SIDE_MARK[0]} {names[0]} vs {SIDE_MARK[1]} {names[1]}"
 
 
-def channel_embed(game: Game, view: PublicView, bot_user_id: int | None, text_board: str | None) -> discord.Embed:
+def channel_embed(game: GameInfo, view: PublicView, names: Sequence[str], text_board: str | None) -> discord.Embed:
     """The public board: `text_board` is the monospace fallback; None means the picture is attached."""
-    names = [seat_name(game, s, bot_user_id) for s in (0, 1)]
     lines = [f"{SIDE_MARK[s]} Side {SIDE_NAMES[s]}: {names[s]}" for s in (0, 1)]
     lines.append("")
     if view.outcome is not None:
@@ -106,10 +86,10 @@ def channel_embed(game: Game, view: PublicView, bot_user_id: int | None, text_bo
     last = public_last_line(view.last, names)
     if last and view.phase != SETUP:
         lines.append(f"Last: {last}")
-    if game.record.draw_offer is not None and view.outcome is None:
-        lines.append(f"{names[game.record.draw_offer]} offers a draw: the opponent may accept with **Offer draw**.")
-    if game.record.deadline is not None and view.outcome is None:
-        lines.append(f"Time for this turn runs out <t:{int(game.record.deadline)}:R>.")
+    if game.draw_offer is not None and view.outcome is None:
+        lines.append(f"{names[game.draw_offer]} offers a draw: the opponent may accept with **Offer draw**.")
+    if game.deadline is not None and view.outcome is None:
+        lines.append(f"Time for this turn runs out <t:{int(game.deadline)}:R>.")
     if view.outcome is None and view.phase == PLAY:
         lines.append("Play with the controls on your board (DM or **My board**), or `/generals move`.")
     if text_board is not None:
@@ -122,25 +102,26 @@ def channel_embed(game: Game, view: PublicView, bot_user_id: int | None, text_bo
     return embed
 
 
-def channel_view(game: Game, view: PublicView, button: ButtonFactory) -> discord.ui.View | None:
-    if view.outcome is not None or game.record.status != "active":
+def channel_view(game: GameInfo, view: PublicView) -> discord.ui.View | None:
+    if view.outcome is not None or game.status != "active":
         return None
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(button(button_id(game.id, "board"), label="My board", style=discord.ButtonStyle.primary))
+    buttons.add_item(GeneralsButton.of(game=game.id, verb="board", label="My board",
+                                       style=discord.ButtonStyle.primary))
     if view.phase == PLAY:
-        buttons.add_item(button(button_id(game.id, "draw"), label="Offer draw", style=discord.ButtonStyle.secondary))
-    buttons.add_item(button(button_id(game.id, "resign"), label="Resign", style=discord.ButtonStyle.danger))
+        buttons.add_item(GeneralsButton.of(game=game.id, verb="draw", label="Offer draw",
+                                           style=discord.ButtonStyle.secondary))
+    buttons.add_item(GeneralsButton.of(game=game.id, verb="resign", label="Resign", style=discord.ButtonStyle.danger))
     return buttons
 
 
-def footer(game: Game, settings_names: Sequence[str], lost: tuple[int, int]) -> str:
+def footer(game: GameInfo, settings_names: Sequence[str], lost: tuple[int, int]) -> str:
     rules = ", ".join(settings_names) or "standard rules"
-    return (f"{rules} · pieces lost: A {lost[0]}, B {lost[1]} · "
-            f"{format_duration(game.record.turn_timeout)} per turn")
+    return f"{rules} · pieces lost: A {lost[0]}, B {lost[1]} · {format_duration(game.turn_timeout)} per turn"
 
 
-def outcome_line(places: Sequence[int], reason: str, names: Sequence[str]) -> str:
-    why = REASONS.get(reason, reason)
+def outcome_line(places: Sequence[int], reason: EndReason, names: Sequence[str]) -> str:
+    why = REASONS.get(reason, reason.value)
     if len(set(places)) == 1:
         return f"🤝 **Draw** by {why}."
     winner = places.index(min(places))
@@ -165,10 +146,9 @@ def public_last_line(last: LastMove | None, names: Sequence[str]) -> str:
 
 
 # ----- a player's own board -------------------------------------------------------------------------------------
-def private_embed(game: Game, view: PlayerView, bot_user_id: int | None, text_board: str | None) -> discord.Embed:
+def private_embed(game: GameInfo, view: PlayerView, names: Sequence[str], text_board: str | None) -> discord.Embed:
     """A player's board: their ranks and deductions, their last ruling in their words, what to do now."""
     seat = view.seat
-    names = [seat_name(game, s, bot_user_id) for s in (0, 1)]
     lines = [f"You are {SIDE_MARK[seat]} side {SIDE_NAMES[seat]} against {names[1 - seat]}."]
     if view.outcome is not None:
         lines.append(outcome_line(view.outcome.places, view.outcome.reason,
@@ -183,15 +163,15 @@ def private_embed(game: Game, view: PlayerView, bot_user_id: int | None, text_bo
     last = private_last_line(view)
     if last and view.phase != SETUP:
         lines.append(f"Last: {last}")
-    offer = game.record.draw_offer
+    offer = game.draw_offer
     if offer is not None and view.outcome is None:
         lines.append("You offered a draw." if offer == seat else
                      "**Your opponent offers a draw**: press **Offer draw** to accept it, or just play on.")
     known = knowledge_lines(view)
     if known and view.outcome is None:
         lines.append("What you know: " + "; ".join(known))
-    if view.phase == PLAY and view.to_move == seat and game.record.deadline is not None:
-        lines.append(f"Your time runs out <t:{int(game.record.deadline)}:R>.")
+    if view.phase == PLAY and view.to_move == seat and game.deadline is not None:
+        lines.append(f"Your time runs out <t:{int(game.deadline)}:R>.")
     if text_board is not None:
         lines.append(f"```\n{text_board}\n```")
     embed = discord.Embed(title=f"Your army · Game of the Generals #{game.id}",
@@ -260,10 +240,9 @@ def mover_result(view: PlayerView) -> str:
     return private_last_line(view) or "Done."
 
 
-def private_view(game: Game, view: PlayerView, saved: Sequence[str], button: ButtonFactory,
-                 select: SelectFactory) -> discord.ui.View | None:
+def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str]) -> discord.ui.View | None:
     """The controls of a private board: setup tools, or the piece menu on the player's turn."""
-    if view.outcome is not None or game.record.status != "active":
+    if view.outcome is not None or game.status != "active":
         return None
     controls = discord.ui.View(timeout=None)
     if view.phase == SETUP:
@@ -273,28 +252,29 @@ def private_view(game: Game, view: PlayerView, saved: Sequence[str], button: But
                                         description=FORMATION_HELP[name]) for name in FORMATIONS]
         options += [discord.SelectOption(label=f"Saved: {name}"[:100], value=f"s:{name}"[:100])
                     for name in saved[:25 - len(options)]]
-        controls.add_item(select(f"ggs:{game.id}:formation", options=options,
-                                 placeholder="Deploy a formation or a saved setup…", row=0))
+        controls.add_item(FormationSelect.of(game=game.id, options=options,
+                                             placeholder="Deploy a formation or a saved setup…", row=0))
         for verb, label in (("swap", "Swap two squares…"), ("import", "Import grid…"), ("export", "Export grid"),
                             ("save", "Save formation…")):
-            controls.add_item(button(button_id(game.id, verb), label=label, style=discord.ButtonStyle.secondary,
-                                     row=1))
+            controls.add_item(GeneralsButton.of(game=game.id, verb=verb, label=label,
+                                                style=discord.ButtonStyle.secondary, row=1))
         if saved:
-            controls.add_item(button(button_id(game.id, "delete"), label="Delete a saved formation…",
-                                     style=discord.ButtonStyle.secondary, row=2))
-        controls.add_item(button(button_id(game.id, "ready"), label="Ready ✅", style=discord.ButtonStyle.success,
-                                 row=2))
+            controls.add_item(GeneralsButton.of(game=game.id, verb="delete", label="Delete a saved formation…",
+                                                style=discord.ButtonStyle.secondary, row=2))
+        controls.add_item(GeneralsButton.of(game=game.id, verb="ready", label="Ready ✅",
+                                            style=discord.ButtonStyle.success, row=2))
         return controls
     pieces = movable_pieces(view)
     if view.to_move == view.seat and pieces:
         options = [discord.SelectOption(label=f"{square} · {rank.title}",
                                         value=square, description="to " + ", ".join(targets)[:90])
                    for square, rank, targets in pieces[:25]]
-        controls.add_item(select(f"ggs:{game.id}:piece:{view.ply}", options=options,
-                                 placeholder="Move a piece…", row=0))
-    controls.add_item(button(button_id(game.id, "draw"), label="Offer draw", style=discord.ButtonStyle.secondary,
-                             row=1))
-    controls.add_item(button(button_id(game.id, "resign"), label="Resign", style=discord.ButtonStyle.danger, row=1))
+        controls.add_item(PieceSelect.of(game=game.id, ply=view.ply, options=options,
+                                         placeholder="Move a piece…", row=0))
+    controls.add_item(GeneralsButton.of(game=game.id, verb="draw", label="Offer draw",
+                                        style=discord.ButtonStyle.secondary, row=1))
+    controls.add_item(GeneralsButton.of(game=game.id, verb="resign", label="Resign",
+                                        style=discord.ButtonStyle.danger, row=1))
     return controls
 
 
@@ -313,48 +293,6 @@ def movable_pieces(view: PlayerView) -> list[tuple[str, Rank, list[str]]]:
 def _square_order(name: str) -> int:
     sq = parse_square(name)
     return -1 if sq is None else sq
-
-
-def direction_view(game: Game, view: PlayerView, square: str, button: ButtonFactory) -> discord.ui.View:
-    """One button per legal step of the piece on `square`, labelled from the player's side of the board."""
-    enemy = {piece.square for piece in view.enemy}
-    controls = discord.ui.View(timeout=None)
-    moves = [text for text in view.legal if text.startswith(f"{square}-")]
-    for text in sorted(moves, key=lambda t: _arrow_order(view.seat, square, t.partition("-")[2])):
-        dst = text.partition("-")[2]
-        arrow = direction_arrow(view.seat, square, dst)
-        label = f"{arrow} {dst}" + (" ⚔ challenge" if dst in enemy else "")
-        controls.add_item(button(f"ggm:{game.id}:{view.ply}:{text}", label=label,
-                                 style=discord.ButtonStyle.danger if dst in enemy else discord.ButtonStyle.primary))
-    return controls
-
-
-def direction_arrow(seat: int, src: str, dst: str) -> str:
-    """↑ is always towards the enemy, as the player sees their board."""
-    a, b = parse_square(src), parse_square(dst)
-    assert a is not None and b is not None
-    forward = rank_of(b) - rank_of(a)
-    sideways = (b % WIDTH) - (a % WIDTH)
-    if seat == 1:
-        forward, sideways = -forward, -sideways
-    if forward:
-        return "⬆" if forward > 0 else "⬇"
-    return "➡" if sideways > 0 else "⬅"
-
-
-def _arrow_order(seat: int, src: str, dst: str) -> int:
-    return "⬅⬆⬇➡".index(direction_arrow(seat, src, dst))
-
-
-def move_label(view: PlayerView, text: str) -> str:
-    """An autocomplete label for a legal move: the piece, where it goes, whether it challenges."""
-    src, _, dst = text.partition("-")
-    ranks = {piece.square: piece.rank for piece in view.own}
-    enemy = {piece.square for piece in view.enemy}
-    rank = ranks.get(src)
-    piece = rank.title if rank is not None else "piece"
-    arrow = direction_arrow(view.seat, src, dst)
-    return f"{text}: {piece} {arrow} {dst}" + (" (challenge)" if dst in enemy else "")
 
 
 def export_text(grid_text: str, compact_text: str) -> str:

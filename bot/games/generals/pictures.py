@@ -7,7 +7,9 @@ The same view always gives the same bytes.
 
 from __future__ import annotations
 
+import asyncio
 import io
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -20,7 +22,9 @@ from games.generals.pieces import ABBREVIATIONS, Rank
 from games.generals.rules import Settings
 from games.generals.views import SETUP, LastMove, PlayerView, PublicView, RevealedPiece
 
-__all__ = ["knowledge_label", "render_player_board", "render_public_board", "text_board"]
+__all__ = ["SIDE_NAMES", "knowledge_label", "picture", "render_player_board", "render_public_board", "text_board"]
+
+log = logging.getLogger(__name__)
 
 Colour = tuple[int, int, int]
 
@@ -352,3 +356,16 @@ def text_board(view: PlayerView | PublicView) -> str:
     if len(text) > TEXT_LIMIT:
         text = text[: TEXT_LIMIT - 3] + "..."
     return text
+
+
+async def picture(view: PlayerView | PublicView, images: bool) -> tuple[bytes | None, str | None]:
+    """The PNG (drawn in a worker thread, off the event loop), or the text board when pictures are off."""
+    if not images:
+        return None, text_board(view)
+    try:
+        if isinstance(view, PlayerView):
+            return await asyncio.to_thread(render_player_board, view), None
+        return await asyncio.to_thread(render_public_board, view), None
+    except Exception:  # a picture is a nicety: the text board carries the same information
+        log.exception("could not draw a board picture; sending the text board")
+        return None, text_board(view)

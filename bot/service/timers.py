@@ -10,14 +10,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
-from bot.lobbies import LobbyService
-from bot.service import Game, GameService, TimerEvent
+from bot.service.games import GameService, TimerEvent
+from bot.service.lobbies import LobbyService
+from bot.service.results import Result
 from storage.lobbies import LobbyRecord
 
 log = logging.getLogger(__name__)
 
-Announce = Callable[[TimerEvent, Game], Awaitable[None]]
+Announce = Callable[[TimerEvent, Result[Any, Any]], Awaitable[None]]
 AnnounceLobby = Callable[[LobbyRecord], Awaitable[None]]
 MAX_SLEEP = 300.0  # look again at least this often, in case the clock jumped
 RETRY_DELAY = 5.0

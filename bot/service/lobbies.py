@@ -8,8 +8,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.service import Game, GameService, Player, ServiceError
-from games import game_class
+from bot.service.games import GameService, Player, ServiceError
+from bot.service.results import Result
+from games.registry import describe
 from storage import GameTransaction, StaleVersionError
 from storage.lobbies import LobbyNotFoundError, LobbyRecord, Member, create_lobby, load_lobby, set_members, update_lobby
 
@@ -32,11 +33,11 @@ class LobbyService:
         options: dict[str, Any],
         turn_timeout: float | None = None,
     ) -> LobbyRecord:
-        cls = game_class(kind)
-        if not cls.MIN_PLAYERS <= max_players <= cls.MAX_PLAYERS:
-            raise ServiceError(f"{kind.title()} is for {cls.MIN_PLAYERS} to {cls.MAX_PLAYERS} players.")
+        game = describe(kind)
+        if not game.min_players <= max_players <= game.max_players:
+            raise ServiceError(f"{game.title} is for {game.min_players} to {game.max_players} players.")
         # Refuse impossible rules now, not when everyone has joined.
-        GameService.new_state(kind, [Player(bot=cls.BOT_LEVELS[0])] * max_players, options)
+        GameService.new_state(kind, [Player(bot=game.bot_levels[0])] * max_players, options)
         timeout = self.games.turn_timeout if turn_timeout is None else turn_timeout
         now = self.games.clock()
         async with self.games.store.transaction() as tx:
@@ -75,7 +76,7 @@ class LobbyService:
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
             _require_host(lobby, user_id, "add bots")
-            if level not in game_class(lobby.kind).BOT_LEVELS:
+            if level not in describe(lobby.kind).bot_levels:
                 raise ServiceError(f"There is no {level!r} bot.")
             if len(lobby.members) >= lobby.max_players:
                 raise ServiceError("This lobby is full.")
@@ -94,23 +95,21 @@ class LobbyService:
 
     async def start(
         self, lobby_id: int, user_id: int, rng: random.Random | None = None, message_id: int | None = None
-    ) -> tuple[LobbyRecord, Game]:
+    ) -> tuple[LobbyRecord, Result[Any, Any]]:
         """The host starts the game with everyone seated, in join order. `message_id` is the message the Start
         button was on: the game's message if the lobby never got to store its own (a crash right after posting)."""
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
             _require_host(lobby, user_id, "start the game")
-            minimum = game_class(lobby.kind).MIN_PLAYERS
+            minimum = describe(lobby.kind).min_players
             if len(lobby.members) < minimum:
                 raise ServiceError(f"At least {minimum} players are needed: wait for someone to join, or add a bot.")
             players = [Player(m.user_id, m.bot) for m in lobby.members]
+            shown_on = lobby.message_id if lobby.message_id is not None else message_id
             game = await self.games.create_in(
                 tx, lobby.kind, guild_id=lobby.guild_id, channel_id=lobby.channel_id, players=players,
-                options=lobby.options, turn_timeout=lobby.turn_timeout, rng=rng,
+                options=lobby.options, turn_timeout=lobby.turn_timeout, rng=rng, message_id=shown_on,
             )
-            shown_on = lobby.message_id if lobby.message_id is not None else message_id
-            if shown_on is not None:
-                game = Game(await tx.update(game.record, now=self.games.clock(), message_id=shown_on), game.state)
             lobby = await update_lobby(await tx.writer(), lobby, status="started", game_id=game.id, deadline=None)
         self.games.timers_changed.set()
         return lobby, game

@@ -4,6 +4,10 @@ Each call loads the game from the database, checks who is acting, asks the engin
 in one version-guarded transaction before returning. A per-game lock serialises callers in this process;
 the version guard catches anything that slips past it (another process, a bug), so a move is never lost
 and never applied twice.
+
+What leaves this module for the Discord layer is a `Result` (bot/service/results.py): the public view, each
+seated person's own view and the events of the change, never the engine state. `Game` (a record with its
+state) stays inside the service package.
 """
 
 from __future__ import annotations
@@ -13,14 +17,29 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from bot.locks import KeyedLocks
-from bot.ratings import apply_result
-from games import GameError, GameState, game_class
-from games.base import DRAW_AGREED, RESIGN, TIMEOUT
+from bot.service.locks import KeyedLocks
+from bot.service.ratings import apply_result
+from bot.service.results import (
+    DecisionPassed,
+    Event,
+    GameEnded,
+    GameInfo,
+    OwnView,
+    PastGame,
+    PlayBegan,
+    RatingChange,
+    ReplayFrame,
+    Result,
+    SeatInfo,
+)
+from games import GameError, GameState
+from games.base import DRAW_AGREED, RESIGN, TIMEOUT, EndReason
+from games.engines import computer_player, game_class, replay
+from games.registry import describe
 from storage import Database, GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
 from storage.archive import archived_at
 
@@ -49,10 +68,10 @@ class Player:
 
 @dataclass(frozen=True)
 class Game:
-    """A game as stored, with its engine state rebuilt from the snapshot."""
+    """A game as stored, with its engine state rebuilt from the snapshot (omniscient: stays in the service)."""
 
     record: GameRecord
-    state: GameState
+    state: GameState[Any, Any]
 
     @property
     def id(self) -> int:
@@ -88,7 +107,7 @@ class GameService:
         self.clock = clock
         self.turn_timeout = turn_timeout
         self.challenge_timeout = challenge_timeout
-        # Where new games draw their randomness (who moves first, ...); None: a fresh generator per game.
+        # Where new games draw their public randomness (who moves first, ...); None: the operating system's.
         # Tests pin it to play the same game twice and compare everything the bot sent.
         self.rng: random.Random | None = None
         self._locks = KeyedLocks()
@@ -97,11 +116,41 @@ class GameService:
 
     # ----- reading ----------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> Game:
+        """The game with its omniscient state: for the service package only (see `view`)."""
         try:
             record = await self.store.get(game_id)
         except GameNotFoundError:
             raise ServiceError(f"There is no game #{game_id}.") from None
         return _game(record)
+
+    async def view(self, game_id: int) -> Result[Any, Any]:
+        """Game `game_id` as every audience may see it now."""
+        return present(await self.load(game_id))
+
+    async def replay_frame(self, game_id: int, ply: int | None) -> ReplayFrame[Any]:
+        """The position after `ply` moves (None: the latest), as a replay may show it: hidden ranks only once the
+        game is over."""
+        game = await self.load(game_id)
+        moves = [(m.seat, m.action) for m in await self.store.moves(game_id)]
+        ply = len(moves) if ply is None else max(0, min(ply, len(moves)))
+        state = replay(game.record.kind, game.record.initial_state, moves[:ply])
+        # Shown as a finished picture: no clock and no pending offer belong to a past position.
+        record = replace(game.record, deadline=None, draw_offer=None, status="replay")
+        view = state.review_view(game_over=game.record.finished_at is not None)
+        return ReplayFrame(info(Game(record, state)), view, ply, len(moves))
+
+    async def history(self, user_id: int, limit: int = 10) -> list[PastGame]:
+        """The user's latest games, newest first, with their places (no positions)."""
+        return [PastGame(record.id, record.kind, record.status, record.guild_id, record.channel_id,
+                         record.message_id, record.created_at, seat.place, _seats(record))
+                for record, seat in await self.store.history(user_id, limit=limit)]
+
+    async def games_to_restore(self, started: float) -> list[int]:
+        """Active games last written before `started` (by an earlier process), whose boards may be stale."""
+        return await self.store.active_games_before(started)
+
+    async def active_games_of(self, kind: str, user_id: int) -> list[int]:
+        return await self.store.active_games_of(kind, user_id, None)
 
     @asynccontextmanager
     async def _editing(self, game_id: int) -> AsyncIterator[tuple[GameTransaction, Game]]:
@@ -126,15 +175,15 @@ class GameService:
         challenge: bool = False,
         turn_timeout: float | None = None,
         rng: random.Random | None = None,
-    ) -> Game:
+    ) -> Result[Any, Any]:
         """A new game. With `challenge`, it waits for the other players to accept; otherwise it starts."""
         async with self.store.transaction() as tx:
-            game = await self.create_in(
+            result = await self.create_in(
                 tx, kind, guild_id=guild_id, channel_id=channel_id, players=players, options=options,
                 challenge=challenge, turn_timeout=turn_timeout, rng=rng,
             )
         self.timers_changed.set()
-        return game
+        return result
 
     async def create_in(
         self,
@@ -148,8 +197,10 @@ class GameService:
         challenge: bool = False,
         turn_timeout: float | None = None,
         rng: random.Random | None = None,
-    ) -> Game:
-        """`create` inside a caller's transaction (a lobby starting its game); bots have not moved yet."""
+        message_id: int | None = None,
+    ) -> Result[Any, Any]:
+        """`create` inside a caller's transaction (a lobby starting its game, shown on the lobby's message
+        `message_id`); bots have not moved yet."""
         options = dict(options or {})
         state = self.new_state(kind, players, options, rng or self.rng)
         timeout = self.turn_timeout if turn_timeout is None else turn_timeout
@@ -169,34 +220,42 @@ class GameService:
             seats=seats, options=options, turn_timeout=timeout, deadline=deadline, remind_at=remind_at,
             now=now,
         )
-        return Game(record, state)
+        if message_id is not None:
+            record = await tx.update(record, now=now, message_id=message_id)
+        game = Game(record, state)
+        return present(game, () if challenge else _decision(game))
 
     @staticmethod
     def new_state(
         kind: str, players: Sequence[Player], options: dict[str, Any], rng: random.Random | None = None
-    ) -> GameState:
+    ) -> GameState[Any, Any]:
         """The starting position, or the reason these players and options cannot make a game."""
         users = [p.user_id for p in players if p.user_id is not None]
         if len(set(users)) != len(users):
             raise ServiceError("A player can take only one seat in a game.")
-        cls = game_class(kind)
+        description = describe(kind)
         for p in players:
-            if p.bot is not None and p.bot not in cls.BOT_LEVELS:
-                raise ServiceError(f"There is no {p.bot!r} bot for {kind}; choose from {', '.join(cls.BOT_LEVELS)}.")
+            if p.bot is not None and p.bot not in description.bot_levels:
+                raise ServiceError(f"There is no {p.bot!r} bot for {description.title}; choose from "
+                                   f"{', '.join(description.bot_levels)}.")
         rules = {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
         try:
-            return cls.new(len(players), rules, rng or random.Random())
+            return game_class(kind).new(len(players), rules, rng or random.SystemRandom())
         except GameError as exc:
             raise ServiceError(str(exc)) from None
 
-    async def set_message(self, game_id: int, message_id: int) -> Game:
+    async def set_message(self, game_id: int, message_id: int) -> Result[Any, Any]:
         """Remember which channel message shows the game (set once the bot has posted it)."""
         async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
-            record = await tx.update(game.record, now=self.clock(), message_id=message_id)
-            return Game(record, game.state)
+            record = await self._update(tx, game.record, message_id=message_id)
+            return present(Game(record, game.state))
+
+    async def set_thread(self, game_id: int, thread_id: int) -> Result[Any, Any]:
+        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+            return present(Game(await self._update(tx, game.record, thread_id=thread_id), game.state))
 
     # ----- challenges -------------------------------------------------------------------------------------
-    async def accept(self, game_id: int, user_id: int, message_id: int | None = None) -> Game:
+    async def accept(self, game_id: int, user_id: int, message_id: int | None = None) -> Result[Any, Any]:
         """The challenged player accepts; `message_id` (the message Accept was on) becomes the game's message if
         it has none yet (the bot stopped right after posting the challenge, before it could store its id)."""
         async with self._locks.hold(game_id):
@@ -207,18 +266,19 @@ class GameService:
                 changes: dict[str, Any] = {"status": "active", "deadline": deadline, "remind_at": remind_at}
                 if game.record.message_id is None and message_id is not None:
                     changes["message_id"] = message_id
-                record = await tx.update(game.record, now=now, **changes)
+                record = await self._update(tx, game.record, **changes)
             self.timers_changed.set()
-            return Game(record, game.state)
+            started = Game(record, game.state)
+            return present(started, _decision(started))
 
-    async def decline(self, game_id: int, user_id: int) -> Game:
+    async def decline(self, game_id: int, user_id: int) -> Result[Any, Any]:
         """The challenged player declines, or the challenger withdraws."""
         async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
             self._require_pending(game)
             if game.seat_of(user_id) is None:
                 raise ServiceError("This challenge is not yours to decline.")
-            record = await tx.update(game.record, now=self.clock(), status="declined", deadline=None, remind_at=None)
-            return Game(record, game.state)
+            record = await self._update(tx, game.record, status="declined", deadline=None, remind_at=None)
+            return present(Game(record, game.state))
 
     def _check_can_accept(self, game: Game, user_id: int) -> None:
         self._require_pending(game)
@@ -226,7 +286,8 @@ class GameService:
         if seat == 0:
             raise ServiceError("You sent this challenge; wait for your opponent to accept it.")
         if seat is None:
-            raise ServiceError("This challenge is for someone else. Start your own with /chopsticks challenge.")
+            start = describe(game.record.kind).start_command
+            raise ServiceError(f"This challenge is for someone else. Start your own with {start}.")
 
     @staticmethod
     def _require_pending(game: Game) -> None:
@@ -237,25 +298,29 @@ class GameService:
             raise ServiceError(f"This challenge is closed (it was {status}).")
 
     # ----- playing ----------------------------------------------------------------------------------------
-    async def act(self, game_id: int, user_id: int, action_text: str, expected_ply: int | None = None) -> Game:
-        """Play one move for `user_id`; `expected_ply` is the move count the user was looking at."""
+    async def act(
+        self, game_id: int, user_id: int, action_text: str, expected_ply: int | None = None
+    ) -> Result[Any, Any]:
+        """Play one action for `user_id`; `expected_ply` is the turn token the user was looking at."""
         async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
             # Whose turn it is is the engine's to judge: some games allow actions out of turn.
             seat = self._check_actor(game, user_id, expected_ply)
             try:
-                action = game.state.parse_action(action_text)
+                # A request that needs chance (a random formation) draws it from the operating system.
+                text = game.state.expand(seat, action_text, random.SystemRandom())
+                action = game.state.parse_action(text)
                 new_state = game.state.apply(seat, action)
             except GameError as exc:
                 raise ServiceError(str(exc)) from None
             return await self._commit(tx, game, seat, user_id, action.text(), new_state)
 
-    async def resign(self, game_id: int, user_id: int) -> Game:
+    async def resign(self, game_id: int, user_id: int) -> Result[Any, Any]:
         async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
             self._require_active(game)
             seat = self._seat(game, user_id)
-            return await self._commit(tx, game, seat, user_id, RESIGN, game.state.resign(seat, RESIGN))
+            return await self._commit(tx, game, seat, user_id, RESIGN, game.state.resign(seat, EndReason.RESIGN))
 
-    async def offer_draw(self, game_id: int, user_id: int) -> tuple[Game, bool]:
+    async def offer_draw(self, game_id: int, user_id: int) -> tuple[Result[Any, Any], bool]:
         """Offer a draw, or accept the opponent's offer. Returns the game and whether it is now drawn."""
         async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
             self._require_active(game)
@@ -267,64 +332,52 @@ class GameService:
                 return await self._commit(tx, game, seat, user_id, DRAW_AGREED, game.state.agree_draw()), True
             if any(s.bot for s in game.record.seats):
                 raise ServiceError("The bot declines the draw: it plays on. You can resign instead.")
-            if game.state.num_players != 2:
+            if not _draws_allowed(game):
                 raise ServiceError("Draws by agreement are for two-player games.")
-            record = await tx.update(game.record, now=self.clock(), draw_offer=seat)
-            return Game(record, game.state), False
+            record = await self._update(tx, game.record, draw_offer=seat)
+            return present(Game(record, game.state)), False
 
-    async def require_turn(self, game_id: int, user_id: int, expected_ply: int | None = None) -> Game:
+    async def require_turn(self, game_id: int, user_id: int, expected_ply: int | None = None) -> Result[Any, Any]:
         """The game, if it is `user_id`'s turn in the position they saw; otherwise the reason why not."""
         game = await self.load(game_id)
-        self._check_turn(game, user_id, expected_ply)
-        return game
-
-    def _check_turn(self, game: Game, user_id: int, expected_ply: int | None) -> int:
         seat = self._check_actor(game, user_id, expected_ply)
         if game.state.current_player() != seat:
             raise ServiceError("It is not your turn; wait for the player to move.")
-        return seat
+        return present(game)
 
     def _check_actor(self, game: Game, user_id: int, expected_ply: int | None) -> int:
         self._require_active(game)
         seat = self._seat(game, user_id)
-        if expected_ply is not None and expected_ply != self.turn_token(game):
+        if expected_ply is not None and expected_ply != turn_token(game):
             raise StaleStateError("The game changed while you were choosing: look at the board again.")
         return seat
 
-    @staticmethod
-    def turn_token(game: Game) -> int:
-        """What a drawn decision carries to be checked against: the game's own token, else the move count."""
-        token = game.state.turn_token()
-        return game.record.move_count if token is None else token
-
-    async def find_game(self, kind: str, user_id: int, place_id: int | None, game_id: int | None = None) -> Game:
+    async def find_game(
+        self, kind: str, user_id: int, place_id: int | None, game_id: int | None = None
+    ) -> Result[Any, Any]:
         """The active game of `kind` that `user_id` plays in this channel or thread (None: anywhere), or
         game `game_id`."""
         if game_id is not None:
             game = await self.load(game_id)
             if game.record.kind != kind:
-                raise ServiceError(f"Game #{game_id} is not a {kind} game.")
+                raise ServiceError(f"Game #{game_id} is not a {describe(kind).title} game.")
             self._require_active(game)
             self._seat(game, user_id)
-            return game
+            return present(game)
         found = await self.store.active_games_of(kind, user_id, place_id)
         if not found:
             raise ServiceError("You are not playing a game here. Use this command in your game's channel or thread.")
         if len(found) > 1:
             listed = ", ".join(f"#{g}" for g in found)
             raise ServiceError(f"You are in several games here ({listed}); say which with the `game` option.")
-        return await self.load(found[0])
+        return await self.view(found[0])
 
-    async def set_thread(self, game_id: int, thread_id: int) -> Game:
-        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
-            return Game(await tx.update(game.record, now=self.clock(), thread_id=thread_id), game.state)
-
-    async def require_player(self, game_id: int, user_id: int) -> Game:
+    async def require_player(self, game_id: int, user_id: int) -> Result[Any, Any]:
         """The game, if it is being played and `user_id` sits in it; otherwise the reason why not."""
         game = await self.load(game_id)
         self._require_active(game)
         self._seat(game, user_id)
-        return game
+        return present(game)
 
     @staticmethod
     def _require_active(game: Game) -> None:
@@ -338,12 +391,21 @@ class GameService:
     def _seat(game: Game, user_id: int) -> int:
         seat = game.seat_of(user_id)
         if seat is None:
-            raise ServiceError(f"You are not playing in this game. Start your own with /{game.record.kind} new.")
+            start = describe(game.record.kind).start_command
+            raise ServiceError(f"You are not playing in this game. Start your own with {start}.")
         return seat
 
+    async def _update(self, tx: GameTransaction, record: GameRecord, **changes: Any) -> GameRecord:
+        """A write that is not a move (accept, a message id, a draw offer, a timer): a lost race on it is the same
+        "look again" refusal as a lost race on a move."""
+        try:
+            return await tx.update(record, now=self.clock(), **changes)
+        except StaleVersionError:
+            raise StaleStateError("The game changed at the same moment: look at it again.") from None
+
     async def _commit(
-        self, tx: GameTransaction, game: Game, seat: int, user_id: int | None, text: str, state: GameState
-    ) -> Game:
+        self, tx: GameTransaction, game: Game, seat: int, user_id: int | None, text: str, state: GameState[Any, Any]
+    ) -> Result[Any, Any]:
         now = self.clock()
         outcome = state.outcome()
         if outcome is None:
@@ -352,8 +414,9 @@ class GameService:
         else:
             status, deadline, remind_at = "finished", None, None
         try:
+            changes: tuple[RatingChange, ...] = ()
             if outcome is not None:  # the result changes the ladders in this same transaction: exactly once
-                await apply_result(tx, game.record, outcome, now)
+                changes = await apply_result(tx, game.record, outcome, now)
             record = await tx.record_move(
                 game.record, seat=seat, user_id=user_id, action=text, state=state.to_dict(), now=now,
                 status=status, deadline=deadline, remind_at=remind_at,
@@ -362,14 +425,20 @@ class GameService:
         except StaleVersionError:
             raise StaleStateError("The game changed while you were choosing: look at the board again.") from None
         self.timers_changed.set()
-        return Game(record, state)
+        after = Game(record, state)
+        events: list[Event] = []
+        if outcome is not None:
+            events.append(GameEnded(outcome.places, outcome.reason, changes))
+        else:
+            if not game.state.began() and state.began():
+                mover = state.current_player()
+                if mover is not None:
+                    events.append(PlayBegan(mover, after.user_at(mover)))
+            if state.current_player() != game.state.current_player():
+                events += _decision(after)
+        return present(after, tuple(events))
 
-    @staticmethod
-    def bot_to_move(game: Game) -> bool:
-        seat = game.state.current_player()
-        return game.record.status == "active" and seat is not None and game.is_bot(seat)
-
-    async def play_bot_turn(self, game_id: int) -> Game | None:
+    async def play_bot_turn(self, game_id: int) -> Result[Any, Any] | None:
         """Make one move for the bot seat to move, if any; returns the game after it, or None.
 
         The bot thinks in a worker thread, without the game's lock, so the event loop and the other
@@ -377,21 +446,24 @@ class GameService:
         happened meanwhile (a resignation, say) it is simply dropped and the caller asks again.
         """
         game = await self.load(game_id)
-        if not self.bot_to_move(game):
+        if not info(game).bot_to_move:
             return None
         seat = game.state.current_player()
         assert seat is not None
         level = game.record.seats[seat].bot
         assert level is not None
-        # Seeded by game and ply so that a bot's choice can be reproduced when investigating a game.
-        rng = random.Random(f"{game.id}:{game.record.move_count}")
-        action = await asyncio.to_thread(game.state.bot_action, seat, level, rng)
+        # The operating system's randomness: nobody can foresee or reconstruct a computer player's choices (its
+        # hidden setup above all) from what is public; the chosen action is what the log stores, so replays stay
+        # exact.
+        rng = random.SystemRandom()
+        choose = computer_player(game.record.kind)
+        action = await asyncio.to_thread(choose, game.state, seat, level, rng)
         new_state = game.state.apply(seat, action)
         try:
             async with self._locks.hold(game_id), self.store.transaction() as tx:
                 return await self._commit(tx, game, seat, None, action.text(), new_state)
         except StaleStateError:  # read again only once that transaction is closed
-            return await self.load(game_id)
+            return await self.view(game_id)
 
     async def games_awaiting_bots(self) -> list[int]:
         """Active games with a bot seat, for resuming bot turns after a restart."""
@@ -399,7 +471,7 @@ class GameService:
 
     @staticmethod
     def _turn_timers(
-        state: GameState, seats: Sequence[Seat], timeout: float, now: float
+        state: GameState[Any, Any], seats: Sequence[Seat], timeout: float, now: float
     ) -> tuple[float | None, float | None]:
         seat = state.current_player()
         if seat is None or seats[seat].bot is not None:
@@ -413,34 +485,76 @@ class GameService:
     async def due_timers(self) -> list[int]:
         return await self.store.due_timers(self.clock())
 
-    async def fire_timer(self, game_id: int) -> tuple[TimerEvent, Game] | None:
+    async def fire_timer(self, game_id: int) -> tuple[TimerEvent, Result[Any, Any]] | None:
         """Expire a challenge, remind the player to move, or forfeit them, whichever is due now."""
         async with self._locks.hold(game_id):
             async with self._editing(game_id) as (tx, game):
-                event, game = await self._fire(tx, game)
-            return None if event is None else (event, game)
+                fired = await self._fire(tx, game)
+            return fired
 
-    async def _fire(self, tx: GameTransaction, game: Game) -> tuple[TimerEvent | None, Game]:
+    async def _fire(self, tx: GameTransaction, game: Game) -> tuple[TimerEvent, Result[Any, Any]] | None:
         record, now = game.record, self.clock()
         if record.status == "pending" and record.deadline is not None and record.deadline <= now:
-            record = await tx.update(record, now=now, status="expired", deadline=None, remind_at=None)
-            return TimerEvent.EXPIRED, Game(record, game.state)
+            record = await self._update(tx, record, status="expired", deadline=None, remind_at=None)
+            return TimerEvent.EXPIRED, present(Game(record, game.state))
         if record.status != "active":
             if record.deadline is not None or record.remind_at is not None:
-                record = await tx.update(record, now=now, deadline=None, remind_at=None)
-            return None, Game(record, game.state)
+                await self._update(tx, record, deadline=None, remind_at=None)
+            return None
         seat = game.state.current_player()
         if record.deadline is not None and record.deadline <= now and seat is not None:
             default = game.state.timeout_action(seat)
             if default is not None:
                 decided = await self._commit(tx, game, seat, None, default.text(), game.state.apply(seat, default))
                 return TimerEvent.DEFAULTED, decided
-            forfeited = await self._commit(tx, game, seat, None, TIMEOUT, game.state.resign(seat, TIMEOUT))
+            forfeited = await self._commit(tx, game, seat, None, TIMEOUT, game.state.resign(seat, EndReason.TIMEOUT))
             return TimerEvent.FORFEIT, forfeited
         if record.remind_at is not None and record.remind_at <= now:
-            record = await tx.update(record, now=now, remind_at=None)
-            return TimerEvent.REMINDER, Game(record, game.state)
-        return None, game
+            record = await self._update(tx, record, remind_at=None)
+            return TimerEvent.REMINDER, present(Game(record, game.state))
+        return None
+
+
+# ----- from a stored game to what each audience may see ----------------------------------------------------
+def turn_token(game: Game) -> int:
+    """What a drawn decision carries to be checked against: the game's own token, else the move count."""
+    token = game.state.turn_token()
+    return game.record.move_count if token is None else token
+
+
+def _seats(record: GameRecord) -> tuple[SeatInfo, ...]:
+    return tuple(SeatInfo(s.seat, s.user_id, s.bot, s.place) for s in record.seats)
+
+
+def _draws_allowed(game: Game) -> bool:
+    """Draws by agreement: two people, no computer player (bots never agree to one)."""
+    return game.state.num_players == 2 and not any(s.bot for s in game.record.seats)
+
+
+def info(game: Game) -> GameInfo:
+    """The public facts of a stored game."""
+    r = game.record
+    return GameInfo(
+        id=r.id, kind=r.kind, guild_id=r.guild_id, channel_id=r.channel_id, message_id=r.message_id,
+        thread_id=r.thread_id, status=r.status, options=dict(r.options), seats=_seats(r), move_count=r.move_count,
+        turn_token=turn_token(game), to_decide=game.state.current_player(), began=game.state.began(),
+        draw_offer=r.draw_offer, draws_allowed=_draws_allowed(game), turn_timeout=r.turn_timeout,
+        deadline=r.deadline, created_at=r.created_at, updated_at=r.updated_at, finished_at=r.finished_at,
+    )
+
+
+def present(game: Game, events: tuple[Event, ...] = ()) -> Result[Any, Any]:
+    """What every audience may see of `game`: the public view, and each seated person's own view."""
+    private = tuple(OwnView(seat.seat, seat.user_id, game.state.view_for(seat.seat))
+                    for seat in game.record.seats if seat.user_id is not None)
+    return Result(info(game), game.state.public_view(), private, events)
+
+
+def _decision(game: Game) -> tuple[Event, ...]:
+    seat = game.state.current_player()
+    if game.record.status != "active" or seat is None:
+        return ()
+    return (DecisionPassed(seat, game.user_at(seat)),)
 
 
 def _game(record: GameRecord) -> Game:

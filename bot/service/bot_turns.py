@@ -11,7 +11,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.service import Game, GameService
+from bot.service.games import GameService
+from bot.service.results import GameInfo
 
 log = logging.getLogger(__name__)
 
@@ -25,15 +26,15 @@ class BotTurns:
         self._redraw = redraw
         self._running: dict[int, asyncio.Task[None]] = {}
 
-    def schedule(self, game: Game) -> None:
+    def schedule(self, game: GameInfo) -> None:
         """Let the bots move in `game` if one of them is to move (at most one driver per game)."""
-        if not self._service.bot_to_move(game) or game.id in self._running:
+        if not game.bot_to_move or game.id in self._running:
             return
         self._running[game.id] = asyncio.create_task(self._drive(game.id), name=f"bot-turns-{game.id}")
 
     async def resume_all(self) -> None:
         for game_id in await self._service.games_awaiting_bots():
-            self.schedule(await self._service.load(game_id))
+            self.schedule((await self._service.view(game_id)).game)
 
     async def idle(self) -> None:
         """Wait until no bot is thinking (tests and shutdown use this)."""

@@ -1,0 +1,1 @@
+"""One package per game kind: its presenter (a discord.py extension named in the game's description)."""

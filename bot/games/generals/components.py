@@ -1,0 +1,85 @@
+"""The persistent buttons and menus of Game of the Generals, and the id of its forms.
+
+Custom ids carry game numbers, public move counts and squares only, never a rank:
+- `gg:<game>:<verb>`: every button except moves (challenge, channel board, setup tools, draw, resign);
+- `ggm:<game>:<ply>:<from>-<to>`: a direction button, drawn at move count `ply`;
+- `ggs:<game>:formation`, `ggs:<game>:piece:<ply>`, `ggs:<game>:forget`: the formation menu of the setup, the
+  piece menu of play, and the saved-formation menu to delete from;
+- `ggf:<game>:<what>`: the forms (swap, import, save), answered by the presenter's `on_interaction`.
+
+A use reaches the presenter, which holds the concerns (setup, play, private boards) that answer it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import Button, CustomId, Select
+
+if TYPE_CHECKING:
+    from bot.games.generals.presenter import GeneralsPresenter
+
+KIND = "generals"
+BUTTON_VERBS = "accept|decline|board|dm|resign|resign-yes|draw|ready|swap|import|export|save|delete"
+MOVE = r"[a-i][1-8]-[a-i][1-8]"
+FORM = CustomId("ggf:{game}:{what}", what=r"swap|import|save")
+
+
+def presenter_of(interaction: discord.Interaction[Any]) -> GeneralsPresenter:
+    """The Generals presenter of the bot this interaction came to."""
+    from bot.games.generals.presenter import GeneralsPresenter  # it builds these components: imported on use
+
+    presenter = interaction.client.presenter(KIND)
+    assert isinstance(presenter, GeneralsPresenter)
+    return presenter
+
+
+class GeneralsButton(Button, custom_id=CustomId("gg:{game}:{verb}", verb=BUTTON_VERBS)):
+    """Every Generals button except moves: the custom id names the game and what to do."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).on_button(interaction, self.game_id, self.fields["verb"])
+
+
+class GeneralsMoveButton(Button, custom_id=CustomId("ggm:{game}:{ply}:{move}", move=MOVE)):
+    """A direction button: which game, the move count it was drawn at, and the move."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).play.move(interaction, self.game_id, self.fields["move"], self.ply,
+                                                  from_command=False)
+
+
+class FormationSelect(Select, custom_id=CustomId("ggs:{game}:formation")):
+    """The setup's menu of formations and the player's saved setups (`f:<name>`, `s:<name>`)."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).setup_tools.deploy_choice(interaction, self.game_id, self.choice())
+
+
+class PieceSelect(Select, custom_id=CustomId("ggs:{game}:piece:{ply}")):
+    """The piece menu of play, drawn at move count `ply`: the chosen square's direction buttons follow."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).play.choose_direction(interaction, self.game_id, self.choice(), self.ply)
+
+
+class ForgetSelect(Select, custom_id=CustomId("ggs:{game}:forget")):
+    """Which saved formation to delete (offered from a setup board of this game)."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).setup_tools.forget(interaction, self.game_id, self.choice())
+
+
+COMPONENTS = (GeneralsButton, GeneralsMoveButton, FormationSelect, PieceSelect, ForgetSelect)

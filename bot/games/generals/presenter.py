@@ -1,0 +1,370 @@
+"""/generals: Game of the Generals with the bot as the neutral arbiter.
+
+The channel sees the public board (squares, rulings, no ranks). Each player gets their own board by DM, which
+the bot edits after every move; if a DM cannot be delivered, the same board and controls come ephemerally from
+the **My board** button (delivery.py). Setup (setup.py: formations, saved formations, swaps, grid import and
+export) and play (play.py: piece menu + direction buttons, or `/generals move` with autocomplete) work from
+either.
+
+Everything drawn for a player comes from that player's own view (`Result.private`), and everything drawn for
+the channel from the public view (`Result.public`), so nothing here can show a hidden rank.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.generals.board import (
+    COLOUR,
+    challenge_embed,
+    challenge_view,
+    channel_content,
+    channel_embed,
+    channel_view,
+    outcome_line,
+    settings_lines,
+)
+from bot.games.generals.components import COMPONENTS, FORM, KIND, GeneralsButton
+from bot.games.generals.delivery import PrivateBoards, channel_key
+from bot.games.generals.pictures import picture, text_board
+from bot.games.generals.play import Play
+from bot.games.generals.setup import SetupTools
+from bot.presenter import Board, GamePresenter, seat_names
+from bot.service import OwnView, Player, ReplayFrame, Result, ServiceError, TimerEvent
+from games.base import GameError
+from games.generals.rules import SETTING_NAMES, Settings
+from games.generals.views import PLAY, SETUP, PlayerView, PublicView
+from games.registry import describe
+from storage.formations import FormationStore
+from storage.private_boards import PrivateBoardStore
+
+GeneralsResult = Result[PublicView, PlayerView]
+BotLevel = Literal["random", "greedy", "strong"]
+DEFAULT_LEVEL: BotLevel = "strong"
+CLOSED_CHALLENGE = ("pending", "declined", "expired")  # the message shows the challenge, not a board
+RULES = [
+    "Two armies of 21 pieces, set up in secret on a 9 by 8 board. Pieces step one square forward, back or "
+    "sideways; stepping onto an enemy piece is a **challenge**, which I judge without telling anyone the "
+    "ranks: higher rank wins, equal ranks both go, the Spy beats every officer but loses to the Private, "
+    "and any piece captures the Flag.",
+    "**You win** by capturing the enemy Flag, or by bringing your own Flag to the far side (if an enemy "
+    "piece stands next to it there, it must survive one more reply).",
+    "", "**Settings** for `/generals challenge settings:`",
+    "`flag-rush-immediate`: a Flag on the far side wins at once.",
+    "`flag-rush-always-wait`: it always waits for one reply.",
+    "`reveal-winner`: the loser of a challenge learns the winner's rank.",
+    "`show-flag`: Flags are visible to both players.",
+    "`small-army`: a smaller army for quicker games.",
+    "`no-challenge-draw=N`: N moves in a row without a challenge draw the game.",
+]
+
+
+@runtime_checkable
+class ReplayFrames(Protocol):
+    """The replay cog (bot/cogs/replay.py), as /generals replay uses it."""
+
+    async def frame(self, game_id: int, ply: int | None) -> tuple[discord.Embed, discord.ui.View]: ...
+
+
+class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
+                        group_description="Play Game of the Generals (Salpakan)"):
+    kind = KIND
+    components = COMPONENTS
+    form_templates = (FORM.pattern,)  # answered by on_interaction below
+    components_in_dms = True  # private boards live in the players' DMs
+
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        self.setup_tools = SetupTools(self, FormationStore(bot.db))
+        self.private_boards = PrivateBoards(self, PrivateBoardStore(bot.db))
+        self.play = Play(self)
+        self._started: set[int] = set()  # games whose start was announced (a restart may announce it again)
+
+    # ----- commands ---------------------------------------------------------------------------------------
+    @app_commands.command(name="challenge", description="Challenge someone to Game of the Generals, or play me")
+    @app_commands.describe(
+        opponent="Who to play; leave empty to play against me",
+        level="How well I play when you play me (default: strong)",
+        settings="Rule settings separated by spaces, e.g. 'reveal-winner small-army' (see the rules)",
+        turn_minutes="Minutes per turn (and for the setup) before a forfeit (default: the bot's TURN_TIMEOUT)",
+    )
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User | None = None,
+        level: BotLevel = DEFAULT_LEVEL,
+        settings: app_commands.Range[str, 0, 200] = "",
+        turn_minutes: app_commands.Range[int, 1, 20160] | None = None,
+    ) -> None:
+        me = interaction.user
+        rival = self.rival(me.id, opponent, level)
+        vs_bot = rival.bot is not None
+        names = [n for n in re.split(r"[\s,]+", settings.strip().lower()) if n]
+        options: dict[str, Any] = {"variants": names} if names else {}
+        result: GeneralsResult = await self.service.create(
+            KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
+            players=[Player(user_id=me.id), rival], options=options, challenge=not vs_bot,
+            turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
+        )
+        board: Board | None = None
+        if vs_bot:
+            board = await self.channel_board(result)
+            response = await interaction.response.send_message(
+                content=board.content, embed=board.embed, view=board.view or discord.utils.MISSING,
+                files=board.attachments(), allowed_mentions=discord.AllowedMentions.none(),
+            )
+        else:
+            assert opponent is not None
+            response = await interaction.response.send_message(
+                content=f"<@{opponent.id}>, you have been challenged to Game of the Generals!",
+                embed=challenge_embed(result.game, seat_names(self, result), result.public.settings.names()),
+                view=challenge_view(result.id),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
+            )
+        if response.message_id is not None:
+            result = await self.service.set_message(result.id, response.message_id)
+            if board is not None:
+                self.private_boards.drawn.remember(response.message_id, board.key)
+        if vs_bot:
+            await self.private_boards.open(result.id)
+
+    @challenge.autocomplete("settings")
+    async def _complete_settings(self, interaction: discord.Interaction[Any],
+                                 current: str) -> list[app_commands.Choice[str]]:
+        words = current.lower().split()
+        done, partial = (words, "") if current.endswith(" ") or not words else (words[:-1], words[-1])
+        prefix = " ".join(done)
+        names = [n if n != "no-challenge-draw" else "no-challenge-draw=50" for n in SETTING_NAMES]
+        texts = [f"{prefix} {n}".strip() for n in names if n.startswith(partial) and n not in done]
+        # Discord refuses a suggestion over 100 characters: past that, the user types on unaided.
+        return [app_commands.Choice(name=t, value=t) for t in texts if len(t) <= 100][:25]
+
+    @app_commands.command(name="board", description="Show your own board (setup or play), just to you")
+    @app_commands.describe(game="Game number, if you play several")
+    async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        found = await self.my_game(interaction, game)
+        await self.private_boards.show(interaction, found.id, edit=False)
+
+    @app_commands.command(name="move", description="Move one of your pieces, e.g. e3-e4 (a step onto an enemy "
+                                                   "piece challenges it)")
+    @app_commands.describe(move="From-to, like e3-e4: start typing a square to see your moves",
+                           game="Game number, if you play several")
+    async def move(self, interaction: discord.Interaction[Any], move: app_commands.Range[str, 1, 100],
+                   game: int | None = None) -> None:
+        found = await self.my_game(interaction, game)
+        await self.play.move(interaction, found.id, move, None, from_command=True)
+
+    @move.autocomplete("move")
+    async def _complete_move(self, interaction: discord.Interaction[Any],
+                             current: str) -> list[app_commands.Choice[str]]:
+        return await self.play.complete(interaction, current)
+
+    @app_commands.command(name="replay", description="Step through a Game of the Generals game; ranks show once "
+                                                     "it is over")
+    @app_commands.describe(game="The game's number (see /history)", move="Start at this move (default: the end)")
+    async def replay(self, interaction: discord.Interaction[Any], game: int,
+                     move: app_commands.Range[int, 0, 100000] | None = None) -> None:
+        found = await self.service.view(game)
+        if found.game.kind != KIND:
+            raise ServiceError(f"Game #{game} is not a Game of the Generals game; use /replay.")
+        replays = self.bot.get_cog("Replay")
+        if not isinstance(replays, ReplayFrames):
+            raise ServiceError("Replays are not available on this bot right now.")
+        embed, view = await replays.frame(game, move)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="rules", description="How Game of the Generals is played here, and its settings")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(
+            embed=discord.Embed(title="Game of the Generals", description="\n".join(RULES), colour=COLOUR),
+            ephemeral=True)
+
+    async def my_game(self, interaction: discord.Interaction[Any], game_id: int | None) -> GeneralsResult:
+        """The user's game: by number, or the one they play in this channel (in a DM: anywhere)."""
+        place = interaction.channel_id if interaction.guild_id is not None else None
+        result: GeneralsResult = await self.service.find_game(KIND, interaction.user.id, place, game_id)
+        if interaction.guild_id is not None and result.game.guild_id != interaction.guild_id:
+            raise ServiceError(f"Game #{result.id} is played in another server; use its channel or our DMs.")
+        return result
+
+    # ----- components and forms ---------------------------------------------------------------------------
+    async def on_button(self, interaction: discord.Interaction[Any], game_id: int, verb: str) -> None:
+        user = interaction.user.id
+        if verb == "accept":
+            result = await self.service.accept(game_id, user, interaction.message.id if interaction.message else None)
+            await self.show_board(interaction, result)
+            await self.private_boards.open(result.id)
+        elif verb == "decline":
+            result = await self.service.decline(game_id, user)
+            await interaction.response.edit_message(content=None, embed=self._challenge_embed(result), view=None)
+        elif verb == "board":
+            await self.private_boards.show(interaction, game_id, edit=False)
+        elif verb == "dm":
+            await self.private_boards.send_by_dm(interaction, game_id)
+        elif verb == "draw":
+            result, drawn = await self.service.offer_draw(game_id, user)
+            text = "The game is drawn by agreement." if drawn else "You offered a draw; your opponent can accept it."
+            await interaction.response.send_message(text, ephemeral=True)
+            await self.bot.redraw(result.id)
+        elif verb == "resign":
+            await self.service.require_player(game_id, user)
+            confirm = discord.ui.View(timeout=None)
+            confirm.add_item(GeneralsButton.of(game=game_id, verb="resign-yes", label="Yes, resign",
+                                               style=discord.ButtonStyle.danger))
+            await interaction.response.send_message(f"Resign Game of the Generals #{game_id}? You lose the game.",
+                                                    view=confirm, ephemeral=True)
+        elif verb == "resign-yes":
+            result = await self.service.resign(game_id, user)
+            await interaction.response.edit_message(content="You resigned.", view=None)
+            await self.bot.redraw(result.id)
+        elif verb == "ready":
+            await self.setup_tools.act(interaction, game_id, "ready")
+        elif verb == "export":
+            await self.setup_tools.export(interaction, game_id)
+        elif verb in ("swap", "import", "save"):
+            await self.setup_tools.open_form(interaction, game_id, verb)
+        elif verb == "delete":
+            await self.setup_tools.choose_to_delete(interaction, game_id)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Our forms (swap, import, save) are answered here from their custom id, so they work after a restart."""
+        await self.setup_tools.on_submit(interaction)
+
+    def own_seat(self, result: GeneralsResult, user_id: int) -> OwnView[PlayerView]:
+        """The user's own seat and view in this game; refuses someone who does not play in it."""
+        own = next((own for own in result.private if own.user_id == user_id), None)
+        if own is None:
+            raise ServiceError(f"You are not playing in this game. Start your own with "
+                               f"{describe(KIND).start_command}.")
+        return own
+
+    def own_view(self, result: GeneralsResult, user_id: int) -> PlayerView:
+        return self.own_seat(result, user_id).view
+
+    # ----- the channel ------------------------------------------------------------------------------------
+    async def images_on(self, result: GeneralsResult) -> bool:
+        if result.game.guild_id is None:
+            return True
+        images: bool = (await self.bot.server_settings.get(result.game.guild_id)).images
+        return images
+
+    def _challenge_embed(self, result: GeneralsResult) -> discord.Embed:
+        return challenge_embed(result.game, seat_names(self, result), result.public.settings.names())
+
+    async def channel_board(self, result: GeneralsResult) -> Board:
+        if result.game.status in CLOSED_CHALLENGE:
+            view = challenge_view(result.id) if result.game.status == "pending" else None
+            return Board(None, self._challenge_embed(result), view)
+        return await self._board(result, await self.images_on(result))
+
+    async def _board(self, result: GeneralsResult, images: bool) -> Board:
+        """The public board, as a picture when `images` (else the text board)."""
+        game, view, names = result.game, result.public, seat_names(self, result)
+        image, text = await picture(view, images)
+        return Board(channel_content(game.id, names), channel_embed(game, view, names, text),
+                     channel_view(game, view), image, channel_key(game, view, images))
+
+    async def show_board(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> None:
+        """Answer a click on the channel message by redrawing it from the latest state, remembered as drawn."""
+        async with self.bot.drawing(result.id) as latest:
+            board = await self.channel_board(latest)
+            await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
+                                                    attachments=board.attachments(),
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            if interaction.message is not None:
+                self.private_boards.drawn.remember(interaction.message.id, board.key)
+        self.schedule_bots(result)
+
+    async def draw(self, result: GeneralsResult) -> None:
+        """Redraw the channel message and both private boards from what is stored now (under the bot's per-game
+        drawing lock); a private board not yet delivered is sent by DM. Unchanged boards are not drawn again."""
+        game = result.game
+        images = await self.images_on(result)
+        if game.message_id is not None:
+            message = self.channel(result).get_partial_message(game.message_id)
+            if game.status in CLOSED_CHALLENGE:
+                await message.edit(content=None, embed=self._challenge_embed(result), view=None)
+            elif self.private_boards.drawn.get(message.id) != channel_key(game, result.public, images):
+                board = await self._board(result, images)
+                try:
+                    await message.edit(content=board.content, embed=board.embed, view=board.view,
+                                       attachments=board.attachments(),
+                                       allowed_mentions=discord.AllowedMentions.none())
+                except discord.Forbidden:
+                    if board.image is None:
+                        raise
+                    # No Attach Files permission in this channel: the text board says the same.
+                    board = await self._board(result, images=False)
+                    await message.edit(content=board.content, embed=board.embed, view=board.view, attachments=[],
+                                       allowed_mentions=discord.AllowedMentions.none())
+                self.private_boards.drawn.remember(message.id, board.key)
+        if game.status in ("active", "finished"):
+            await self.private_boards.draw_all(result, images, announce_failure=True)
+        if self._play_just_began(result) and self.claim_start(result.id):
+            # No action's answer announced it: a computer player's Ready began play, or the bot restarted.
+            seat = game.to_decide
+            await self.announce_start(result, game.user_at(seat) if seat is not None else None)
+
+    # ----- the start of play ------------------------------------------------------------------------------
+    @staticmethod
+    def _play_just_began(result: GeneralsResult) -> bool:
+        view = result.public
+        return (result.game.status == "active" and view.phase == PLAY and view.ply == 0 and view.last is not None
+                and view.last.kind == "ready")
+
+    def claim_start(self, game_id: int) -> bool:
+        """Whether the start of play of this game is still to be announced (by whoever asks first)."""
+        if game_id in self._started:
+            return False
+        self._started.add(game_id)
+        return True
+
+    async def announce_start(self, result: GeneralsResult, first: int | None) -> None:
+        """Both armies are in: say so in the channel and ping the first mover `first` (None: the bot), since an
+        edit pings nobody."""
+        who = f"<@{first}> moves first" if first is not None else "I move first"
+        await self.channel(result).send(
+            f"Game of the Generals #{result.id}: both armies are deployed. {who}.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(first)] if first else []))
+
+    # ----- replays, rules, endings, timers ----------------------------------------------------------------
+    def replay_embed(self, frame: ReplayFrame[PublicView]) -> discord.Embed:
+        """A replay frame: the public board, or every rank once the game is over (the service chose the view)."""
+        shown: GeneralsResult = Result(frame.game, frame.view)
+        embed = channel_embed(frame.game, frame.view, seat_names(self, shown), text_board(frame.view))
+        if frame.game.finished_at is None:
+            embed.description = (embed.description or "") + "\nRanks are shown in replays once the game is over."
+        return embed
+
+    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[str]:
+        """The settings the game plays by (Generals has no lobby: its challenges show them)."""
+        try:
+            return settings_lines(Settings.from_options(options).names())
+        except GameError as exc:
+            return [str(exc)]
+
+    def ending_line(self, result: GeneralsResult) -> str:
+        outcome = result.public.outcome
+        if outcome is not None:
+            return outcome_line(outcome.places, outcome.reason, seat_names(self, result))
+        ended = result.ended()
+        if ended is not None:
+            return outcome_line(ended.places, ended.reason, seat_names(self, result))
+        return "time ran out."
+
+    def reminder_text(self, result: GeneralsResult, user_id: int, deadline: float) -> str:
+        what = "finish your setup" if result.public.phase == SETUP else "move"
+        return (f"<@{user_id}>, please {what} in Game of the Generals #{result.id}: you forfeit "
+                f"<t:{int(deadline)}:R> otherwise.")
+
+    def timeout_text(self, result: GeneralsResult, event: TimerEvent) -> str:
+        return f"Game of the Generals #{result.id}: {self.ending_line(result)}"

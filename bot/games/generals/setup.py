@@ -1,0 +1,197 @@
+"""Setup: deploying a formation or a saved setup, the swap / import / save forms, export, and the player's saved
+formations (their own data, in storage.formations).
+
+Each setup action is played through the service and answered by redrawing the board the player used (their DM
+or their ephemeral board). A random formation is drawn by the engine (`formation:<name>`), not here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import dispatch
+from bot.games.generals.board import board_rows_hint, export_text
+from bot.games.generals.components import FORM, KIND, ForgetSelect
+from bot.service import PlayBegan, ServiceError
+from games.generals.setup import FORMATIONS, Grid, as_owner_sees_it, compact, format_grid, grid_from_squares, parse_grid
+from games.generals.views import SETUP, PlayerView
+from storage.formations import FormationError, FormationStore
+
+if TYPE_CHECKING:
+    from bot.games.generals.presenter import GeneralsPresenter
+
+
+class SetupTools:
+    """The setup controls of a private board, and the forms they open."""
+
+    def __init__(self, presenter: GeneralsPresenter, formations: FormationStore) -> None:
+        self.presenter = presenter
+        self.formations = formations
+
+    async def act(self, interaction: discord.Interaction[Any], game_id: int, text: str) -> None:
+        """A setup action on the player's own draft; their board answers, then the others are redrawn. When it
+        was the last Ready, play begins: the channel is told who moves first."""
+        presenter = self.presenter
+        result = await presenter.service.act(game_id, interaction.user.id, text)
+        await presenter.private_boards.answer(interaction, result.id)
+        began = next((e for e in result.events if isinstance(e, PlayBegan)), None)
+        # Claimed before the redraw, so the redraw leaves the announcement to this answer (see `draw`); if the
+        # answer above failed, the redraw that recovers from it announces instead.
+        announce = began is not None and presenter.claim_start(result.id)
+        await presenter.bot.redraw(result.id)
+        if announce and began is not None:
+            await presenter.announce_start(result, began.user_id)
+        presenter.schedule_bots(result)
+
+    async def deploy_choice(self, interaction: discord.Interaction[Any], game_id: int, value: str) -> None:
+        """The formation menu: `f:<name>` deploys a formation (the engine draws a random one), `s:<name>` one of
+        the player's saved setups, turned to their side."""
+        source, _, name = value.partition(":")
+        if source == "f" and name in FORMATIONS:
+            await self.act(interaction, game_id, f"formation:{name}")
+            return
+        result = await self.presenter.service.require_player(game_id, interaction.user.id)
+        if source != "s":
+            raise ServiceError("That is not one of the formations on offer; open your board again.")
+        seat = result.game.seat_of(interaction.user.id)
+        assert seat is not None
+        try:
+            saved = await self.formations.load(interaction.user.id, KIND, name)
+        except FormationError as exc:
+            raise ServiceError(str(exc)) from None
+        grid = as_owner_sees_it(parse_grid(saved.setup)[0], seat)
+        await self.act(interaction, game_id, "setup:" + compact(grid))
+
+    async def open_form(self, interaction: discord.Interaction[Any], game_id: int, what: str) -> None:
+        result = await self.presenter.service.require_player(game_id, interaction.user.id)
+        view = self.presenter.own_view(result, interaction.user.id)
+        if view.phase != SETUP or view.ready[view.seat]:
+            raise ServiceError("Setup tools are for your army before you are ready.")
+        modal = discord.ui.Modal(title="Your setup", custom_id=FORM.format(game=game_id, what=what), timeout=900)
+        if what == "swap":
+            modal.title = "Swap two squares"
+            modal.add_item(discord.ui.TextInput(label="Two of your squares, e.g. a1 b2", custom_id="squares",
+                                                min_length=4, max_length=12, placeholder="a1 b2"))
+        elif what == "import":
+            modal.title = "Import a setup grid"
+            current = draft_grid(view)
+            modal.add_item(discord.ui.TextInput(
+                label="Your grid (3 rows of 9 cells)", custom_id="grid", style=discord.TextStyle.paragraph,
+                default=format_grid(current, view.seat) if current else None, max_length=1000,
+                placeholder=board_rows_hint(view.seat)[:100]))
+        else:
+            if not view.own:
+                raise ServiceError("Deploy a setup first; then you can save it.")
+            modal.title = "Save this setup as a formation"
+            modal.add_item(discord.ui.TextInput(label="Name", custom_id="name", min_length=1, max_length=40))
+        await interaction.response.send_modal(modal)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        """A submitted form of ours (swap, import, save), answered from its custom id so it works after a restart;
+        it is checked like a button of the game it names."""
+        if interaction.type is not discord.InteractionType.modal_submit or not isinstance(interaction.data, dict):
+            return
+        try:
+            fields = FORM.parse(str(interaction.data.get("custom_id", "")))
+        except ValueError:
+            return
+        values = modal_values(dict(interaction.data))
+        game_id, what = int(fields["game"]), fields["what"]
+
+        async def answer(interaction: discord.Interaction[Any]) -> None:
+            await self.on_form(interaction, game_id, what, values)
+
+        await dispatch(interaction, answer, game_kind=KIND, game_id=game_id)
+
+    async def on_form(self, interaction: discord.Interaction[Any], game_id: int, what: str,
+                      values: dict[str, str]) -> None:
+        if what == "swap":
+            squares = values.get("squares", "").replace(",", " ").replace("-", " ").split()
+            if len(squares) != 2:
+                raise ServiceError("Name two of your squares, like `a1 b2`.")
+            await self.act(interaction, game_id, f"swap:{squares[0]}-{squares[1]}")
+        elif what == "import":
+            await self.act(interaction, game_id, "setup:" + values.get("grid", ""))
+        else:
+            await self.save(interaction, game_id, values.get("name", ""))
+
+    async def save(self, interaction: discord.Interaction[Any], game_id: int, name: str) -> None:
+        """Save the player's current setup under `name`, as its owner sees it (it loads on either side)."""
+        result = await self.presenter.service.require_player(game_id, interaction.user.id)
+        view = self.presenter.own_view(result, interaction.user.id)
+        grid = draft_grid(view)
+        if grid is None:
+            raise ServiceError("Deploy a setup first; then you can save it.")
+        try:
+            saved = await self.formations.save(interaction.user.id, KIND, name,
+                                               compact(as_owner_sees_it(grid, view.seat)),
+                                               self.presenter.service.clock())
+        except FormationError as exc:
+            raise ServiceError(str(exc)) from None
+        await interaction.response.send_message(
+            f"Saved as **{saved.name}**: load it from the formation menu in any game (on either side).",
+            ephemeral=True)
+        await self.redraw_games_of(interaction.user.id)
+
+    async def export(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        result = await self.presenter.service.require_player(game_id, interaction.user.id)
+        view = self.presenter.own_view(result, interaction.user.id)
+        grid = draft_grid(view)
+        if grid is None:
+            raise ServiceError("There is nothing to export yet: deploy a formation first.")
+        await interaction.response.send_message(export_text(format_grid(grid, view.seat), compact(grid)),
+                                                ephemeral=True)
+
+    async def choose_to_delete(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        saved = await self.formations.list(interaction.user.id, KIND)
+        if not saved:
+            raise ServiceError("You have no saved formations.")
+        choose = discord.ui.View(timeout=None)
+        choose.add_item(ForgetSelect.of(game=game_id, placeholder="Delete which formation?", options=[
+            discord.SelectOption(label=f.name[:100], value=f.name[:100]) for f in saved[:25]]))
+        await interaction.response.send_message("Which saved formation should I delete?", view=choose,
+                                                ephemeral=True)
+
+    async def forget(self, interaction: discord.Interaction[Any], game_id: int, name: str) -> None:
+        await self.presenter.service.require_player(game_id, interaction.user.id)  # a menu of a player's board
+        await self.formations.delete(interaction.user.id, KIND, name)
+        await interaction.response.edit_message(content=f"Deleted your saved formation **{name}**.", view=None)
+        await self.redraw_games_of(interaction.user.id)
+
+    async def saved_names(self, user_id: int, view: PlayerView) -> list[str]:
+        """The player's saved formations: only the setup controls offer them, so no query otherwise."""
+        if view.phase != SETUP or view.ready[view.seat]:
+            return []
+        return [f.name for f in await self.formations.list(user_id, KIND)]
+
+    async def redraw_games_of(self, user_id: int) -> None:
+        """Redraw every game the user plays: their saved formations are on each of their setup boards."""
+        for game_id in await self.presenter.service.active_games_of(KIND, user_id):
+            await self.presenter.bot.redraw(game_id)
+
+
+def draft_grid(view: PlayerView) -> Grid | None:
+    """The player's current setup as a grid (from their own view), or None before any deployment."""
+    if not view.own:
+        return None
+    return grid_from_squares({piece.square: piece.rank for piece in view.own}, view.seat)
+
+
+def modal_values(data: dict[str, Any]) -> dict[str, str]:
+    """custom_id -> value of every text input in a submitted form (rows or labelled components)."""
+    values: dict[str, str] = {}
+
+    def walk(components: Any) -> None:
+        for component in components or []:
+            if not isinstance(component, dict):
+                continue
+            if "custom_id" in component and isinstance(component.get("value"), str):
+                values[str(component["custom_id"])] = component["value"]
+            walk(component.get("components"))
+            if isinstance(component.get("component"), dict):
+                walk([component["component"]])
+
+    walk(data.get("components"))
+    return values

@@ -1,0 +1,148 @@
+"""How a So Long Sucker game looks in Discord: the one public status message and its decision components.
+
+Everything in this game is public, so the status shows the whole table. The decision the game waits for
+is made on the status message: playing a chip is two steps (which chip on the message, which pile in a
+private follow-up); killing a chip, naming the next player and rescuing are one click. All of it is drawn
+from the game's public view (`SuckerView`) and its public record (`GameInfo`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.games.sucker.components import DealButton, SuckerButton, SuckerSelect
+from bot.lobby import format_duration
+from bot.service import GameInfo, Result
+from games.sucker.views import SuckerView
+from storage.deals import Deal
+
+COLOUR = discord.Colour.from_rgb(155, 89, 182)
+EMOJI = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪", "orange": "🟧"}
+PER_ROW, MAX_BUTTONS = 5, 25
+PER_MENU, MAX_MENUS = 25, 5
+
+
+def chip(colour: str, count: int | None = None) -> str:
+    mark = EMOJI.get(colour, colour)
+    return f"{mark} {count}" if count is not None else mark
+
+
+def player(game: GameInfo, view: SuckerView, seat: int, bot_user_id: int | None) -> str:
+    user = game.user_at(seat)
+    who = f"<@{user}>" if user is not None else (f"<@{bot_user_id}> (bot)" if bot_user_id else "a bot")
+    return f"{chip(view.colours[seat])} {who}"
+
+
+def content(game: GameInfo) -> str:
+    """The status message's text line: the game, and where its table talks."""
+    thread = f" · table talk in <#{game.thread_id}>" if game.thread_id else ""
+    return f"So Long Sucker #{game.id}{thread}"
+
+
+def status_embed(game: GameInfo, view: SuckerView, bot_user_id: int | None) -> discord.Embed:
+    lines = ["**Piles** (bottom → top)"]
+    lines += [f"{p.number}. " + "".join(chip(c.colour) for c in p.chips) for p in view.piles] or ["No piles yet."]
+    lines += ["", "**Players**"]
+    for seat in view.seats:
+        name = player(game, view, seat.seat, bot_user_id)
+        if seat.defeated:
+            lines.append(f"💀 {name}: defeated")
+            continue
+        held = " ".join(chip(c, n) for c, n in seat.holdings) or "no chips"
+        marker = "▶ " if seat.seat == view.to_decide else ""
+        lines.append(f"{marker}{name}: {held}" + (f" ({seat.prisoners} prisoners)" if seat.prisoners else ""))
+    dead = " ".join(chip(c, n) for c, n in view.dead if n)
+    if dead:
+        lines.append(f"Dead: {dead}")
+    lines.append("")
+    if view.last_said is not None:
+        lines.append(f"Last: {view.last_said}")
+    if view.outcome is not None:
+        winners = ", ".join(player(game, view, s, bot_user_id) for s in view.outcome.winners)
+        lines.append(f"🏆 {winners} " + ("share the win (agreed)." if view.outcome.is_draw else "wins!"))
+    else:
+        lines.append(decision_line(game, view, bot_user_id))
+        if game.deadline is not None:
+            lines.append(f"Time for this decision runs out <t:{int(game.deadline)}:R>.")
+        lines.append("Talk and make deals freely; `/sucker give`, `/sucker kill` and `/sucker deal` work at any time.")
+    embed = discord.Embed(title=f"So Long Sucker #{game.id}", description="\n".join(lines)[:4096], colour=COLOUR)
+    embed.set_footer(text=f"{view.players} players · {view.chips} chips each · "
+                          f"{format_duration(game.turn_timeout)} per decision")
+    return embed
+
+
+def decision_line(game: GameInfo, view: SuckerView, bot_user_id: int | None) -> str:
+    assert view.to_decide is not None
+    who = player(game, view, view.to_decide, bot_user_id)
+    if view.decision == "play":
+        return f"**{who} plays a chip** onto a pile or a new pile."
+    if view.decision == "kill":
+        assert view.capture is not None
+        return f"**{who} captured pile {view.capture[0]}** and chooses one chip to kill."
+    if view.decision == "name":
+        return f"**{who} names who moves next.**"
+    assert view.stuck is not None
+    return (f"{player(game, view, view.stuck, bot_user_id)} has the move but no chips. "
+            f"**{who}, rescue them with a chip or decline.**")
+
+
+def status_view(result: Result[SuckerView, SuckerView]) -> discord.ui.View | None:
+    """Components for the decision the game waits for (None when the game is over or a bot decides)."""
+    game, view = result.game, result.public
+    seat = view.to_decide
+    if seat is None or game.status != "active" or game.is_bot(seat):
+        return None
+    components = discord.ui.View(timeout=None)
+    if view.decision == "play":
+        held = sorted(view.seats[seat].holdings, key=lambda pair: view.colours.index(pair[0]))
+        options = [discord.SelectOption(label=f"{colour} ({count})", value=colour, emoji=EMOJI.get(colour))
+                   for colour, count in held]
+        components.add_item(SuckerSelect.of(game=game.id, ply=game.turn_token, what="chip", options=options,
+                                            placeholder="Play a chip: which colour?", row=0))
+        return components
+    for i, option in enumerate(view.options[:MAX_BUTTONS]):
+        components.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=option.text, label=option.label,
+                                            style=discord.ButtonStyle.primary, row=i // PER_ROW))
+    return components
+
+
+def pile_view(result: Result[SuckerView, SuckerView], colour: str) -> discord.ui.View:
+    """The private second step of playing a chip of `colour`: which pile (or a new one)."""
+    game = result.game
+    plays = [o for o in result.public.options if o.colour == colour]
+    components = discord.ui.View(timeout=None)
+    if len(plays) <= MAX_BUTTONS:
+        for i, play in enumerate(plays):
+            components.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=play.text,
+                                                label=play.pile or play.label, style=discord.ButtonStyle.primary,
+                                                row=i // PER_ROW))
+        return components
+    for index in range(0, min(len(plays), PER_MENU * MAX_MENUS), PER_MENU):  # more piles than buttons: menus
+        chunk = plays[index:index + PER_MENU]
+        options = [discord.SelectOption(label=play.pile or play.label, value=play.text) for play in chunk]
+        components.add_item(SuckerSelect.of(game=game.id, ply=game.turn_token, what=f"pile{index // PER_MENU}",
+                                            options=options, placeholder="Which pile?", row=index // PER_MENU))
+    return components
+
+
+def deal_embed(game_id: int, deal: Deal) -> discord.Embed:
+    accepted = ", ".join(f"<@{u}>" for u in deal.accepted_by) or "nobody yet"
+    text = (f"<@{deal.author_id}> proposes:\n> {deal.text}\n\nMarked as accepted by: {accepted}\n"
+            "Deals are not binding: anyone may break one, and nothing enforces it.")
+    return discord.Embed(title=f"Deal #{deal.number} · So Long Sucker #{game_id}", description=text[:4096],
+                         colour=COLOUR)
+
+
+def deal_view(game_id: int, deal: Deal) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(DealButton.of(game=game_id, number=deal.number, label="Accept / withdraw",
+                                style=discord.ButtonStyle.success))
+    return view
+
+
+def prisoners(view: SuckerView, seat: int) -> Sequence[tuple[str, int]]:
+    """(colour, count) of the prisoners `seat` holds: chips of other players' colours, in seat order."""
+    own = view.seats[seat]
+    return [(colour, n) for colour, n in own.holdings if colour != own.colour]

@@ -1,0 +1,62 @@
+"""The persistent components of So Long Sucker: decision buttons and menus on the status message (and in the
+private pile choice), and the Accept / withdraw button of a deal.
+
+Custom ids carry the game, the turn they were drawn for and public action texts only (everything in this game
+is public anyway): `sk:<game>:<turn>:<action text>`, `sks:<game>:<turn>:chip|pile0..4`, `sd:<game>:<deal>`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import Button, CustomId, Select
+from bot.service import ServiceError
+
+if TYPE_CHECKING:
+    from bot.games.sucker.presenter import SuckerPresenter
+
+KIND = "sucker"
+
+
+def _presenter(interaction: discord.Interaction[Any]) -> SuckerPresenter:
+    # Imported on use: the presenter module draws with these components, so it imports this one.
+    from bot.games.sucker.presenter import SuckerPresenter
+
+    presenter = interaction.client.presenter(KIND)
+    if not isinstance(presenter, SuckerPresenter):
+        raise ServiceError("So Long Sucker is not available on this bot right now.")
+    return presenter
+
+
+class SuckerButton(Button, custom_id=CustomId("sk:{game}:{ply}:{action}", action=r"[a-z0-9:._-]{1,60}")):
+    """A decision: the custom id carries the game, the turn it was drawn for, and the action's text."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await _presenter(interaction).decide(interaction, self.game_id, self.fields["action"], self.ply)
+
+
+class SuckerSelect(Select, custom_id=CustomId("sks:{game}:{ply}:{what}", what=r"chip|pile[0-4]")):
+    """The chip-colour menu on the status message, and the pile menus of the private step when there are more
+    piles than buttons."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        presenter, choice = _presenter(interaction), self.choice()
+        if self.fields["what"] == "chip":
+            await presenter.choose_chip(interaction, self.game_id, choice, self.ply)
+        else:
+            await presenter.decide(interaction, self.game_id, choice, self.ply)
+
+
+class DealButton(Button, custom_id=CustomId("sd:{game}:{number}", number=r"[0-9]{1,6}")):
+    """Marks (or unmarks) a deal as accepted by the player who clicks it."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await _presenter(interaction).mark_deal(interaction, self.game_id, int(self.fields["number"]))

@@ -1,0 +1,215 @@
+"""The one contract for a game's Discord side: its slash commands and components (a GroupCog), and how its
+games look in the channel, in replays, in lobbies and in timer announcements.
+
+A presenter is built only from what the service returns (`Result`, `ReplayFrame`: views, never an engine
+state). Each game kind's presenter is a discord.py extension named by its description
+(`GameDescription.presenter`); its `setup` calls `bot.add_presenter(...)`. What is the same for every game
+lives here: drawing the channel message, showing a lobby's game once it starts, timer announcements, the
+checks every component and command of a game makes.
+"""
+
+from __future__ import annotations
+
+import io
+from abc import ABCMeta, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
+from bot.service.lobbies import LobbyService
+from games.registry import GameDescription, describe
+from storage.lobbies import LobbyRecord
+from storage.server_settings import ServerSettings
+
+IMAGE_NAME = "board.png"
+
+
+@dataclass(frozen=True)
+class Board:
+    """One message ready to send or edit: text, embed, controls and an optional picture."""
+
+    content: str | None
+    embed: discord.Embed
+    view: discord.ui.View | None
+    image: bytes | None = None
+    key: str = ""  # what it was drawn from, when the presenter skips redrawing unchanged messages
+
+    def attachments(self) -> list[discord.File]:
+        if self.image is None:
+            return []
+        return [discord.File(io.BytesIO(self.image), filename=IMAGE_NAME)]
+
+
+class PresenterMeta(commands.CogMeta, ABCMeta):
+    """A cog whose abstract methods must be defined before it can be made."""
+
+
+class GamePresenter(commands.Cog, metaclass=PresenterMeta):
+    """Mixed with commands.GroupCog by each game's presenter; `kind` names its game in the registry."""
+
+    kind: ClassVar[str]
+    components: ClassVar[tuple[type[discord.ui.DynamicItem[Any]], ...]] = ()  # registered once by the bot
+    form_templates: ClassVar[tuple[str, ...]] = ()  # custom id patterns of the forms it answers
+    components_in_dms: ClassVar[bool] = False  # its components also work in DMs (private boards)
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    # ----- what each game defines -------------------------------------------------------------------------
+    @abstractmethod
+    async def channel_board(self, result: Result[Any, Any]) -> Board:
+        """The game's channel message: the challenge while it is pending or closed, else the public board."""
+
+    @abstractmethod
+    def replay_embed(self, frame: ReplayFrame[Any]) -> discord.Embed:
+        """One replay frame (its title is prefixed with "Replay · ... · move N of M")."""
+
+    @abstractmethod
+    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[str]:
+        """The rules a table with these options plays by, in plain lines (lobbies and challenges show them)."""
+
+    @abstractmethod
+    def ending_line(self, result: Result[Any, Any]) -> str:
+        """How the game ended, in words (a finished game)."""
+
+    # ----- shared by every game -----------------------------------------------------------------------------
+    @property
+    def game_description(self) -> GameDescription:
+        """This game's entry in the registry (`description` is the cog's own, a discord.py name)."""
+        return describe(self.kind)
+
+    @property
+    def title(self) -> str:
+        return self.game_description.title
+
+    @property
+    def service(self) -> GameService:
+        service: GameService = self.bot.service
+        return service
+
+    @property
+    def lobbies(self) -> LobbyService:
+        lobbies: LobbyService = self.bot.lobbies
+        return lobbies
+
+    @property
+    def bot_user_id(self) -> int | None:
+        user = self.bot.user
+        return user.id if user else None
+
+    def seat_name(self, result: Result[Any, Any], seat: int) -> str:
+        user = result.game.user_at(seat)
+        if user is not None:
+            return f"<@{user}>"
+        return f"<@{self.bot_user_id}> (bot)" if self.bot_user_id else "the bot"
+
+    async def own_game(self, interaction: discord.Interaction[Any], game_id: int, *,
+                       in_dms: bool = False) -> Result[Any, Any]:
+        """The game a component or option names, if it is one of this presenter's games and is played on the
+        server the interaction comes from (a DM is no server unless `in_dms`): no one acts in a game from
+        elsewhere."""
+        if not 0 < game_id < 2**63:  # a forged id: SQLite could not even look it up
+            raise ServiceError(f"There is no game #{game_id}.")
+        result = await self.service.view(game_id)
+        if result.game.kind != self.kind:
+            raise ServiceError(f"Game #{game_id} is not a {self.title} game.")
+        if result.game.guild_id != interaction.guild_id and not (in_dms and interaction.guild_id is None):
+            raise ServiceError(f"{self.title} #{game_id} is played on another server; you can only act on it there.")
+        return result
+
+    def rival(self, challenger_id: int, opponent: discord.abc.User | None, level: str) -> Player:
+        """The second seat of a two-player challenge: `opponent`, or a bot of `level` when there is none or it is
+        me; refuses a challenge to oneself or to another bot."""
+        if opponent is not None and opponent.id == challenger_id:
+            raise ServiceError("You cannot challenge yourself. Leave `opponent` empty to play against me.")
+        if opponent is None or opponent.id == self.bot_user_id:
+            return Player(bot=level)
+        if opponent.bot:
+            raise ServiceError("Other bots cannot play. Leave `opponent` empty to play against me.")
+        return Player(user_id=opponent.id)
+
+    async def new_game_timeout(self, interaction: discord.Interaction[Any], turn_minutes: int | None) -> float | None:
+        """The turn time of a new game (the command's, else the server's, else the bot's); refuses a game that
+        the server switched off or wants in another channel."""
+        settings: ServerSettings | None = None
+        if interaction.guild_id is not None:
+            settings = await self.bot.server_settings.get(interaction.guild_id)
+            assert settings is not None
+            if self.kind in settings.disabled_games:
+                raise app_commands.CheckFailure("This game is switched off on this server.")
+            if settings.channel_id is not None and interaction.channel_id not in (settings.channel_id, None):
+                raise app_commands.CheckFailure(f"New games start in <#{settings.channel_id}> on this server.")
+        if turn_minutes:
+            return turn_minutes * 60.0
+        return settings.turn_timeout if settings is not None else None
+
+    def schedule_bots(self, result: Result[Any, Any]) -> None:
+        """Let the computer players move if one of them is to decide."""
+        self.bot.bot_turns.schedule(result.game)
+
+    def channel(self, result: Result[Any, Any], *, talk: bool = False) -> discord.PartialMessageable:
+        """The game's channel; with `talk`, where its players talk (its thread, if it has one)."""
+        game = result.game
+        channel_id = (game.thread_id or game.channel_id) if talk else game.channel_id
+        partial: discord.PartialMessageable = self.bot.get_partial_messageable(channel_id, guild_id=game.guild_id)
+        return partial
+
+    async def draw(self, result: Result[Any, Any]) -> None:
+        """Redraw what the game shows from `result` (read by the bot under its per-game drawing lock): by
+        default, the channel message. Games with private boards redraw those too."""
+        if result.game.message_id is None:
+            return
+        board = await self.channel_board(result)
+        message = self.channel(result).get_partial_message(result.game.message_id)
+        await message.edit(content=board.content, embed=board.embed, view=board.view,
+                           attachments=board.attachments(), allowed_mentions=discord.AllowedMentions.none())
+
+    async def show_board(self, interaction: discord.Interaction[Any], result: Result[Any, Any]) -> None:
+        """Answer a click on the game's channel message by redrawing that message from the latest state (another
+        action may have landed since this click's own), then let the computer players move."""
+        async with self.bot.drawing(result.id) as latest:
+            board = await self.channel_board(latest)
+            await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
+                                                    attachments=board.attachments(),
+                                                    allowed_mentions=discord.AllowedMentions.none())
+        self.schedule_bots(result)
+
+    async def show_started(self, interaction: discord.Interaction[Any], lobby: LobbyRecord,
+                           result: Result[Any, Any]) -> None:
+        """A lobby's game has started: its message becomes the game's board."""
+        await self.show_board(interaction, result)
+
+    def reminder_text(self, result: Result[Any, Any], user_id: int, deadline: float) -> str:
+        return (f"<@{user_id}>, it is your move in {self.title} #{result.id}. "
+                f"You forfeit <t:{int(deadline)}:R> if you do not move.")
+
+    def timeout_text(self, result: Result[Any, Any], event: TimerEvent) -> str:
+        """What the channel is told when time ran out (a forfeit, or the game's default decision)."""
+        if result.ended() is not None:
+            return f"{self.title} #{result.id}: {self.ending_line(result)}"
+        return f"{self.title} #{result.id}: a player ran out of time and is out."
+
+    async def announce_timer(self, event: TimerEvent, result: Result[Any, Any]) -> None:
+        """Redraw the game, then remind the player to move or say that time ran out."""
+        await self.bot.redraw(result.id)
+        if event is TimerEvent.EXPIRED:
+            return
+        channel = self.channel(result, talk=True)
+        if event is TimerEvent.REMINDER:
+            seat = result.game.to_decide
+            user = result.game.user_at(seat) if seat is not None else None
+            if user is None or result.game.deadline is None:
+                return
+            await channel.send(self.reminder_text(result, user, result.game.deadline),
+                               allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)]))
+            return
+        await channel.send(self.timeout_text(result, event), allowed_mentions=discord.AllowedMentions.none())
+
+
+def seat_names(presenter: GamePresenter, result: Result[Any, Any]) -> Sequence[str]:
+    return [presenter.seat_name(result, seat) for seat in range(len(result.game.seats))]

@@ -1,1 +1,0 @@
-"""Renderers: images and text boards drawn from game views only (never from an omniscient state)."""

@@ -1,0 +1,47 @@
+"""The use-cases, with no Discord in sight: games, lobbies, timers, computer players' turns and ratings.
+
+The Discord layer calls these and gets `Result`s (results.py): what each audience may see, never an engine
+state. An import contract (pyproject.toml, `lint-imports`) keeps it that way.
+"""
+
+from bot.service.games import (
+    TABLE_OPTIONS,
+    GameService,
+    Player,
+    ServiceError,
+    StaleStateError,
+    TimerEvent,
+)
+from bot.service.results import (
+    DecisionPassed,
+    Event,
+    GameEnded,
+    GameInfo,
+    OwnView,
+    PastGame,
+    PlayBegan,
+    RatingChange,
+    ReplayFrame,
+    Result,
+    SeatInfo,
+)
+
+__all__ = [
+    "TABLE_OPTIONS",
+    "DecisionPassed",
+    "Event",
+    "GameEnded",
+    "GameInfo",
+    "GameService",
+    "OwnView",
+    "PastGame",
+    "PlayBegan",
+    "Player",
+    "RatingChange",
+    "ReplayFrame",
+    "Result",
+    "SeatInfo",
+    "ServiceError",
+    "StaleStateError",
+    "TimerEvent",
+]

@@ -1,0 +1,46 @@
+"""What anyone may see of a Chopsticks game (it has no hidden information): plain frozen values that the
+engine builds and the Discord layer draws, without ever holding the engine's state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.base import Outcome
+from games.chopsticks.notation import Hands
+from games.chopsticks.rules import Rules
+
+
+@dataclass(frozen=True)
+class MoveChoice:
+    """One legal move of the player to move: its stable text ("AC", "13-22"), the engine's words for it addressed
+    to that player ("your 3 taps their 2"), and which of their hands taps (0 = A; None for splits and the rest)."""
+
+    text: str
+    label: str
+    hand: int | None
+
+
+@dataclass(frozen=True)
+class ChopsticksView:
+    """Everything anyone may know about a Chopsticks position.
+
+    `hands` are in the engine's units (half fingers with stumps); `labels` are the same values written for
+    people ("1½"). `out` lists seats that went out (zombies included) in order; `zombies` the zombie seats;
+    `lives` the lives left per seat (all 0 unless sudden-death is on). `first` is the seat whose hands open
+    `code` (the seat to move, or the one that would be once the game is over). `moves` are the legal moves of
+    the seat to move (`to_move`), in the engine's order; empty once the game is over.
+    """
+
+    rules: Rules
+    code: str
+    hands: tuple[Hands, ...]
+    to_move: int | None
+    out: tuple[int, ...]
+    ply: int
+    last: tuple[int, str] | None
+    outcome: Outcome | None
+    lives: tuple[int, ...] = ()
+    zombies: tuple[int, ...] = ()
+    labels: tuple[tuple[str, ...], ...] = ()
+    first: int = 0
+    moves: tuple[MoveChoice, ...] = ()
