@@ -86,6 +86,15 @@ class _Component:
     game_kind: ClassVar[str | None] = None
     fields: dict[str, str]
 
+    def __init_subclass__(cls, *, custom_id: CustomId | None = None, **kwargs: Any) -> None:
+        """`class X(Button, custom_id=CustomId(...))`: the shape becomes the template discord.py dispatches by."""
+        if custom_id is not None:
+            cls.custom_id_shape = custom_id
+        if "template" not in kwargs:
+            shape = getattr(cls, "custom_id_shape", None)
+            kwargs["template"] = shape.pattern if shape is not None else _NEVER
+        super().__init_subclass__(**kwargs)
+
     def _parse(self, custom_id: str) -> None:
         self.fields = self.custom_id_shape.parse(custom_id)
 
@@ -115,12 +124,6 @@ class _Component:
 class Button(_Component, discord.ui.DynamicItem[discord.ui.Button[Any]], template=_NEVER):
     """A persistent button; subclasses give `custom_id=CustomId(...)` and define `on_use`."""
 
-    def __init_subclass__(cls, *, custom_id: CustomId | None = None, **kwargs: Any) -> None:
-        if custom_id is not None:
-            cls.custom_id_shape = custom_id
-        shape = getattr(cls, "custom_id_shape", None)
-        super().__init_subclass__(template=shape.pattern if shape is not None else _NEVER, **kwargs)
-
     def __init__(self, custom_id: str, *, label: str = "·", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  row: int | None = None, disabled: bool = False, emoji: str | None = None) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row, disabled=disabled,
@@ -145,12 +148,6 @@ class Button(_Component, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
 
 class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], template=_NEVER):
     """A persistent menu; subclasses give `custom_id=CustomId(...)` and define `on_use` (the choice: `values`)."""
-
-    def __init_subclass__(cls, *, custom_id: CustomId | None = None, **kwargs: Any) -> None:
-        if custom_id is not None:
-            cls.custom_id_shape = custom_id
-        shape = getattr(cls, "custom_id_shape", None)
-        super().__init_subclass__(template=shape.pattern if shape is not None else _NEVER, **kwargs)
 
     def __init__(self, custom_id: str, *, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None, row: int | None = None) -> None:
