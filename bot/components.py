@@ -231,7 +231,7 @@ async def _recover(host: GameHost, game_id: int) -> None:
     """Do what the lost answer's handler may not have got to: let the bots move if it is their turn (scheduling
     is idempotent), and redraw the game's board from what is stored."""
     try:
-        host.bot_turns.schedule((await host.service.view(game_id)).game)
+        host.bot_turns.schedule(await host.service.info(game_id))
     except Exception as exc:
         log.warning("could not hand game %s to its bots after Discord failed: %r", game_id, exc)
     try:

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
+from bot.service import GameInfo, GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.lobbies import LobbyService
 from games.registry import GameDescription, describe
 from storage.lobbies import LobbyRecord
@@ -109,18 +109,18 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         return f"<@{self.bot_user_id}> (bot)" if self.bot_user_id else "the bot"
 
     async def own_game(self, interaction: discord.Interaction[Any], game_id: int, *,
-                       in_dms: bool = False) -> Result[Any, Any]:
+                       in_dms: bool = False) -> GameInfo:
         """The game a component or option names, if it is one of this presenter's games and is played on the
         server the interaction comes from (a DM is no server unless `in_dms`): no one acts in a game from
         elsewhere."""
         if not 0 < game_id < 2**63:  # a forged id: SQLite could not even look it up
             raise ServiceError(f"There is no game #{game_id}.")
-        result = await self.service.view(game_id)
-        if result.game.kind != self.kind:
+        game = await self.service.info(game_id)
+        if game.kind != self.kind:
             raise ServiceError(f"Game #{game_id} is not a {self.title} game.")
-        if result.game.guild_id != interaction.guild_id and not (in_dms and interaction.guild_id is None):
+        if game.guild_id != interaction.guild_id and not (in_dms and interaction.guild_id is None):
             raise ServiceError(f"{self.title} #{game_id} is played on another server; you can only act on it there.")
-        return result
+        return game
 
     def rival(self, challenger_id: int, opponent: discord.abc.User | None, level: str) -> Player:
         """The second seat of a two-player challenge: `opponent`, or a bot of `level` when there is none or it is

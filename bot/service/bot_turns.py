@@ -34,7 +34,7 @@ class BotTurns:
 
     async def resume_all(self) -> None:
         for game_id in await self._service.games_awaiting_bots():
-            self.schedule((await self._service.view(game_id)).game)
+            self.schedule(await self._service.info(game_id))
 
     async def idle(self) -> None:
         """Wait until no bot is thinking (tests and shutdown use this)."""

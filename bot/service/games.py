@@ -127,6 +127,10 @@ class GameService:
         """Game `game_id` as every audience may see it now."""
         return present(await self.load(game_id))
 
+    async def info(self, game_id: int) -> GameInfo:
+        """The public facts of game `game_id` (no views built: for checks that need only who plays where)."""
+        return info(await self.load(game_id))
+
     async def replay_frame(self, game_id: int, ply: int | None) -> ReplayFrame[Any]:
         """The position after `ply` moves (None: the latest), as a replay may show it: hidden ranks only once the
         game is over."""
