@@ -34,6 +34,7 @@ class GameDescription:
     engine: str  # "module:StateClass" (resolved by games.engines, for the service only)
     computer: str | None  # "module:function", a ComputerPlayer
     presenter: str  # the Discord extension module that presents it (loaded by the bot)
+    rules: str = ""  # how to play, for /<game> rules and /help (Discord markdown, at most 4000 characters)
 
     def player_range(self) -> str:
         if self.min_players == self.max_players:
