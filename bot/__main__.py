@@ -5,12 +5,28 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.logs import setup_logging
 from storage import StorageError
+
+if TYPE_CHECKING:
+    from bot.client import TabletopBot
+
+log = logging.getLogger(__name__)
+# What a network that cannot reach Discord raises (failed DNS look-ups and refused connections are aiohttp
+# ClientConnectorErrors, timeouts TimeoutErrors), and what Discord answers while it is down.
+_UNREACHABLE = (aiohttp.ClientError, TimeoutError, discord.DiscordServerError, discord.GatewayNotFound)
+
+
+class DiscordUnreachable(Exception):
+    """Discord could not be reached at start; the message is one line for the admin."""
 
 
 def main() -> int:
@@ -35,16 +51,86 @@ def main() -> int:
     except StorageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except DiscordUnreachable as exc:
+        print(f"error: {str(exc).replace(settings.token, '[token hidden]')}", file=sys.stderr)
+        return 1
     return 0
 
 
 async def _run(settings: Settings) -> None:
     from bot.client import TabletopBot
 
+    _silence_voice_warnings()
     bot = TabletopBot(settings)
     async with bot:
-        logging.getLogger(__name__).info("starting; database at %s", settings.database_path)
-        await bot.start(settings.token)
+        log.info("starting; database at %s", settings.database_path.resolve())
+        try:
+            await bot.login(settings.token)  # REST: who we are, then setup_hook (database, command sync)
+        except _UNREACHABLE as exc:
+            where = f"Discord at {discord.http.Route.BASE}"
+            raise DiscordUnreachable(_unreachable(where, exc, settings.api_base, "DISCORD_API_BASE")) from None
+        with _first_gateway_failure(bot) as first:
+            try:
+                await bot.connect()
+            except Exception:
+                if first.cause is None or bot.ws is not None:
+                    raise
+                where = f"Discord's gateway at {discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY}"
+                raise DiscordUnreachable(
+                    _unreachable(where, first.cause, settings.gateway_url, "DISCORD_GATEWAY_URL")
+                ) from None
+
+
+def _silence_voice_warnings() -> None:
+    """The bot never joins a voice channel: discord.py's start-up warnings that the voice libraries (PyNaCl,
+    davey) are missing would only alarm admins. These two flags are all they hang on; other warnings stay."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
+class _FirstGatewayFailure(logging.Filter):
+    """Holds back discord.py's traceback for a first gateway connection that failed, and keeps its cause.
+
+    discord.py 2.7.1 logs that failure as "Attempting a reconnect" with a traceback and then fails with an
+    AttributeError (it tries to resume a session it never had); the admin gets one line naming the cause instead.
+    Once the bot has reached the gateway (`bot.ws` set), reconnects are logged as discord.py logs them.
+    """
+
+    def __init__(self, bot: TabletopBot) -> None:
+        super().__init__()
+        self._bot = bot
+        self.cause: BaseException | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        first = self._bot.ws is None and self.cause is None
+        if first and record.exc_info and str(record.msg).startswith("Attempting a reconnect"):
+            self.cause = record.exc_info[1]
+            return False
+        return True
+
+
+@contextmanager
+def _first_gateway_failure(bot: TabletopBot) -> Iterator[_FirstGatewayFailure]:
+    watcher = _FirstGatewayFailure(bot)
+    logger = logging.getLogger("discord.client")
+    logger.addFilter(watcher)
+    try:
+        yield watcher
+    finally:
+        logger.removeFilter(watcher)
+
+
+def _unreachable(where: str, exc: BaseException, setting_value: str | None, setting: str) -> str:
+    """One line: where the bot tried to go, why it failed, and what an admin can check."""
+    if isinstance(exc, discord.HTTPException):
+        reason = f"Discord answered {exc.status} {exc.response.reason}"  # its body may be a whole HTML page
+    elif isinstance(exc, TimeoutError):
+        reason = "timed out"
+    else:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+    setting_hint = f"{setting} and " if setting_value else ""
+    return (f"cannot reach {where} ({reason[:300]}); check {setting_hint}this machine's network connection, DNS "
+            "and firewall, then start the bot again.")
 
 
 if __name__ == "__main__":

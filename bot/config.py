@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Mapping
@@ -10,6 +11,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import yarl
+from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 
 
 class ConfigError(Exception):
@@ -37,23 +40,21 @@ class Settings:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """KEY=VALUE lines; blank lines and # comments are skipped, surrounding quotes removed."""
-    values: dict[str, str] = {}
-    if not path.is_file():
-        return values
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, sep, value = line.partition("=")
-        key = key.removeprefix("export ").strip()
-        if not sep or not key:
-            raise ConfigError(f"{path}:{number}: expected KEY=VALUE")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key] = value
-    return values
+    """The settings in a `.env` file, read by python-dotenv: its quoting, `export` and `${VAR}` rules, the ones
+    admins know from other tools. A missing file is no settings; a line it cannot read is a ConfigError."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # -sig: a file saved by Notepad starts with a BOM
+    except FileNotFoundError:
+        return {}
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text; save it as UTF-8.") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}.") from None
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:  # python-dotenv itself would only log a warning and skip the line
+            raise ConfigError(f"{path}:{binding.original.line}: expected KEY=VALUE (quote values with spaces or #).")
+    values = dotenv_values(stream=io.StringIO(text))
+    return {key: value for key, value in values.items() if value is not None}  # a bare `KEY` sets nothing
 
 
 def load_settings(environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
