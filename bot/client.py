@@ -18,19 +18,23 @@ from discord.ext import commands
 
 from bot.components import MAX_CONCURRENT_CLICKS
 from bot.config import Settings
+from bot.endings import RematchButton, ReplayFromStartButton
 from bot.errors import reply_with_error
 from bot.lobby import LobbyButton, show_closed
+from bot.notifications import NotificationsCog, Notifier
 from bot.presenter import GamePresenter
 from bot.service import GameService, Result, ServiceError, TimerEvent
 from bot.service.bot_turns import BotTurns
 from bot.service.lobbies import LobbyService
 from bot.service.locks import KeyedLocks
+from bot.service.rematch import Rematch
 from bot.service.timers import TimerLoop
 from bot.validation import TabletopTree, answer_unhandled_component
 from games.registry import descriptions
 from storage import BotStateStore, Database
 from storage.deals import DealStore
 from storage.lobbies import LobbyRecord
+from storage.notifications import NotificationStore
 from storage.ratings import RatingStore
 from storage.server_settings import ServerSettingsStore
 
@@ -66,6 +70,8 @@ class TabletopBot(commands.Bot):
         self.settings = settings
         point_discord_at(settings.api_base, settings.gateway_url)
         self.presenters: dict[str, GamePresenter] = {}
+        # Top-level command name -> Discord's id for it, so /help can show clickable `</name sub:id>` mentions.
+        self.command_ids: dict[str, int] = {}
         self._db: Database | None = None
         self._service: GameService | None = None
         self._lobbies: LobbyService | None = None
@@ -110,6 +116,9 @@ class TabletopBot(commands.Bot):
         self.tree.error(self._on_app_command_error)
 
         self._lobbies = LobbyService(self._service)
+        self.rematch = Rematch(self._service, self._lobbies)
+        self.notifier = Notifier(self, NotificationStore(self._db))
+        self._service.listeners.append(self.notifier.on_result)
         self.deals = DealStore(self._db)
         self.ratings = RatingStore(self._db)
         self.server_settings = ServerSettingsStore(self._db)
@@ -117,7 +126,8 @@ class TabletopBot(commands.Bot):
             await self.load_extension(description.presenter)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(LobbyButton)
+        await self.add_cog(NotificationsCog(self, self.notifier.store))
+        self.add_dynamic_items(LobbyButton, RematchButton, ReplayFromStartButton)
         self._bot_turns = BotTurns(self.service, self.redraw)
         await self.bot_turns.resume_all()  # bot turns that a stop interrupted
         self._restoring = asyncio.create_task(self._restore_boards(started), name="restore-boards")
@@ -133,6 +143,8 @@ class TabletopBot(commands.Bot):
             await self._timers.stop()
         if self._bot_turns is not None:
             await self._bot_turns.stop()
+        if self._service is not None:
+            await self._service.told()  # the notifications of what was done before the stop
         await super().close()
         if self._db is not None:
             await self._db.close()
@@ -150,8 +162,11 @@ class TabletopBot(commands.Bot):
         key = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
         if await memory.get(key) == digest:
             log.info("application commands unchanged; not syncing")
+            self.command_ids = json.loads(await memory.get(f"{key}:ids") or "{}")  # {} when synced by an older bot
             return
         synced = await self.tree.sync(guild=guild)
+        self.command_ids = {command.name: command.id for command in synced}
+        await memory.set(f"{key}:ids", json.dumps(self.command_ids))  # before the digest: a crash between resyncs
         await memory.set(key, digest)
         log.info("synced %d application commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
 

@@ -28,7 +28,7 @@ def lobby_embed(lobby: LobbyRecord, bot_user_id: int | None, title: str, rules: 
     for i, m in enumerate(lobby.members, start=1):
         who = f"<@{m.user_id}>" if m.user_id is not None else f"<@{bot_user_id}> (bot, {m.bot})"
         members.append(f"{i}. {who}" + (" — host" if m.user_id == lobby.host_id else ""))
-    lines = [*rules, f"{format_duration(lobby.turn_timeout)} per move.", "",
+    lines = [*rules, f"{per_turn(lobby.kind, lobby.turn_timeout)}.", "",
              f"**Players ({len(lobby.members)}/{lobby.max_players})**", *members, ""]
     if lobby.status == "open":
         assert lobby.deadline is not None
@@ -53,6 +53,11 @@ def lobby_view(lobby: LobbyRecord) -> discord.ui.View | None:
     ):
         view.add_item(LobbyButton.of(lobby=lobby.id, verb=verb, label=label, style=style))
     return view
+
+
+def per_turn(kind: str, seconds: float) -> str:
+    """A turn time in the game's own word for what it counts: "24 h per move", "1 h per decision"."""
+    return f"{format_duration(seconds)} per {describe(kind).turn_word}"
 
 
 def format_duration(seconds: float) -> str:
@@ -106,11 +111,15 @@ def _embed(presenter: GamePresenter, lobby: LobbyRecord) -> discord.Embed:
                        presenter.rules_lines(lobby.options, lobby.max_players))
 
 
-async def post_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord, presenter: GamePresenter) -> None:
-    """Answer the command that opened `lobby` with its message, and remember that message."""
+async def post_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord, presenter: GamePresenter, *,
+                    mention: Sequence[int] = ()) -> None:
+    """Answer the command that opened `lobby` with its message, and remember that message; `mention` are invited
+    to join (a rematch)."""
+    content = " ".join(f"<@{u}>" for u in mention)
     response = await interaction.response.send_message(
+        content=f"{content}: a rematch! Join to play again." if content else None,
         embed=_embed(presenter, lobby), view=lobby_view(lobby) or discord.utils.MISSING,
-        allowed_mentions=discord.AllowedMentions.none(),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention]),
     )
     if response.message_id is not None:
         await presenter.lobbies.set_message(lobby.id, response.message_id)

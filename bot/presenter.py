@@ -179,10 +179,53 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
                                                     allowed_mentions=discord.AllowedMentions.none())
         self.schedule_bots(result)
 
+    async def post_game(self, interaction: discord.Interaction[Any], result: Result[Any, Any], *,
+                        mention: Sequence[int] = ()) -> None:
+        """Answer with a new message showing a new game (a rematch): its challenge, or its board when it starts
+        at once; `mention` are the people asked to accept."""
+        board = await self.channel_board(result)
+        content = " ".join(f"<@{u}>" for u in mention)
+        if content and result.game.status == "pending":
+            content += f": a rematch of {self.title}! Accept below."
+        response = await interaction.response.send_message(
+            content=content or board.content, embed=board.embed, view=board.view or discord.utils.MISSING,
+            files=board.attachments(),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention]))
+        if response.message_id is not None:
+            result = await self.service.set_message(result.id, response.message_id)
+        await self.game_opened(result)
+
+    async def game_opened(self, result: Result[Any, Any]) -> None:
+        """A game's message was just posted: let the computer players move (Generals also deals private boards)."""
+        self.schedule_bots(result)
+
     async def show_started(self, interaction: discord.Interaction[Any], lobby: LobbyRecord,
                            result: Result[Any, Any]) -> None:
         """A lobby's game has started: its message becomes the game's board."""
         await self.show_board(interaction, result)
+
+    # ----- what players are told (bot/notifications.py sends it) ----------------------------------------------
+    def turn_text(self, result: Result[Any, Any], seat: int) -> str:
+        """What the person at `seat` is told when a decision becomes theirs (after "<@them>, ")."""
+        if not result.game.began:
+            return f"it is your turn to set up in {self.title} #{result.id}"
+        return f"it is your move in {self.title} #{result.id}"
+
+    def play_began_text(self, result: Result[Any, Any], first: int | None) -> str:
+        """The announcement that secret setups are done and play begins, `first` (None: a computer) to move."""
+        who = f"<@{first}> moves first" if first is not None else "I move first"
+        return f"{self.title} #{result.id}: everyone is ready. {who}."
+
+    async def ending_board(self, result: Result[Any, Any]) -> Board | None:
+        """Something to show with a game's ending besides its words (Generals: both armies revealed)."""
+        return None
+
+    def jump_url(self, result: Result[Any, Any]) -> str | None:
+        """A link to the game's channel message, once it has one."""
+        game = result.game
+        if game.message_id is None:
+            return None
+        return f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/{game.message_id}"
 
     def reminder_text(self, result: Result[Any, Any], user_id: int, deadline: float) -> str:
         return (f"<@{user_id}>, it is your move in {self.title} #{result.id}. "
@@ -195,7 +238,8 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         return f"{self.title} #{result.id}: a player ran out of time and is out."
 
     async def announce_timer(self, event: TimerEvent, result: Result[Any, Any]) -> None:
-        """Redraw the game, then remind the player to move or say that time ran out."""
+        """Redraw the game, then remind the player to move, or say that time ran out when the game goes on (when
+        it ended, its ending message says so)."""
         await self.bot.redraw(result.id)
         if event is TimerEvent.EXPIRED:
             return
@@ -208,6 +252,12 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
             await channel.send(self.reminder_text(result, user, result.game.deadline),
                                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)]))
             return
+        if event is TimerEvent.CALLED_OFF:
+            await channel.send(f"{self.title} #{result.id} is called off: nobody finished their setup in time, so "
+                               "it never began (it is not rated).", allowed_mentions=discord.AllowedMentions.none())
+            return
+        if result.ended() is not None:
+            return  # the game's ending message (bot/endings.py) says how time ran out, and to everyone at once
         await channel.send(self.timeout_text(result, event), allowed_mentions=discord.AllowedMentions.none())
 
 

@@ -179,6 +179,11 @@ class GameState(ABC, Generic[PublicViewT, PlayerViewT]):
         """Whether play proper has begun (False while players still set up in secret)."""
         return True
 
+    def setting_up(self) -> tuple[int, ...]:
+        """The seats still setting up in secret before play begins (none once play began, or in games without a
+        secret setup). Their time is one deadline for the whole setup."""
+        return ()
+
     def expand(self, player: int, text: str, rng: random.Random) -> str:
         """The action text to log for what `player` asked for: the same text, except where a request needs
         randomness to become an action (a random formation); the log stores the result, so replays are exact."""

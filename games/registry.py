@@ -35,6 +35,9 @@ class GameDescription:
     computer: str | None  # "module:function", a ComputerPlayer
     presenter: str  # the Discord extension module that presents it (loaded by the bot)
     rules: str = ""  # how to play, for /<game> rules and /help (Discord markdown, at most 4000 characters)
+    # What a turn timer counts, as in "24 h per move": So Long Sucker's clock runs per decision (a play, a kill,
+    # naming the next player, a rescue), so lobbies, challenges and boards all take the word from here.
+    turn_word: str = "move"
 
     def player_range(self) -> str:
         if self.min_players == self.max_players:

@@ -11,13 +11,26 @@ from discord.ext import commands
 from bot.cogs.kinds import offer_games, title_of
 from bot.components import Button, CustomId
 from bot.service import ServiceError
-from bot.service.ratings import display_rating, is_provisional
+from bot.service.ratings import PROVISIONAL_GAMES, display_rating, is_provisional
+from bot.words import plural
 from games.registry import descriptions
 from storage.ratings import GLOBAL, RatingRow, RatingStore, count_rated, favourite_opponent
 
 PAGE = 10
 Scope = Literal["server", "global"]
 COLOUR = discord.Colour.from_rgb(241, 196, 15)
+# What the number on a ladder means, in words (it is 1000 + 40 (mu - 3 sigma) of the player's openskill rating).
+RATING_MEANING = (f"rating: a cautious estimate of skill; it settles after {PROVISIONAL_GAMES} games "
+                  "(provisional until then)")
+
+
+def _streak(streak: int) -> str:
+    """A signed streak in words: wins when positive, losses when negative."""
+    if streak > 0:
+        return plural(streak, "win") + " in a row"
+    if streak < 0:
+        return plural(-streak, "loss", "losses") + " in a row"
+    return "no streak"
 
 
 def _rating(row: RatingRow) -> str:
@@ -80,7 +93,7 @@ class LadderCog(commands.Cog, name="Ladder"):
         where = "global" if guild == GLOBAL else "this server"
         embed = discord.Embed(title=f"{title_of(kind)} ladder ({where})", description="\n".join(lines),
                               colour=COLOUR)
-        embed.set_footer(text=f"Page {page + 1} of {pages} · {total} rated players · rating = 1000 + 40 (mu - 3 sigma)")
+        embed.set_footer(text=f"Page {page + 1} of {pages} · {plural(total, 'rated player')} · {RATING_MEANING}")
         view = discord.ui.View(timeout=None)
         view.add_item(PageButton.of(kind=kind, scope=guild, page=max(page - 1, 0), label="◀ Previous",
                                     disabled=page == 0))
@@ -126,13 +139,12 @@ class LadderCog(commands.Cog, name="Ladder"):
             lines.append(f"**{title}**")
             if here is not None:
                 lines.append(f"This server: {_rating(here)}")
-            lines.append(f"Global: {_rating(overall)} · {overall.games} games: "
+            lines.append(f"Global: {_rating(overall)} · {plural(overall.games, 'game')}: "
                          f"{overall.wins}W {overall.draws}D {overall.losses}L")
-            streak = (f"{overall.streak} wins in a row" if overall.streak > 0
-                      else f"{-overall.streak} losses in a row" if overall.streak < 0 else "no streak")
-            lines.append(f"Streak: {streak} (best {overall.best_streak} wins)")
+            best = f" (best: {_streak(overall.best_streak)})" if overall.best_streak > 0 else ""
+            lines.append(f"Streak: {_streak(overall.streak)}{best}")
             if rival is not None:
-                lines.append(f"Favourite opponent: <@{rival.user_id}> ({rival.games} games)")
+                lines.append(f"Favourite opponent: <@{rival.user_id}> ({plural(rival.games, 'game')})")
             lines.append("")
         embed = discord.Embed(title=f"Stats of {who.display_name}", colour=COLOUR,
                               description="\n".join(lines).strip() or "No rated games yet.")

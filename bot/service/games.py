@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -44,8 +44,9 @@ from storage import Database, GameNotFoundError, GameRecord, GameStore, GameTran
 from storage.archive import archived_at
 
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
-# Options about the table rather than the rules (hints shown, which bot "Add bot" seats); engines never see them.
-TABLE_OPTIONS = frozenset({"hints", "bot_level"})
+# Options about the table rather than the rules (hints shown, which bot "Add bot" seats, which seat sent a
+# challenge when it is not the first); engines never see them.
+TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger"})
 DEFAULT_CHALLENGE_TIMEOUT = 15 * 60.0
 REMINDER_FRACTION = 0.75  # the one reminder comes when three quarters of the turn time has passed
 
@@ -91,7 +92,8 @@ class TimerEvent(Enum):
     REMINDER = "reminder"
     FORFEIT = "forfeit"
     DEFAULTED = "defaulted"  # time ran out and the game's default decision was taken (e.g. decline a rescue)
-    EXPIRED = "expired"
+    EXPIRED = "expired"  # a challenge nobody accepted in time
+    CALLED_OFF = "called-off"  # nobody finished their secret setup in time: the game never began
 
 
 class GameService:
@@ -113,6 +115,24 @@ class GameService:
         self._locks = KeyedLocks()
         # Set whenever a write creates or moves a deadline, so the timer loop can look again.
         self.timers_changed = asyncio.Event()
+        # Told of every committed change that has events (whose decision it is, a game's end, ...), once the
+        # change is committed: the bot notifies players from these. Each runs as its own task.
+        self.listeners: list[Callable[[Result[Any, Any]], Coroutine[Any, Any, None]]] = []
+        self._telling: set[asyncio.Task[None]] = set()
+
+    def publish(self, result: Result[Any, Any]) -> Result[Any, Any]:
+        """Tell the listeners about a committed change that has events; returns `result`."""
+        if result.events:
+            for listener in self.listeners:
+                task = asyncio.create_task(listener(result), name=f"events-{result.id}")
+                self._telling.add(task)
+                task.add_done_callback(self._telling.discard)
+        return result
+
+    async def told(self) -> None:
+        """Wait until every listener has heard every change so far (tests and shutdown)."""
+        while self._telling:
+            await asyncio.gather(*self._telling, return_exceptions=True)
 
     # ----- reading ----------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> Game:
@@ -179,15 +199,20 @@ class GameService:
         challenge: bool = False,
         turn_timeout: float | None = None,
         rng: random.Random | None = None,
+        actor: int | None = None,
     ) -> Result[Any, Any]:
-        """A new game. With `challenge`, it waits for the other players to accept; otherwise it starts."""
+        """A new game. With `challenge`, it waits for the other players to accept; otherwise it starts.
+        `actor` is the person who asked for it, by default the first seat's (no one is told of a decision they
+        are looking at)."""
+        if actor is None and players:
+            actor = players[0].user_id
         async with self.store.transaction() as tx:
             result = await self.create_in(
                 tx, kind, guild_id=guild_id, channel_id=channel_id, players=players, options=options,
-                challenge=challenge, turn_timeout=turn_timeout, rng=rng,
+                challenge=challenge, turn_timeout=turn_timeout, rng=rng, actor=actor,
             )
         self.timers_changed.set()
-        return result
+        return self.publish(result)
 
     async def create_in(
         self,
@@ -202,6 +227,7 @@ class GameService:
         turn_timeout: float | None = None,
         rng: random.Random | None = None,
         message_id: int | None = None,
+        actor: int | None = None,
     ) -> Result[Any, Any]:
         """`create` inside a caller's transaction (a lobby starting its game, shown on the lobby's message
         `message_id`); bots have not moved yet."""
@@ -227,7 +253,7 @@ class GameService:
         if message_id is not None:
             record = await tx.update(record, now=now, message_id=message_id)
         game = Game(record, state)
-        return present(game, () if challenge else _decision(game))
+        return present(game, () if challenge else _decision(game, actor))
 
     @staticmethod
     def new_state(
@@ -273,7 +299,7 @@ class GameService:
                 record = await self._update(tx, game.record, **changes)
             self.timers_changed.set()
             started = Game(record, game.state)
-            return present(started, _decision(started))
+            return self.publish(present(started, _decision(started, user_id)))
 
     async def decline(self, game_id: int, user_id: int) -> Result[Any, Any]:
         """The challenged player declines, or the challenger withdraws."""
@@ -287,7 +313,7 @@ class GameService:
     def _check_can_accept(self, game: Game, user_id: int) -> None:
         self._require_pending(game)
         seat = game.seat_of(user_id)
-        if seat == 0:
+        if seat == game.record.options.get("challenger", 0):
             raise ServiceError("You sent this challenge; wait for your opponent to accept it.")
         if seat is None:
             start = describe(game.record.kind).start_command
@@ -298,8 +324,10 @@ class GameService:
         status = game.record.status
         if status == "active":
             raise ServiceError("This challenge was already accepted; the game is on.")
+        if status == "expired":
+            raise ServiceError("This challenge is closed: it has expired.")
         if status != "pending":
-            raise ServiceError(f"This challenge is closed (it was {status}).")
+            raise ServiceError("This challenge is closed: it was declined or withdrawn.")
 
     # ----- playing ----------------------------------------------------------------------------------------
     async def act(
@@ -316,13 +344,15 @@ class GameService:
                 new_state = game.state.apply(seat, action)
             except GameError as exc:
                 raise ServiceError(str(exc)) from None
-            return await self._commit(tx, game, seat, user_id, action.text(), new_state)
+            result = await self._commit(tx, game, seat, user_id, action.text(), new_state)
+        return self.publish(result)
 
     async def resign(self, game_id: int, user_id: int) -> Result[Any, Any]:
         async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
             self._require_active(game)
             seat = self._seat(game, user_id)
-            return await self._commit(tx, game, seat, user_id, RESIGN, game.state.resign(seat, EndReason.RESIGN))
+            result = await self._commit(tx, game, seat, user_id, RESIGN, game.state.resign(seat, EndReason.RESIGN))
+        return self.publish(result)
 
     async def offer_draw(self, game_id: int, user_id: int) -> tuple[Result[Any, Any], bool]:
         """Offer a draw, or accept the opponent's offer. Returns the game and whether it is now drawn."""
@@ -333,7 +363,8 @@ class GameService:
             if offer == seat:
                 raise ServiceError("You have already offered a draw; your opponent can accept it or play on.")
             if offer is not None:
-                return await self._commit(tx, game, seat, user_id, DRAW_AGREED, game.state.agree_draw()), True
+                drawn = await self._commit(tx, game, seat, user_id, DRAW_AGREED, game.state.agree_draw())
+                return self.publish(drawn), True
             if any(s.bot for s in game.record.seats):
                 raise ServiceError("The bot declines the draw: it plays on. You can resign instead.")
             if not _draws_allowed(game):
@@ -414,12 +445,14 @@ class GameService:
         outcome = state.outcome()
         if outcome is None:
             status = "active"
-            deadline, remind_at = self._turn_timers(state, game.record.seats, game.record.turn_timeout, now)
+            deadline, remind_at = self._next_timers(game, state, now)
         else:
             status, deadline, remind_at = "finished", None, None
         try:
             changes: tuple[RatingChange, ...] = ()
-            if outcome is not None:  # the result changes the ladders in this same transaction: exactly once
+            # The result changes the ladders in this same transaction, exactly once, and only for a game whose
+            # play began: a forfeit during the secret setup is no game played.
+            if outcome is not None and game.state.began():
                 changes = await apply_result(tx, game.record, outcome, now)
             record = await tx.record_move(
                 game.record, seat=seat, user_id=user_id, action=text, state=state.to_dict(), now=now,
@@ -439,7 +472,7 @@ class GameService:
                 if mover is not None:
                     events.append(PlayBegan(mover, after.user_at(mover)))
             if state.current_player() != game.state.current_player():
-                events += _decision(after)
+                events += _decision(after, user_id)
         return present(after, tuple(events))
 
     async def play_bot_turn(self, game_id: int) -> Result[Any, Any] | None:
@@ -465,13 +498,24 @@ class GameService:
         new_state = game.state.apply(seat, action)
         try:
             async with self._locks.hold(game_id), self.store.transaction() as tx:
-                return await self._commit(tx, game, seat, None, action.text(), new_state)
+                result = await self._commit(tx, game, seat, None, action.text(), new_state)
         except StaleStateError:  # read again only once that transaction is closed
             return await self.view(game_id)
+        return self.publish(result)
 
     async def games_awaiting_bots(self) -> list[int]:
         """Active games with a bot seat, for resuming bot turns after a restart."""
         return await self.store.active_games_with_bots()
+
+    def _next_timers(self, game: Game, state: GameState[Any, Any], now: float) -> tuple[float | None, float | None]:
+        """The deadline moves only when the decision passes to someone else: free actions by others (transfers)
+        and setup edits leave it where it is, and the secret setup has one deadline from start to play."""
+        record = game.record
+        same_decider = state.current_player() == game.state.current_player()
+        still_setting_up = not state.began() and record.deadline is not None
+        if still_setting_up or (same_decider and state.began() == game.state.began() and record.deadline is not None):
+            return record.deadline, record.remind_at
+        return self._turn_timers(state, record.seats, record.turn_timeout, now)
 
     @staticmethod
     def _turn_timers(
@@ -494,6 +538,8 @@ class GameService:
         async with self._locks.hold(game_id):
             async with self._editing(game_id) as (tx, game):
                 fired = await self._fire(tx, game)
+            if fired is not None:
+                self.publish(fired[1])
             return fired
 
     async def _fire(self, tx: GameTransaction, game: Game) -> tuple[TimerEvent, Result[Any, Any]] | None:
@@ -506,7 +552,16 @@ class GameService:
                 await self._update(tx, record, deadline=None, remind_at=None)
             return None
         seat = game.state.current_player()
-        if record.deadline is not None and record.deadline <= now and seat is not None:
+        late = record.deadline is not None and record.deadline <= now
+        if late and game.state.setting_up():
+            late_seats = game.state.setting_up()
+            if len(late_seats) == len(record.seats):  # nobody finished their setup: the game never began
+                record = await self._update(tx, record, status="expired", deadline=None, remind_at=None)
+                return TimerEvent.CALLED_OFF, present(Game(record, game.state))
+            seat = late_seats[0]  # the one still setting up forfeits (unrated: play never began)
+            forfeited = await self._commit(tx, game, seat, None, TIMEOUT, game.state.resign(seat, EndReason.TIMEOUT))
+            return TimerEvent.FORFEIT, forfeited
+        if late and seat is not None:
             default = game.state.timeout_action(seat)
             if default is not None:
                 decided = await self._commit(tx, game, seat, None, default.text(), game.state.apply(seat, default))
@@ -554,11 +609,16 @@ def present(game: Game, events: tuple[Event, ...] = ()) -> Result[Any, Any]:
     return Result(info(game), game.state.public_view(), private, events)
 
 
-def _decision(game: Game) -> tuple[Event, ...]:
+def _decision(game: Game, actor: int | None) -> tuple[Event, ...]:
+    """The decision is now `seat`'s; nobody is told of a decision they just brought about themselves (the person
+    who accepted a challenge and moves first is looking at the board already)."""
     seat = game.state.current_player()
     if game.record.status != "active" or seat is None:
         return ()
-    return (DecisionPassed(seat, game.user_at(seat)),)
+    user = game.user_at(seat)
+    if user is not None and user == actor:
+        return ()
+    return (DecisionPassed(seat, user),)
 
 
 def _game(record: GameRecord) -> Game:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from bot.service.games import GameService, Player, ServiceError
-from bot.service.results import Result
+from bot.service.results import GameStarted, Result
 from games.registry import describe
 from storage import GameTransaction, StaleVersionError
 from storage.lobbies import LobbyNotFoundError, LobbyRecord, Member, create_lobby, load_lobby, set_members, update_lobby
@@ -112,7 +113,9 @@ class LobbyService:
             )
             lobby = await update_lobby(await tx.writer(), lobby, status="started", game_id=game.id, deadline=None)
         self.games.timers_changed.set()
-        return lobby, game
+        # Everyone seated is told the game has begun (the first decider by the same message).
+        started = GameStarted(tuple(m.user_id for m in lobby.members if m.user_id is not None))
+        return lobby, self.games.publish(replace(game, events=(started, *game.events)))
 
     async def set_message(self, lobby_id: int, message_id: int) -> LobbyRecord:
         async with self._editing(lobby_id) as (tx, lobby):

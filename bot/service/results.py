@@ -93,6 +93,13 @@ class PlayBegan:
 
 
 @dataclass(frozen=True)
+class GameStarted:
+    """A lobby's game began: these people sit in it."""
+
+    user_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class RatingChange:
     user_id: int
     scope: int  # a server id, or storage.ratings.GLOBAL
@@ -116,7 +123,7 @@ class GameEnded:
         return tuple(seat for seat, place in enumerate(self.places) if place == 1)
 
 
-Event = DecisionPassed | PlayBegan | GameEnded
+Event = DecisionPassed | PlayBegan | GameStarted | GameEnded
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from games.chopsticks.moves import next_to_move, redistributions, successors
 from games.chopsticks.notation import Hands, hands_label, hands_text, value_label
 from games.chopsticks.position import Seat, Table, parse_table, start_seat, table_code, zombie_seat
 from games.chopsticks.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from games.chopsticks.views import ChopsticksView, MoveChoice
+from games.chopsticks.views import ChopsticksView, MoveChoice, Tap
 
 __all__ = ["ChopsticksState", "ChopsticksView", "parse_code"]  # the view is re-exported for older imports
 
@@ -379,14 +379,33 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         seat = self.current_player()
         moves = () if seat is None else tuple(
             MoveChoice(move.text(), self.describe(move, mover_view=True),
-                       move.hand if isinstance(move, Attack) else None)
+                       move.hand if isinstance(move, Attack) else None,
+                       self._tapped_seat(seat, move) if isinstance(move, Attack) else None)
             for move in self.legal_actions(seat))
         return ChopsticksView(
             rules=self.rules, code=self.code(), hands=self.hands, to_move=seat,
             out=self.out_order, ply=self.ply, last=self.last, outcome=self.result, lives=self.lives,
             zombies=self.zombies, labels=tuple(tuple(value_label(v, unit) for v in h) for h in self.hands),
-            first=self.to_move, moves=moves,
+            first=self.to_move, moves=moves, last_tap=self._last_tap(),
         )
+
+    def _tapped_seat(self, mover: int, attack: Attack) -> int:
+        """Whose hand `attack` taps: letters run in code order from the mover, `hands` letters per seat."""
+        return (mover + attack.target // self.rules.hands) % self.rules.players
+
+    def _last_tap(self) -> Tap | None:
+        """The latest move told by whose hands it named, when it was an attack (its letters were the mover's)."""
+        if self.last is None:
+            return None
+        mover, text = self.last
+        try:
+            action = parse_action_text(text, self.rules)
+        except GameError:  # a resignation or a timeout: no hands named
+            return None
+        if not isinstance(action, Attack):
+            return None
+        letters = action.text()
+        return Tap(hand=letters[0], target_seat=self._tapped_seat(mover, action), target=letters[1])
 
     def view_for(self, player: int) -> ChopsticksView:
         return self.public_view()  # nothing is hidden in Chopsticks

@@ -18,6 +18,18 @@ class MoveChoice:
     text: str
     label: str
     hand: int | None
+    target_seat: int | None = None  # the seat whose hand an attack taps (at 3+ players, equal labels differ by it)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """The latest move, when it was an attack, told by whose hands it named. Hand letters are the mover's (the
+    letters of the position it was played in: the mover's hands are A, B, ...), so they need their owners to be
+    read on a board that has since been lettered from the next player."""
+
+    hand: str  # the mover's tapping hand ("A")
+    target_seat: int  # whose hand was tapped (the mover's own, with self-attacks)
+    target: str  # the tapped hand's letter ("C")
 
 
 @dataclass(frozen=True)
@@ -44,3 +56,4 @@ class ChopsticksView:
     labels: tuple[tuple[str, ...], ...] = ()
     first: int = 0
     moves: tuple[MoveChoice, ...] = ()
+    last_tap: Tap | None = None  # `last` told by whose hands, when it was an attack

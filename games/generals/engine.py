@@ -389,6 +389,11 @@ class GeneralsState(GameState[PublicView, PlayerView]):
         """The public view with every standing piece revealed: only for replaying a game that is over."""
         return hindsight_view(self)
 
+    def setting_up(self) -> tuple[int, ...]:
+        if self.result is not None or self.phase != SETUP:
+            return ()
+        return tuple(seat for seat in (0, 1) if not self.ready[seat])
+
     def review_view(self, game_over: bool) -> PublicView:
         return self.hindsight_view() if game_over else self.public_view()
 

@@ -2,6 +2,7 @@
 
 from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play
 from games.sucker.engine import SuckerState
+from games.sucker.narration import Deed, Narration
 from games.sucker.piles import Chip, Pile, forced_next
 from games.sucker.rules import (
     DEFAULT_CHIPS,
@@ -26,10 +27,12 @@ __all__ = [
     "ChipView",
     "ChoiceView",
     "Decline",
+    "Deed",
     "Give",
     "Kill",
     "KillPrisoner",
     "NameNext",
+    "Narration",
     "Phase",
     "Pile",
     "PileView",

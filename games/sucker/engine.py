@@ -47,7 +47,7 @@ from games.base import (
     NotYourTurnError,
     Outcome,
 )
-from games.sucker import snapshot, views
+from games.sucker import narration, snapshot, views
 from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play, parse_action
 from games.sucker.piles import Chip, Pile, captures, colour_counts, colours_in, forced_next, parse_initials
 from games.sucker.rules import (
@@ -87,9 +87,9 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
     # leave the decision as it was do not count. A decision drawn at one turn is still valid at that turn.
     turn: int = 0
     last: tuple[int, str] | None = None  # (seat, text) of the latest action
-    # The latest action in words, said from the position it was taken in (afterwards a captured pile is gone and
-    # a rescued player no longer stuck); None after a resignation, a timeout or a draw, which are no game actions.
-    last_said: str | None = None
+    # What the latest action did, read from the position it was taken in (afterwards a captured pile is gone and a
+    # rescued player no longer stuck); None at the start and after an agreed draw.
+    said: narration.Narration | None = None
     result: Outcome | None = None
 
     # ----- creation -------------------------------------------------------------------------------------
@@ -281,9 +281,10 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
             state = self._kill_prisoner(player, action)
         else:
             state = self._decide(player, action)
-        said = self.describe(action, player)
-        state = replace(state, ply=self.ply + 1, last=(player, action.text()), last_said=said)
+        said = narration.narrate(self, action, player)
+        state = replace(state, ply=self.ply + 1, last=(player, action.text()))
         state = state._settle(EndReason.LAST_SURVIVOR)
+        state = replace(state, said=narration.with_defeats(said, self, state))
         if decided or state._decision_key() != self._decision_key():
             state = replace(state, turn=self.turn + 1)
         return state
@@ -443,14 +444,15 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
         if self.phase is Phase.KILL and self.capture_owner() == player and self.pile is not None:
             # The capturing colour now belongs to a defeated player: the pile dies, the move rebounds.
             state = replace(state._remove_pile(self.pile, kill_all=True), phase=Phase.PLAY, pile=None)
-        state = replace(state, ply=self.ply + 1, turn=self.turn + 1, last=(player, reason), last_said=None)
-        return state._settle(reason)
+        said = narration.narrate_resignation(self, player, reason)
+        state = replace(state, ply=self.ply + 1, turn=self.turn + 1, last=(player, reason))._settle(reason)
+        return replace(state, said=narration.with_defeats(said, self, state))
 
     def agree_draw(self) -> Self:
         if self.result is not None:
             raise GameOverError("The game is over.")
         return replace(self, phase=Phase.OVER, pile=None, declined=(), ply=self.ply + 1, turn=self.turn + 1, last=None,
-                       last_said=None, result=self._ranked(EndReason.DRAW_AGREED))
+                       said=None, result=self._ranked(EndReason.DRAW_AGREED))
 
     # ----- words ------------------------------------------------------------------------------------------
     def waiting_for(self) -> str:
@@ -469,7 +471,8 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
 
     def describe(self, action: Action, player: int | None = None) -> str:
         """Plain words for `action` taken by `player` (by default whoever decides now) in this position."""
-        return views.describe(self, action, self.current_player() if player is None else player)
+        actor = self.current_player() if player is None else player
+        return narration.words(narration.narrate(self, action, -1 if actor is None else actor), narration.colour_name)
 
     def _name(self, seat: int) -> str:
         return COLOURS[seat] if 0 <= seat < self.players else f"seat {seat}"

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from games.base import InvalidStateError, Outcome
+from games.sucker import narration
 from games.sucker.piles import Chip, Pile, captures
 from games.sucker.rules import MAX_CHIPS, MAX_PLAYERS, MIN_CHIPS, MIN_PLAYERS, Phase
 
@@ -31,7 +32,7 @@ def to_dict(state: SuckerState) -> dict[str, Any]:
         "ply": state.ply,
         "turn": state.turn,
         "last": list(state.last) if state.last else None,
-        "last_said": state.last_said,
+        "narration": None if state.said is None else narration.to_dict(state.said),
         "result": state.result.to_dict() if state.result else None,
     }
 
@@ -48,7 +49,13 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
         _require(MIN_CHIPS <= chips <= MAX_CHIPS, f"{chips} chips each")
         pile_raw = data["pile"]
         last_raw = data["last"]
-        said_raw = data.get("last_said")  # absent from snapshots written before the words were kept
+        last = None if last_raw is None else (int(last_raw[0]), str(last_raw[1]))
+        said_raw = data.get("narration")
+        said: narration.Narration | None
+        if said_raw is not None:
+            said = narration.from_dict(said_raw, players)
+        else:  # a snapshot from before narrations were kept (its "last_said" words, if any, named no people)
+            said = None if last is None else narration.recorded(*last, players)
         result_raw = data["result"]
         fields: dict[str, Any] = {
             "players": players,
@@ -64,8 +71,8 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             "gifts": _table(data["gifts"], players),
             "ply": int(data["ply"]),
             "turn": int(data["turn"]),
-            "last": None if last_raw is None else (int(last_raw[0]), str(last_raw[1])),
-            "last_said": None if said_raw is None else str(said_raw),
+            "last": last,
+            "said": said,
             "result": None if result_raw is None else Outcome.from_dict(result_raw),
         }
     except InvalidStateError:

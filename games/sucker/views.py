@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.base import Action, Outcome
-from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play
+from games.sucker.actions import COLOURS, Decline, Give, Kill, NameNext, Play
+from games.sucker.narration import Narration, colour_name, narrate, words
 
 if TYPE_CHECKING:
     from games.sucker.engine import SuckerState
@@ -82,10 +83,15 @@ class SuckerView:
     capture: tuple[int, int] | None  # in the kill phase, (pile number, capturing seat)
     ply: int
     last: tuple[int, str] | None
-    last_said: str | None  # the latest action in words, e.g. "red plays a blue chip on pile 2"
+    narration: Narration | None  # what the latest action did, read from the position before it
     outcome: Outcome | None
     viewer: int | None  # the seat this view was built for (None for spectators)
     viewer_actions: tuple[str, ...]  # everything the viewer may do now, free actions included
+
+    @property
+    def last_said(self) -> str | None:
+        """The latest action in words, players called by their colours, e.g. "red plays a blue chip on pile 2"."""
+        return None if self.narration is None else words(self.narration, colour_name)
 
 
 def build_view(state: SuckerState, viewer: int | None) -> SuckerView:
@@ -117,7 +123,7 @@ def build_view(state: SuckerState, viewer: int | None) -> SuckerView:
         capture=(state.pile + 1, owner) if owner is not None and state.pile is not None else None,
         ply=state.ply,
         last=state.last,
-        last_said=_last_said(state),
+        narration=state.said,
         outcome=state.result,
         viewer=viewer,
         viewer_actions=tuple(a.text() for a in state.legal_actions(viewer)) if viewer is not None else (),
@@ -155,7 +161,7 @@ def action_label(state: SuckerState, action: Action, seat: int) -> str:
         return f"Rescue with a {_colour(action.colour)} chip"
     if isinstance(action, Decline):
         return "Decline to rescue"
-    return describe(state, action, seat)[:80]
+    return words(narrate(state, action, seat), colour_name)[:80]
 
 
 def pile_label(state: SuckerState, action: Play) -> str:
@@ -163,60 +169,9 @@ def pile_label(state: SuckerState, action: Play) -> str:
     if action.pile is None:
         return "New pile"
     pile = state.piles[action.pile]
-    return f"Pile {action.pile + 1} ({len(pile)} chips, top {_colour(pile[-1].colour)})"
-
-
-def _last_said(state: SuckerState) -> str | None:
-    if state.last is None:
-        return None
-    if state.last_said is not None:
-        return state.last_said
-    actor, text = state.last
-    try:  # a snapshot from before the words were kept: said from the position after it, as it was then
-        return describe(state, state.parse_action(text), actor)
-    except ValueError:  # resign and timeout are no game actions
-        return f"{_colour(actor)}: {text}"
-
-
-def describe(state: SuckerState, action: Action, player: int | None) -> str:
-    """Plain words for `action` by `player` in `state`, e.g. "red plays a blue chip on pile 2"."""
-    who = _who(state, player)
-    if isinstance(action, Play):
-        colour = _colour(action.colour)
-        if action.pile is None or not 0 <= action.pile < len(state.piles):
-            return f"{who} starts a new pile with a {colour} chip"
-        words = f"{who} plays a {colour} chip on pile {action.pile + 1}"
-        pile = state.piles[action.pile]
-        if pile[-1].colour == action.colour:
-            if state.is_live(action.colour):
-                return f"{words}: {colour} captures it"
-            return f"{words}: {colour} is out of the game, so the whole pile is killed"
-        return words
-    if isinstance(action, Kill):
-        where = f" from pile {state.pile + 1}" if state.pile is not None else ""
-        return f"{who} kills a {_colour(action.colour)} chip{where} and takes the rest"
-    if isinstance(action, NameNext):
-        named = "themself" if action.seat == player else _colour(action.seat)
-        return f"{who} names {named} to move next"
-    if isinstance(action, Decline):
-        return f"{who} declines to rescue {_who(state, state.stuck())}"
-    if isinstance(action, Give):
-        chips = _chips(action.colour, action.count, "chip")
-        rescue = " (a rescue)" if action.to == state.stuck() else ""
-        return f"{who} gives {chips} to {_colour(action.to)}{rescue}"
-    if isinstance(action, KillPrisoner):
-        chips = _chips(action.colour, action.count, "prisoner")
-        return f"{who} kills {chips}"
-    return f"{who}: {action.text()}"
-
-
-def _who(state: SuckerState, seat: int | None) -> str:
-    return "nobody" if seat is None else _colour(seat)
+    chips = "1 chip" if len(pile) == 1 else f"{len(pile)} chips"
+    return f"Pile {action.pile + 1} ({chips}, top {_colour(pile[-1].colour)})"
 
 
 def _colour(index: int) -> str:
     return COLOURS[index] if 0 <= index < len(COLOURS) else f"colour {index}"
-
-
-def _chips(colour: int, count: int, noun: str) -> str:
-    return f"a {_colour(colour)} {noun}" if count == 1 else f"{count} {_colour(colour)} {noun}s"

@@ -53,7 +53,7 @@ async def test_bot_logs_in_and_registers_its_commands_once(world: World, bots: T
     bot = await bots.start()
     commands = {c["name"]: c for c in world.fake.registered_commands()}
     assert set(commands) == {"chopsticks", "generals", "sucker", "leaderboard", "stats", "history", "settings",
-                             "replay", "help"}
+                             "replay", "help", "notifications"}
     command = commands["chopsticks"]
     assert {o["name"] for o in command["options"]} >= {"challenge", "new"}
     puts = len(world.fake.calls("PUT", "/applications/{application_id}/commands"))
@@ -191,7 +191,7 @@ async def test_declined_challenge_and_self_challenge(world: World, bots: Tableto
     board = await _challenge(world, world.alice, world.bob)
     decline = next(b["custom_id"] for b in board.buttons() if b["label"] == "Decline")
     await world.fake.click(world.bob, board, decline)
-    assert "called off" in board.text() and board.components == []
+    assert f"<@{world.bob.id}> declined this challenge." in board.text() and board.components == []
     res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge",
                                  options={"opponent": world.alice})
     assert res.ephemeral and res.message is not None and "yourself" in res.message.content
@@ -239,6 +239,6 @@ async def test_buttons_are_exactly_the_legal_moves(world: World, bots: TabletopR
 async def test_commands_go_to_the_development_guild_when_set(world: World, bots: TabletopRunner) -> None:
     await bots.start_with(dev_guild_id=world.guild.id)
     names = sorted(c["name"] for c in world.fake.registered_commands(guild_id=world.guild.id))
-    assert names == ["chopsticks", "generals", "help", "history", "leaderboard", "replay", "settings", "stats",
-                     "sucker"]
+    assert names == ["chopsticks", "generals", "help", "history", "leaderboard", "notifications", "replay",
+                     "settings", "stats", "sucker"]
     assert world.fake.registered_commands() == []

@@ -146,7 +146,7 @@ def test_reveal_shows_every_rank_for_both_sides() -> None:
     for text in (text_board(over.view_for(0)), text_board(over.view_for(1)), text_board(over.public_view())):
         assert "MAJ" in text and "FLG" in text  # side A
         assert "spy" in text and "pvt" in text  # side B
-        assert "B lost: " in text and text.endswith("SPY FLG")  # from_board: pieces not placed count as lost
+        assert "B (black) lost: " in text and text.endswith("SPY FLG")  # from_board: pieces not placed count as lost
         assert len(text) <= TEXT_LIMIT
     assert render_player_board(over.view_for(0)) != render_player_board(state.view_for(0))
 

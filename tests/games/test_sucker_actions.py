@@ -92,7 +92,7 @@ def test_describe_capture_by_a_defeated_colour_and_rescues() -> None:
                                          "pile is killed"
     stuck = SuckerState.from_table(holdings=["", "BR", "G", "Y"], chain=(Y, R))
     assert stuck.describe(Decline()) == "blue declines to rescue red"
-    assert stuck.describe(Give(R, R)) == "blue gives a red chip to red (a rescue)"
+    assert stuck.describe(Give(R, R)) == "blue rescues red with a red chip"
 
 
 def test_public_view_shows_the_whole_table() -> None:

@@ -12,7 +12,7 @@ from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, Fak
 
 BUTTON, SELECT = 2, 3
 # Tasks in which the bot handles events and plays bot seats (discord.py's and ours, by name).
-BOT_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker", "bot-turns-")
+BOT_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker", "bot-turns-", "events-")
 CARRIER_TEXT = "an old message"
 
 

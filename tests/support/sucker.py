@@ -9,8 +9,10 @@ import re
 import sqlite3
 from pathlib import Path
 
+from bot.client import TabletopBot
 from games.sucker import SuckerState
 from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
 
 
@@ -77,7 +79,7 @@ async def decide(world: World, status: FakeMessage, user: FakeUser, state: Sucke
         assert res.callback_type == 7 and "Done:" in private.message.content, res.errors
         await edited(world, status, edits + 1)
         return
-    buttons = status.buttons()
+    buttons = [b for b in status.buttons() if str(b["custom_id"]).startswith("sk:")]  # decisions, not Resign
     if state.phase == "name":  # naming a player without chips is what brings rescues and defeats about
         broke = [b for b in buttons if any(
             b["label"].lower().startswith(state.colours[s]) and state.held(s) == 0 for s in state.live_seats())]
@@ -86,6 +88,19 @@ async def decide(world: World, status: FakeMessage, user: FakeUser, state: Sucke
         buttons = [b for b in buttons if b["label"].startswith("Decline")] or buttons
     res = await world.fake.click(user, status, rng.choice(buttons)["custom_id"])
     assert res.callback_type == 7, res.errors
+
+
+async def put_position(world: World, bot: TabletopBot, database: Path, state: SuckerState, game_id: int = 1) -> None:
+    """Set a stored game to a literal position, as if play had led there, and redraw its status message."""
+    assert await bot_idle(world.fake)
+    conn = sqlite3.connect(database)
+    try:
+        with conn:
+            conn.execute("UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
+                         (json.dumps(state.to_dict()), game_id))
+    finally:
+        conn.close()
+    await bot.redraw(game_id)
 
 
 def state_user(bots: TabletopRunner, seat: int, game_id: int = 1) -> int:

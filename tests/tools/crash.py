@@ -57,11 +57,12 @@ REPO = Path(__file__).resolve().parents[2]
 EMOJI_COLOUR = {"🟥": "red", "🟦": "blue", "🟩": "green", "🟨": "yellow", "🟪": "purple", "🟧": "orange"}
 _CS_TO_MOVE = re.compile(r"▶ <@(\d+)>")
 _SK_TO_MOVE = re.compile(r"▶ (\S+) <@(\d+)>")
-_SK_PLAYER = re.compile(r"^(?:▶ )?(\S+) <@(\d+)>: (.*)$", re.MULTILINE)
+_SK_PLAYER = re.compile(r"^(?:▶ )?(\S+) <@(\d+)>(?: \(\w+\))?: (.*)$", re.MULTILINE)
 _CS_MOVE = re.compile(r"cs:(\d+):mv:(\d+):(.+)")
 _SK_DECISION = re.compile(r"sk:(\d+):(\d+):(.+)")
 _SK_CHIP = re.compile(r"sks:(\d+):(\d+):chip")
-_GAME_TITLE = re.compile(r"(?:Chopsticks|So Long Sucker|Game of the Generals) #(\d+)")
+# A game's board or challenge ("Chopsticks #6", "Chopsticks #6: a challenge"), not its ending ("... #6 is over").
+_GAME_TITLE = re.compile(r"(?:Chopsticks|So Long Sucker|Game of the Generals) #(\d+)(?:$|:)")
 _GG_MOVE = re.compile(r"ggm:(\d+):(\d+):([a-i][1-8]-[a-i][1-8])")
 _LOBBY_TITLE = re.compile(r"lobby #(\d+)")
 

@@ -11,7 +11,8 @@ before the round (as the players' clients still show it). It then checks:
   by redrawing the board); every other click got a private answer saying why nothing happened;
 * the database holds exactly the applied moves, in order, by the player who clicked them, and every game's
   snapshot equals the replay of its move log;
-* the fake recorded no violation, and the bot made no REST request beyond those answers.
+* the fake recorded no violation, and the bot made no REST request beyond those answers and the turn
+  notifications (one new message per applied move, and the deletion of the one before).
 
 and measures, for every interaction, the time from the INTERACTION_CREATE being sent on the gateway to the
 bot's callback reaching the fake, and the REST requests per applied move. `python -m tests.tools.bench
@@ -118,6 +119,12 @@ class Phase:
     def callbacks(self) -> int:
         return self.requests[CALLBACK_ROUTE]
 
+    @property
+    def notifications(self) -> int:
+        """Turn notifications: a new message mentioning whoever decides now, and the deletion of the one before."""
+        posted, deleted = "/channels/{channel_id}/messages", "/channels/{channel_id}/messages/{message_id}"
+        return self.requests[posted] + self.requests[deleted]
+
 
 @dataclass
 class LoadReport:
@@ -171,7 +178,8 @@ class LoadReport:
             f"  click->callback     {quantiles(play.end_to_end)}  (includes the fake's queue of gateway sends)",
             f"  answered within Discord's 3 s: {sum(t <= 3.0 for t in play.end_to_end) / len(play.end_to_end):.1%}"
             f" of the interactions" if play.end_to_end else "",
-            f"  REST requests: {play.total_requests} = {play.callbacks} interaction callbacks + {other} other; "
+            f"  REST requests: {play.total_requests} = {play.callbacks} interaction callbacks + "
+            f"{play.notifications} turn notifications (sent and retired) + {other - play.notifications} other; "
             f"{play.failed_requests} failed",
             f"  requests per applied move: {per_move:.2f} (the move's own answer: 1.00, the minimum; "
             f"each refused click: exactly 1, its private explanation)",

@@ -46,6 +46,7 @@ from discord import app_commands
 
 from bot.client import TabletopBot
 from bot.components import Select
+from bot.endings import RematchButton
 from bot.lobby import LobbyButton
 from bot.logs import RedactSecrets
 from bot.validation import is_guild_only
@@ -192,10 +193,11 @@ class Template:
     item_type: int = BUTTON  # the component the bot makes with it
     lobby: bool = False
     in_dms: bool = False  # the game's components also work in the players' DMs
+    rematch: bool = False  # a finished game's Rematch: it acts for the game's players
 
     @property
     def read_only(self) -> bool:
-        return self.kind is None and not self.lobby
+        return self.kind is None and not self.lobby and not self.rematch
 
 
 @dataclass
@@ -240,7 +242,8 @@ class Fuzzer:
             presenter = owners.get(item)
             found.append(Template(item.__discord_ui_compiled_template__, presenter.kind if presenter else None,
                                   SELECT if issubclass(item, Select) else BUTTON, lobby=item is LobbyButton,
-                                  in_dms=presenter is not None and presenter.components_in_dms))
+                                  in_dms=presenter is not None and presenter.components_in_dms,
+                                  rematch=item is RematchButton))
         return found
 
     def template_of(self, custom_id: str) -> tuple[re.Match[str] | None, Template | None]:
@@ -672,6 +675,10 @@ class Fuzzer:
             return Expect.ANY if user.id == lobby["host"] else Expect.REFUSE
         game_id = int(groups["game"])
         game = stored.games.get(game_id)
+        if template.rematch:  # any player of a finished game, on its server
+            seated = user.id in stored.seats.get(game_id, set())
+            ok = game is not None and game["guild"] == guild_id and game["status"] == "finished" and seated
+            return Expect.ANY if ok else Expect.REFUSE
         elsewhere = game is not None and game["guild"] != guild_id and not (template.in_dms and guild_id is None)
         if game is None or game["kind"] != template.kind or elsewhere:
             return Expect.REFUSE

@@ -8,8 +8,9 @@ from string import ascii_uppercase
 
 import discord
 
-from bot.lobby import format_duration
+from bot.lobby import per_turn
 from bot.service import GameInfo
+from bot.words import closed_challenge_line, plural
 from games.base import EndReason
 from games.chopsticks.rules import Rules
 from games.chopsticks.views import ChopsticksView, MoveChoice
@@ -51,17 +52,19 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str]) -> d
         values = view.labels[seat] if view.labels else tuple(str(v) for v in view.hands[seat])
         hands = "  ".join(f"{letter} **{value}**" for letter, value in zip(letters, values, strict=True))
         lives = f"  ({view.lives[seat]} ❤)" if view.rules.max_lives > 1 and seat not in view.out else ""
+        # At 3+ players the move buttons name their target by this tag (a button label cannot mention anyone).
+        who = tagged(names[seat], seat) if p > 2 else names[seat]
         if seat in view.zombies:
             marker = "▶" if seat == view.to_move else "🧟"
-            lines.append(f"{marker} {names[seat]}: zombie, taps with 1 finger")
+            lines.append(f"{marker} {who}: zombie, taps with 1 finger")
         elif seat in view.out:
-            lines.append(f"✖ {names[seat]}: out")
+            lines.append(f"✖ {who}: out")
         else:
             marker = "▶" if seat == view.to_move else "•"
-            lines.append(f"{marker} {names[seat]}: {hands}{lives}")
+            lines.append(f"{marker} {who}: {hands}{lives}")
     lines.append("")
     if view.last is not None and view.last[1] not in (EndReason.RESIGN, EndReason.TIMEOUT):
-        lines.append(f"Last move: {names[view.last[0]]} played `{view.last[1]}`")
+        lines.append(last_move_line(view, names))
     if view.outcome is not None:
         lines.append(result_line(view, names))
     else:
@@ -81,15 +84,47 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str]) -> d
     return embed
 
 
+def last_move_line(view: ChopsticksView, names: Sequence[str]) -> str:
+    """The latest move with the owners of the hands it named: its letters were the mover's, and the board is
+    lettered from the next player by now."""
+    assert view.last is not None
+    mover, text = view.last
+    line = f"Last move: {names[mover]} played `{text}`"
+    tap = view.last_tap
+    if tap is None:
+        return line
+    if tap.target_seat == mover:
+        return f"{line} (their hand {tap.hand} tapped their own hand {tap.target})"
+    return f"{line} (their hand {tap.hand} tapped hand {tap.target} of {names[tap.target_seat]})"
+
+
+def seat_tag(seat: int) -> str:
+    """A player's short tag at tables of 3+ ("P2"): shown on the board, it tells apart buttons that tap equal
+    hands of different players."""
+    return f"P{seat + 1}"
+
+
+def tagged(name: str, seat: int) -> str:
+    """A player's name with their tag: "<@1> (P2)", "<@9> (bot, P3)"."""
+    if name.endswith(")"):
+        return f"{name[:-1]}, {seat_tag(seat)})"
+    return f"{name} ({seat_tag(seat)})"
+
+
 def rules_summary(rules: Rules) -> str:
     if rules.is_standard:
         return "standard rules"
-    return ", ".join([f"{rules.players} players", f"{rules.hands} hands", f"rollover {rules.rollover}",
+    return ", ".join([plural(rules.players, "player"), plural(rules.hands, "hand"), f"rollover {rules.rollover}",
                       *sorted(rules.variants)])
 
 
-def move_label(move: MoveChoice) -> str:
-    return f"{move.text} · {move.label}"[:MAX_LABEL]
+def move_label(move: MoveChoice, view: ChopsticksView) -> str:
+    """A move's button or option: its text and the engine's words; at 3+ players, whose hand an attack taps
+    (two targets with the same fingers read alike otherwise)."""
+    label = f"{move.text} · {move.label}"
+    if view.rules.players > 2 and move.target_seat is not None and move.target_seat != view.to_move:
+        label += f" ({seat_tag(move.target_seat)})"
+    return label[:MAX_LABEL]
 
 
 def group_label(view: ChopsticksView, hand: int | None, count: int) -> str:
@@ -97,21 +132,22 @@ def group_label(view: ChopsticksView, hand: int | None, count: int) -> str:
     if hand is None or view.to_move is None:
         return f"Split or other move ({count})"
     value = view.hands[view.to_move][hand]
-    return f"Tap with hand {ascii_uppercase[hand]} ({value}) — {count} targets"
+    return f"Tap with hand {ascii_uppercase[hand]} ({value}) — {plural(count, 'target')}"
 
 
 # ----- challenges ---------------------------------------------------------------------------------------------
-def challenge_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str]) -> discord.Embed:
+def challenge_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str],
+                    declined_by: int | None = None) -> discord.Embed:
+    """The challenge while it waits for an answer, or why it closed (`declined_by`: the seat that called it off,
+    when known)."""
     challenger, opponent = names[0], names[1]
     if game.status == "pending":
         assert game.deadline is not None
         text = (f"{challenger} challenges {opponent} to Chopsticks ({rules_summary(view.rules)}, "
-                f"{format_duration(game.turn_timeout)} per move).\n"
+                f"{per_turn(game.kind, game.turn_timeout)}).\n"
                 f"The challenge expires <t:{int(game.deadline)}:R>.")
-    elif game.status == "declined":
-        text = f"The challenge from {challenger} to {opponent} was called off."
     else:
-        text = f"{opponent} did not answer {challenger}'s challenge in time."
+        text = closed_challenge_line(game.status, challenger, opponent, declined_by)
     return discord.Embed(title=f"Chopsticks #{game.id}: a challenge", description=text, colour=COLOUR)
 
 

@@ -95,7 +95,8 @@ class GameButton(Button, custom_id=CustomId("cs:{game}:{verb}", verb=r"accept|de
             await presenter.show_board(interaction, await presenter.service.accept(game_id, user, shown_on))
         elif verb == "decline":
             result = await presenter.service.decline(game_id, user)
-            embed = board.challenge_embed(result.game, public_view(result), seat_names(presenter, result))
+            embed = board.challenge_embed(result.game, public_view(result), seat_names(presenter, result),
+                                          declined_by=result.game.seat_of(user))
             await interaction.response.edit_message(content=None, embed=embed, view=None)
         elif verb == "draw":
             result, _drawn = await presenter.service.offer_draw(game_id, user)
@@ -150,8 +151,8 @@ def move_groups(moves: Sequence[MoveChoice]) -> dict[str, list[MoveChoice]]:
     return groups
 
 
-def _move_button(game_id: int, ply: int, move: MoveChoice, row: int) -> MoveButton:
-    return MoveButton.of(game=game_id, ply=ply, move=move.text, label=board.move_label(move),
+def _move_button(game_id: int, ply: int, move: MoveChoice, view: ChopsticksView, row: int) -> MoveButton:
+    return MoveButton.of(game=game_id, ply=ply, move=move.text, label=board.move_label(move, view),
                          style=discord.ButtonStyle.primary, row=row)
 
 
@@ -169,7 +170,7 @@ def board_view(result: Result[Any, Any]) -> discord.ui.View | None:
         pass
     elif len(moves) <= MAX_BUTTON_MOVES:
         for i, move in enumerate(moves):
-            controls.add_item(_move_button(game.id, ply, move, i // PER_ROW))
+            controls.add_item(_move_button(game.id, ply, move, view, i // PER_ROW))
     else:
         options = [discord.SelectOption(label=board.group_label(view, group[0].hand, len(group)), value=key)
                    for key, group in move_groups(moves).items()]
@@ -189,17 +190,17 @@ def board_view(result: Result[Any, Any]) -> discord.ui.View | None:
 
 def group_view(result: Result[Any, Any], group: Sequence[MoveChoice]) -> discord.ui.View:
     """The moves of one group, for the player's private second step."""
-    game_id, ply = result.id, result.game.turn_token
+    game_id, ply, view = result.id, result.game.turn_token, public_view(result)
     controls = discord.ui.View(timeout=None)
     if len(group) <= PER_ROW * 5:
         for i, move in enumerate(group):
-            controls.add_item(_move_button(game_id, ply, move, i // PER_ROW))
+            controls.add_item(_move_button(game_id, ply, move, view, i // PER_ROW))
         return controls
     chunks = [group[i:i + SELECT_OPTIONS] for i in range(0, len(group), SELECT_OPTIONS)]
     if len(chunks) > 5:
         raise ValueError(f"{len(group)} moves in one group do not fit in a message")
     for row, chunk in enumerate(chunks):
-        options = [discord.SelectOption(label=board.move_label(m), value=m.text) for m in chunk]
+        options = [discord.SelectOption(label=board.move_label(m, view), value=m.text) for m in chunk]
         # Custom ids in one message must differ, so each select carries its index where moves go.
         controls.add_item(PickSelect.of(
             game=game_id, ply=ply, index=row, options=options, row=row,

@@ -111,16 +111,14 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         rollover: app_commands.Range[int, 2, 10] | None = None,
     ) -> None:
         options = rule_options(preset, hands, rollover, variants, None)
-        lines = self.rules_lines(options, players)
-        if not options.get("variants") and preset is None:
-            lines += ["", "**Variants** (combine them with `variants:` in /chopsticks new):"]
-            lines += [f"`{name}`: {text}" for name, text in VARIANTS.items()]
-            lines += ["", "**Presets**: " + ", ".join(f"`{name}`" for name in PRESETS)]
+        if options or players != 2:  # a rule set was named: those rules in plain words, as a table states them
+            lines = self.rules_lines(options, players)
+            lines += ["", "Notation, every variant and preset: `/chopsticks rules` without options."]
+            text = "\n".join(lines)
+        else:  # the game's own text, from its description (games/chopsticks/description.py)
+            text = self.game_description.rules
         await interaction.response.send_message(
-            embed=discord.Embed(title="Chopsticks rules", description="\n".join(lines)[:4096],
-                                colour=COLOUR),
-            ephemeral=True,
-        )
+            embed=discord.Embed(title="Chopsticks rules", description=text[:4096], colour=COLOUR), ephemeral=True)
 
     @app_commands.command(name="analyze", description="The perfect-play verdict and best moves for a position code")
     @app_commands.describe(code="A position code such as 1312 (the player to move first)", preset="A named rule set",

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 import discord
 
 from bot.games.generals.components import FormationSelect, GeneralsButton, PieceSelect
-from bot.games.generals.pictures import SIDE_NAMES, knowledge_label
-from bot.lobby import format_duration
+from bot.games.generals.pictures import REASONS, SIDE_NAMES, knowledge_label
+from bot.lobby import per_turn
 from bot.presenter import IMAGE_NAME
 from bot.service import GameInfo
+from bot.words import closed_challenge_line
 from games.base import EndReason
 from games.generals.board import FILES, parse_square
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
@@ -33,9 +34,6 @@ FORMATION_LABELS = {"balanced": "Balanced", "flag-fortress": "Flag fortress", "b
 FORMATION_HELP = {"balanced": "Strength spread along the front, Flag guarded at the back",
                   "flag-fortress": "The Flag deep in a corner behind its strongest guards",
                   "blitz": "Generals up front to strike early", "random": "Every piece on a random square"}
-REASONS = {EndReason.FLAG_CAPTURED: "the Flag was captured", EndReason.FLAG_HOME: "the Flag reached the far side",
-           EndReason.NO_CHALLENGE_DRAW: "too many moves without a challenge", EndReason.RESIGN: "resignation",
-           EndReason.TIMEOUT: "time ran out", EndReason.DRAW_AGREED: "agreement"}
 RULING = {Result.ATTACKER: "the attacker won", Result.DEFENDER: "the defender held",
           Result.BOTH: "both pieces were eliminated"}
 
@@ -46,15 +44,20 @@ def settings_lines(names: Sequence[str]) -> list[str]:
 
 
 # ----- the channel ---------------------------------------------------------------------------------------------
-def challenge_embed(game: GameInfo, names: Sequence[str], settings_names: Sequence[str]) -> discord.Embed:
-    lines = [f"{names[0]} challenges {names[1]} to Game of the Generals.", *settings_lines(settings_names)]
-    if game.status == "pending":
-        lines.append("Each player sets up their army in secret by DM; I am the arbiter and announce every "
-                     "challenge without naming ranks.")
-        if game.deadline is not None:
-            lines.append(f"The challenge expires <t:{int(game.deadline)}:R>.")
-    else:
-        lines.append(f"This challenge was {game.status}.")
+def challenge_embed(game: GameInfo, names: Sequence[str], settings_names: Sequence[str],
+                    declined_by: int | None = None) -> discord.Embed:
+    """The challenge while it waits for an answer, or why it closed (`declined_by`: the seat that called it off,
+    when known)."""
+    if game.status != "pending":
+        lines = [f"{names[0]} challenged {names[1]} to Game of the Generals.",
+                 closed_challenge_line(game.status, names[0], names[1], declined_by)]
+        return discord.Embed(title=f"Game of the Generals #{game.id}", description="\n".join(lines), colour=COLOUR)
+    lines = [f"{names[0]} challenges {names[1]} to Game of the Generals ({per_turn(game.kind, game.turn_timeout)}).",
+             *settings_lines(settings_names),
+             "Each player sets up their army in secret by DM; I am the arbiter and announce every challenge "
+             "without naming ranks."]
+    if game.deadline is not None:
+        lines.append(f"The challenge expires <t:{int(game.deadline)}:R>.")
     return discord.Embed(title=f"Game of the Generals #{game.id}", description="\n".join(lines), colour=COLOUR)
 
 
@@ -89,7 +92,9 @@ def channel_embed(game: GameInfo, view: PublicView, names: Sequence[str], text_b
     if game.draw_offer is not None and view.outcome is None:
         lines.append(f"{names[game.draw_offer]} offers a draw: the opponent may accept with **Offer draw**.")
     if game.deadline is not None and view.outcome is None:
-        lines.append(f"Time for this turn runs out <t:{int(game.deadline)}:R>.")
+        # The secret setup has one deadline for both armies; in play, each turn has its own.
+        what = "Time to deploy" if view.phase == SETUP else "Time for this turn"
+        lines.append(f"{what} runs out <t:{int(game.deadline)}:R>.")
     if view.outcome is None and view.phase == PLAY:
         lines.append("Play with the controls on your board (DM or **My board**), or `/generals move`.")
     if text_board is not None:
@@ -108,7 +113,7 @@ def channel_view(game: GameInfo, view: PublicView) -> discord.ui.View | None:
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(GeneralsButton.of(game=game.id, verb="board", label="My board",
                                        style=discord.ButtonStyle.primary))
-    if view.phase == PLAY:
+    if view.phase == PLAY and game.draws_allowed:  # a computer player never agrees to a draw
         buttons.add_item(GeneralsButton.of(game=game.id, verb="draw", label="Offer draw",
                                            style=discord.ButtonStyle.secondary))
     buttons.add_item(GeneralsButton.of(game=game.id, verb="resign", label="Resign", style=discord.ButtonStyle.danger))
@@ -117,7 +122,8 @@ def channel_view(game: GameInfo, view: PublicView) -> discord.ui.View | None:
 
 def footer(game: GameInfo, settings_names: Sequence[str], lost: tuple[int, int]) -> str:
     rules = ", ".join(settings_names) or "standard rules"
-    return f"{rules} · pieces lost: A {lost[0]}, B {lost[1]} · {format_duration(game.turn_timeout)} per turn"
+    return (f"{rules} · pieces lost: {SIDE_NAMES[0]} {lost[0]}, {SIDE_NAMES[1]} {lost[1]} · "
+            f"{per_turn(game.kind, game.turn_timeout)}")
 
 
 def outcome_line(places: Sequence[int], reason: EndReason, names: Sequence[str]) -> str:
@@ -172,6 +178,9 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[str], text_b
         lines.append("What you know: " + "; ".join(known))
     if view.phase == PLAY and view.to_move == seat and game.deadline is not None:
         lines.append(f"Your time runs out <t:{int(game.deadline)}:R>.")
+    if view.phase == SETUP and not view.ready[seat] and game.deadline is not None:
+        lines.append(f"Time to deploy runs out <t:{int(game.deadline)}:R>: an army not ready by then forfeits "
+                     "(if neither is, the game is called off).")
     if text_board is not None:
         lines.append(f"```\n{text_board}\n```")
     embed = discord.Embed(title=f"Your army · Game of the Generals #{game.id}",
@@ -271,8 +280,9 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str]) -> disc
                    for square, rank, targets in pieces[:25]]
         controls.add_item(PieceSelect.of(game=game.id, ply=view.ply, options=options,
                                          placeholder="Move a piece…", row=0))
-    controls.add_item(GeneralsButton.of(game=game.id, verb="draw", label="Offer draw",
-                                        style=discord.ButtonStyle.secondary, row=1))
+    if game.draws_allowed:  # a computer player never agrees to a draw
+        controls.add_item(GeneralsButton.of(game=game.id, verb="draw", label="Offer draw",
+                                            style=discord.ButtonStyle.secondary, row=1))
     controls.add_item(GeneralsButton.of(game=game.id, verb="resign", label="Resign",
                                         style=discord.ButtonStyle.danger, row=1))
     return controls

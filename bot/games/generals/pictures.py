@@ -16,7 +16,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from games.base import Outcome
+from games.base import EndReason, Outcome
 from games.generals.board import FILES, HEIGHT, WIDTH, parse_square
 from games.generals.pieces import ABBREVIATIONS, Rank
 from games.generals.rules import Settings
@@ -49,7 +49,9 @@ TILE: tuple[Colour, Colour] = ((246, 243, 232), (34, 36, 44))
 TILE_RIM: tuple[Colour, Colour] = ((40, 90, 200), (200, 40, 40))
 TILE_TEXT: tuple[Colour, Colour] = ((20, 20, 24), (245, 245, 245))
 TILE_HINT: tuple[Colour, Colour] = ((70, 70, 150), (255, 200, 120))
-SIDE_NAMES = ("A (white)", "B (black)")
+SIDE_NAMES = ("A (white)", "B (black)")  # how every board, picture and text names the two sides
+# The text board's key: its capitals and lower case stand for the white and black tiles of the picture.
+LEGEND = f"{SIDE_NAMES[0]} in CAPITALS, {SIDE_NAMES[1]} in lower case; (A)/(B): rank hidden; * last move"
 
 
 # ----- public helpers ---------------------------------------------------------------------------------------------
@@ -148,7 +150,7 @@ def _public_board(view: PublicView) -> _Board:
         lost = _revealed_lost(view.reveal.lost)
     else:
         cells = {_sq(p.square): _Cell(p.seat, "", "", "") for p in view.pieces}
-        lost = f"Lost: A {view.lost[0]}, B {view.lost[1]}"
+        lost = f"Lost: {SIDE_NAMES[0]} {view.lost[0]}, {SIDE_NAMES[1]} {view.lost[1]}"
     status = _status(view.phase, view.to_move, view.ply, view.ready, view.outcome, None)
     src, dst = _last_squares(view.last)
     return _Board(0, cells, src, dst, "Game of the Generals", status, _last_text(view.last, None), lost, ())
@@ -159,7 +161,8 @@ def _revealed(pieces: Iterable[RevealedPiece]) -> dict[int, _Cell]:
 
 
 def _revealed_lost(lost: tuple[tuple[Rank, ...], tuple[Rank, ...]]) -> str:
-    return " | ".join(f"{'AB'[s]} lost: " + (" ".join(ABBREVIATIONS[r] for r in lost[s]) or "none") for s in (0, 1))
+    return " | ".join(f"{SIDE_NAMES[s]} lost: " + (" ".join(ABBREVIATIONS[r] for r in lost[s]) or "none")
+                      for s in (0, 1))
 
 
 def _sq(name: str) -> int:
@@ -179,8 +182,14 @@ def _last_squares(last: LastMove | None) -> tuple[int | None, int | None]:
 
 def _side(seat: int, viewer: int | None) -> str:
     if viewer is None:
-        return f"Side {'AB'[seat]}"
+        return f"Side {SIDE_NAMES[seat]}"
     return "You" if seat == viewer else "Opponent"
+
+
+# How a game of the Generals can end, in words (shared with the embeds in board.py).
+REASONS = {EndReason.FLAG_CAPTURED: "the Flag was captured", EndReason.FLAG_HOME: "the Flag reached the far side",
+           EndReason.NO_CHALLENGE_DRAW: "too many moves without a challenge", EndReason.RESIGN: "resignation",
+           EndReason.TIMEOUT: "time ran out", EndReason.DRAW_AGREED: "agreement"}
 
 
 def _status(phase: str, to_move: int | None, ply: int, ready: tuple[bool, bool], outcome: Outcome | None,
@@ -188,9 +197,10 @@ def _status(phase: str, to_move: int | None, ply: int, ready: tuple[bool, bool],
     if outcome is not None:
         winners = outcome.winners
         result = "Draw" if outcome.is_draw else f"{_side(winners[0], viewer)} won"
-        return f"Game over after {ply} move{'' if ply == 1 else 's'}: {result} ({outcome.reason})"
+        why = REASONS.get(outcome.reason, outcome.reason.value)
+        return f"Game over after {ply} move{'' if ply == 1 else 's'}: {result} ({why})"
     if phase == SETUP:
-        marks = ", ".join(f"{'AB'[s]} {'ready' if ready[s] else 'deploying'}" for s in (0, 1))
+        marks = ", ".join(f"{SIDE_NAMES[s]} {'ready' if ready[s] else 'deploying'}" for s in (0, 1))
         return f"Setup: {marks}"
     mover = "-" if to_move is None else _side(to_move, viewer)
     verb = "to move" if mover != "You" else "to move (your turn)"
@@ -347,7 +357,7 @@ def text_board(view: PlayerView | PublicView) -> str:
         if r == (5 if board.bottom == 0 else 4):
             lines.append("    " + "-" * (5 * WIDTH))
     lines.append(edge)
-    lines.append("Side A in CAPITALS, side b in lower case; (A)/(B) unknown; * last move")
+    lines.append(LEGEND)
     if board.notes:
         lines.append("Known: " + ", ".join(board.notes))
     if board.lost:

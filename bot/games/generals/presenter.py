@@ -39,7 +39,7 @@ from bot.presenter import Board, GamePresenter, seat_names
 from bot.service import OwnView, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
 from games.generals.rules import SETTING_NAMES, Settings
-from games.generals.views import PLAY, SETUP, PlayerView, PublicView
+from games.generals.views import SETUP, PlayerView, PublicView
 from games.registry import describe
 from storage.formations import FormationStore
 from storage.private_boards import PrivateBoardStore
@@ -48,21 +48,6 @@ GeneralsResult = Result[PublicView, PlayerView]
 BotLevel = Literal["random", "greedy", "strong"]
 DEFAULT_LEVEL: BotLevel = "strong"
 CLOSED_CHALLENGE = ("pending", "declined", "expired")  # the message shows the challenge, not a board
-RULES = [
-    "Two armies of 21 pieces, set up in secret on a 9 by 8 board. Pieces step one square forward, back or "
-    "sideways; stepping onto an enemy piece is a **challenge**, which I judge without telling anyone the "
-    "ranks: higher rank wins, equal ranks both go, the Spy beats every officer but loses to the Private, "
-    "and any piece captures the Flag.",
-    "**You win** by capturing the enemy Flag, or by bringing your own Flag to the far side (if an enemy "
-    "piece stands next to it there, it must survive one more reply).",
-    "", "**Settings** for `/generals challenge settings:`",
-    "`flag-rush-immediate`: a Flag on the far side wins at once.",
-    "`flag-rush-always-wait`: it always waits for one reply.",
-    "`reveal-winner`: the loser of a challenge learns the winner's rank.",
-    "`show-flag`: Flags are visible to both players.",
-    "`small-army`: a smaller army for quicker games.",
-    "`no-challenge-draw=N`: N moves in a row without a challenge draw the game.",
-]
 
 
 @runtime_checkable
@@ -84,7 +69,6 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         self.setup_tools = SetupTools(self, FormationStore(bot.db))
         self.private_boards = PrivateBoards(self, PrivateBoardStore(bot.db))
         self.play = Play(self)
-        self._started: set[int] = set()  # games whose start was announced (a restart may announce it again)
 
     # ----- commands ---------------------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone to Game of the Generals, or play me")
@@ -92,7 +76,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         opponent="Who to play; leave empty to play against me",
         level="How well I play when you play me (default: strong)",
         settings="Rule settings separated by spaces, e.g. 'reveal-winner small-army' (see the rules)",
-        turn_minutes="Minutes per turn (and for the setup) before a forfeit (default: the bot's TURN_TIMEOUT)",
+        turn_minutes="Minutes per move, and for the whole setup, before a forfeit (default: the bot's TURN_TIMEOUT)",
     )
     @app_commands.guild_only()
     async def challenge(
@@ -183,8 +167,10 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
 
     @app_commands.command(name="rules", description="How Game of the Generals is played here, and its settings")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        # The text lives in the game's description (games/generals/description.py), the one place that knows it.
         await interaction.response.send_message(
-            embed=discord.Embed(title="Game of the Generals", description="\n".join(RULES), colour=COLOUR),
+            embed=discord.Embed(title="Game of the Generals", description=self.game_description.rules,
+                                colour=COLOUR),
             ephemeral=True)
 
     async def my_game(self, interaction: discord.Interaction[Any], game_id: int | None) -> GeneralsResult:
@@ -204,7 +190,8 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             await self.private_boards.open(result.id)
         elif verb == "decline":
             result = await self.service.decline(game_id, user)
-            await interaction.response.edit_message(content=None, embed=self._challenge_embed(result), view=None)
+            embed = self._challenge_embed(result, declined_by=result.game.seat_of(user))
+            await interaction.response.edit_message(content=None, embed=embed, view=None)
         elif verb == "board":
             await self.private_boards.show(interaction, game_id, edit=False)
         elif verb == "dm":
@@ -257,8 +244,8 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         images: bool = (await self.bot.server_settings.get(result.game.guild_id)).images
         return images
 
-    def _challenge_embed(self, result: GeneralsResult) -> discord.Embed:
-        return challenge_embed(result.game, seat_names(self, result), result.public.settings.names())
+    def _challenge_embed(self, result: GeneralsResult, declined_by: int | None = None) -> discord.Embed:
+        return challenge_embed(result.game, seat_names(self, result), result.public.settings.names(), declined_by)
 
     async def channel_board(self, result: GeneralsResult) -> Board:
         if result.game.status in CLOSED_CHALLENGE:
@@ -309,32 +296,15 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                 self.private_boards.drawn.remember(message.id, board.key)
         if game.status in ("active", "finished"):
             await self.private_boards.draw_all(result, images, announce_failure=True)
-        if self._play_just_began(result) and self.claim_start(result.id):
-            # No action's answer announced it: a computer player's Ready began play, or the bot restarted.
-            seat = game.to_decide
-            await self.announce_start(result, game.user_at(seat) if seat is not None else None)
 
-    # ----- the start of play ------------------------------------------------------------------------------
-    @staticmethod
-    def _play_just_began(result: GeneralsResult) -> bool:
-        view = result.public
-        return (result.game.status == "active" and view.phase == PLAY and view.ply == 0 and view.last is not None
-                and view.last.kind == "ready")
+    async def game_opened(self, result: Result[Any, Any]) -> None:
+        if result.game.status == "active":
+            await self.private_boards.open(result.id)
+        self.schedule_bots(result)
 
-    def claim_start(self, game_id: int) -> bool:
-        """Whether the start of play of this game is still to be announced (by whoever asks first)."""
-        if game_id in self._started:
-            return False
-        self._started.add(game_id)
-        return True
-
-    async def announce_start(self, result: GeneralsResult, first: int | None) -> None:
-        """Both armies are in: say so in the channel and ping the first mover `first` (None: the bot), since an
-        edit pings nobody."""
+    def play_began_text(self, result: Result[Any, Any], first: int | None) -> str:
         who = f"<@{first}> moves first" if first is not None else "I move first"
-        await self.channel(result).send(
-            f"Game of the Generals #{result.id}: both armies are deployed. {who}.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(first)] if first else []))
+        return f"Game of the Generals #{result.id}: both armies are deployed. {who}."
 
     # ----- replays, rules, endings, timers ----------------------------------------------------------------
     def replay_embed(self, frame: ReplayFrame[PublicView]) -> discord.Embed:

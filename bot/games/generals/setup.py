@@ -14,7 +14,7 @@ import discord
 from bot.components import dispatch
 from bot.games.generals.board import board_rows_hint, export_text
 from bot.games.generals.components import FORM, KIND, ForgetSelect
-from bot.service import PlayBegan, ServiceError
+from bot.service import ServiceError
 from games.generals.setup import FORMATIONS, Grid, as_owner_sees_it, compact, format_grid, grid_from_squares, parse_grid
 from games.generals.views import SETUP, PlayerView
 from storage.formations import FormationError, FormationStore
@@ -31,18 +31,12 @@ class SetupTools:
         self.formations = formations
 
     async def act(self, interaction: discord.Interaction[Any], game_id: int, text: str) -> None:
-        """A setup action on the player's own draft; their board answers, then the others are redrawn. When it
-        was the last Ready, play begins: the channel is told who moves first."""
+        """A setup action on the player's own draft; their board answers, then the others are redrawn. (When it
+        was the last Ready, the notifier tells the channel who moves first, from the result's PlayBegan.)"""
         presenter = self.presenter
         result = await presenter.service.act(game_id, interaction.user.id, text)
         await presenter.private_boards.answer(interaction, result.id)
-        began = next((e for e in result.events if isinstance(e, PlayBegan)), None)
-        # Claimed before the redraw, so the redraw leaves the announcement to this answer (see `draw`); if the
-        # answer above failed, the redraw that recovers from it announces instead.
-        announce = began is not None and presenter.claim_start(result.id)
         await presenter.bot.redraw(result.id)
-        if announce and began is not None:
-            await presenter.announce_start(result, began.user_id)
         presenter.schedule_bots(result)
 
     async def deploy_choice(self, interaction: discord.Interaction[Any], game_id: int, value: str) -> None:
@@ -77,10 +71,12 @@ class SetupTools:
         elif what == "import":
             modal.title = "Import a setup grid"
             current = draft_grid(view)
-            modal.add_item(discord.ui.TextInput(
-                label="Your grid (3 rows of 9 cells)", custom_id="grid", style=discord.TextStyle.paragraph,
-                default=format_grid(current, view.seat) if current else None, max_length=1000,
-                placeholder=board_rows_hint(view.seat)[:100]))
+            # The hint is a text of its own above the field (a placeholder holds 100 characters and hides once
+            # the field has the current grid in it), so it is always shown whole.
+            modal.add_item(discord.ui.TextDisplay(board_rows_hint(view.seat)))
+            modal.add_item(discord.ui.Label(text="Your grid (3 rows of 9 cells)", component=discord.ui.TextInput(
+                custom_id="grid", style=discord.TextStyle.paragraph,
+                default=format_grid(current, view.seat) if current else None, max_length=1000)))
         else:
             if not view.own:
                 raise ServiceError("Deploy a setup first; then you can save it.")

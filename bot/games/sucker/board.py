@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.games.sucker.components import DealButton, SuckerButton, SuckerSelect
+from bot.games.sucker.components import DealButton, ResignButton, SuckerButton, SuckerSelect
+from bot.games.sucker.people import last_said, name
 from bot.lobby import format_duration
 from bot.service import GameInfo, Result
 from games.sucker.views import SuckerView
@@ -20,7 +21,8 @@ from storage.deals import Deal
 
 COLOUR = discord.Colour.from_rgb(155, 89, 182)
 EMOJI = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪", "orange": "🟧"}
-PER_ROW, MAX_BUTTONS = 5, 25
+PER_ROW, MAX_BUTTONS = 5, 20  # the fifth row holds Resign
+CONTROL_ROW = 4
 PER_MENU, MAX_MENUS = 25, 5
 
 
@@ -29,41 +31,37 @@ def chip(colour: str, count: int | None = None) -> str:
     return f"{mark} {count}" if count is not None else mark
 
 
-def player(game: GameInfo, view: SuckerView, seat: int, bot_user_id: int | None) -> str:
-    user = game.user_at(seat)
-    who = f"<@{user}>" if user is not None else (f"<@{bot_user_id}> (bot)" if bot_user_id else "a bot")
-    return f"{chip(view.colours[seat])} {who}"
-
-
 def content(game: GameInfo) -> str:
     """The status message's text line: the game, and where its table talks."""
     thread = f" · table talk in <#{game.thread_id}>" if game.thread_id else ""
     return f"So Long Sucker #{game.id}{thread}"
 
 
-def status_embed(game: GameInfo, view: SuckerView, bot_user_id: int | None) -> discord.Embed:
+def status_embed(game: GameInfo, view: SuckerView) -> discord.Embed:
     lines = ["**Piles** (bottom → top)"]
     lines += [f"{p.number}. " + "".join(chip(c.colour) for c in p.chips) for p in view.piles] or ["No piles yet."]
     lines += ["", "**Players**"]
     for seat in view.seats:
-        name = player(game, view, seat.seat, bot_user_id)
+        who = f"{chip(seat.colour)} {name(game, view, seat.seat)}"
         if seat.defeated:
-            lines.append(f"💀 {name}: defeated")
+            lines.append(f"💀 {who}: defeated")
             continue
         held = " ".join(chip(c, n) for c, n in seat.holdings) or "no chips"
         marker = "▶ " if seat.seat == view.to_decide else ""
-        lines.append(f"{marker}{name}: {held}" + (f" ({seat.prisoners} prisoners)" if seat.prisoners else ""))
+        prisoners = f" ({seat.prisoners} prisoner{'' if seat.prisoners == 1 else 's'})" if seat.prisoners else ""
+        lines.append(f"{marker}{who}: {held}{prisoners}")
     dead = " ".join(chip(c, n) for c, n in view.dead if n)
     if dead:
         lines.append(f"Dead: {dead}")
     lines.append("")
-    if view.last_said is not None:
-        lines.append(f"Last: {view.last_said}")
+    said = last_said(game, view)
+    if said is not None:
+        lines.append(f"Last: {said}.")
     if view.outcome is not None:
-        winners = ", ".join(player(game, view, s, bot_user_id) for s in view.outcome.winners)
+        winners = ", ".join(name(game, view, s) for s in view.outcome.winners)
         lines.append(f"🏆 {winners} " + ("share the win (agreed)." if view.outcome.is_draw else "wins!"))
     else:
-        lines.append(decision_line(game, view, bot_user_id))
+        lines.append(decision_line(game, view))
         if game.deadline is not None:
             lines.append(f"Time for this decision runs out <t:{int(game.deadline)}:R>.")
         lines.append("Talk and make deals freely; `/sucker give`, `/sucker kill` and `/sucker deal` work at any time.")
@@ -73,9 +71,9 @@ def status_embed(game: GameInfo, view: SuckerView, bot_user_id: int | None) -> d
     return embed
 
 
-def decision_line(game: GameInfo, view: SuckerView, bot_user_id: int | None) -> str:
+def decision_line(game: GameInfo, view: SuckerView) -> str:
     assert view.to_decide is not None
-    who = player(game, view, view.to_decide, bot_user_id)
+    who = name(game, view, view.to_decide)
     if view.decision == "play":
         return f"**{who} plays a chip** onto a pile or a new pile."
     if view.decision == "kill":
@@ -84,17 +82,22 @@ def decision_line(game: GameInfo, view: SuckerView, bot_user_id: int | None) -> 
     if view.decision == "name":
         return f"**{who} names who moves next.**"
     assert view.stuck is not None
-    return (f"{player(game, view, view.stuck, bot_user_id)} has the move but no chips. "
+    return (f"{name(game, view, view.stuck)} has the move but no chips. "
             f"**{who}, rescue them with a chip or decline.**")
 
 
 def status_view(result: Result[SuckerView, SuckerView]) -> discord.ui.View | None:
-    """Components for the decision the game waits for (None when the game is over or a bot decides)."""
+    """Components for the decision the game waits for (none while a bot decides), and Resign; None once the game
+    is over."""
     game, view = result.game, result.public
     seat = view.to_decide
-    if seat is None or game.status != "active" or game.is_bot(seat):
+    if seat is None or game.status != "active":
         return None
     components = discord.ui.View(timeout=None)
+    components.add_item(ResignButton.of(game=game.id, verb="resign", label="Resign", style=discord.ButtonStyle.danger,
+                                        row=CONTROL_ROW))
+    if game.is_bot(seat):
+        return components
     if view.decision == "play":
         held = sorted(view.seats[seat].holdings, key=lambda pair: view.colours.index(pair[0]))
         options = [discord.SelectOption(label=f"{colour} ({count})", value=colour, emoji=EMOJI.get(colour))

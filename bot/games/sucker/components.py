@@ -2,7 +2,8 @@
 private pile choice), and the Accept / withdraw button of a deal.
 
 Custom ids carry the game, the turn they were drawn for and public action texts only (everything in this game
-is public anyway): `sk:<game>:<turn>:<action text>`, `sks:<game>:<turn>:chip|pile0..4`, `sd:<game>:<deal>`.
+is public anyway): `sk:<game>:<turn>:<action text>`, `sks:<game>:<turn>:chip|pile0..4`, `sd:<game>:<deal>`,
+`skr:<game>:resign|resign-yes` (Resign on the status message, and its private confirmation).
 """
 
 from __future__ import annotations
@@ -51,6 +52,19 @@ class SuckerSelect(Select, custom_id=CustomId("sks:{game}:{ply}:{what}", what=r"
             await presenter.choose_chip(interaction, self.game_id, choice, self.ply)
         else:
             await presenter.decide(interaction, self.game_id, choice, self.ply)
+
+
+class ResignButton(Button, custom_id=CustomId("skr:{game}:{verb}", verb=r"resign|resign-yes")):
+    """Resign: works at any moment of the game, whoever's decision it is, after a private confirmation."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        presenter = _presenter(interaction)
+        if self.fields["verb"] == "resign":
+            await presenter.ask_to_resign(interaction, self.game_id)
+        else:
+            await presenter.resign_now(interaction, self.game_id)
 
 
 class DealButton(Button, custom_id=CustomId("sd:{game}:{number}", number=r"[0-9]{1,6}")):

@@ -132,6 +132,9 @@ class FakeMessage:
     message_reference: dict[str, Any] | None = None
     deleted: bool = False
     edits: int = 0
+    # Whom Discord notified when the message was created: the users its content mentions, as far as its
+    # allowed_mentions let it (an edit notifies nobody).
+    pinged: frozenset[int] = frozenset()
 
     @property
     def ephemeral(self) -> bool:

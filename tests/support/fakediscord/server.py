@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import mimetypes
+import re
 import secrets
 import socket
 import time
@@ -65,6 +66,20 @@ from .spec import SpecValidator
 # Flags a sender may set: SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2. EPHEMERAL is only
 # honoured on interaction responses and followups.
 SETTABLE_FLAGS = (1 << 2) | (1 << 12) | (1 << 15)
+
+
+_MENTION = re.compile(r"<@!?([0-9]+)>")
+
+
+def pinged_users(content: str, allowed: Any) -> frozenset[int]:
+    """The users a message's content notifies, as Discord decides from its allowed_mentions."""
+    mentioned = {int(m) for m in _MENTION.findall(content)}
+    if not isinstance(allowed, Mapping):
+        return frozenset(mentioned)  # no allowed_mentions: every mention notifies
+    if "users" in (allowed.get("parse") or []):
+        return frozenset(mentioned)
+    listed = {int(u) for u in allowed.get("users") or []}
+    return frozenset(mentioned & listed)
 
 
 class FakeDiscord:
@@ -222,6 +237,12 @@ class FakeDiscord:
             for m in self.messages.values()
             if m.channel_id == channel.id and not m.ephemeral and not m.deleted
         ]
+
+    def notifications(self, user: FakeUser) -> list[FakeMessage]:
+        """Every message that notified ``user``: a new message that pinged them (deleted since or not), or a DM."""
+        dm = self._dm_channels.get(user.id)
+        return [m for m in self.messages.values()
+                if not m.ephemeral and (user.id in m.pinged or (dm is not None and m.channel_id == dm.id))]
 
     def dm_messages(self, user: FakeUser) -> list[FakeMessage]:
         """Messages the bot sent to ``user`` by DM, oldest first."""
@@ -600,6 +621,8 @@ class FakeDiscord:
             message_reference=dict(reference) if isinstance(reference, Mapping) else None,
         )
         message.attachments = self._attachments(message, payload, files, [])
+        if not message.ephemeral:
+            message.pinged = pinged_users(message.content, payload.get("allowed_mentions"))
         self.messages[message.id] = message
         if not message.ephemeral:
             self._announce("MESSAGE_CREATE", message)

@@ -1,0 +1,45 @@
+"""Who sits at a So Long Sucker table, as the table talks about them: a person by their mention and colour
+(`<@1234> (blue)`), a computer seat as `Bot 1 (green)`, numbered in seat order among the computer seats; and
+the latest action in those words (`<@1234> (blue) gives a yellow chip to Bot 1 (green)`).
+
+The engine narrates by seat and colour (`games.sucker.narration`); only this layer knows which seat is whom.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from bot.service import GameInfo
+from games.sucker.narration import words
+from games.sucker.views import SuckerView
+
+
+def bot_number(game: GameInfo, seat: int) -> int:
+    """The computer seat `seat`'s number among the table's computer seats, from 1 in seat order."""
+    return sum(1 for s in game.seats[: seat + 1] if s.bot is not None)
+
+
+def who(game: GameInfo, seat: int) -> str:
+    """A seat without its colour: `<@1234>` for a person, `Bot 1` for a computer seat."""
+    user = game.user_at(seat)
+    return f"<@{user}>" if user is not None else f"Bot {bot_number(game, seat)}"
+
+
+def name(game: GameInfo, view: SuckerView, seat: int) -> str:
+    """A seat as the table talks about it: who sits there and their colour."""
+    if not 0 <= seat < len(game.seats):
+        return "someone"
+    return f"{who(game, seat)} ({view.colours[seat]})"
+
+
+def last_said(game: GameInfo, view: SuckerView) -> str | None:
+    """The latest action in words, people named as people (None before the first action and after a draw)."""
+    if view.narration is None:
+        return None
+    return words(view.narration, partial(name, game, view))
+
+
+def computer_seats(game: GameInfo, view: SuckerView) -> list[tuple[int, str]]:
+    """(seat, "Bot N (colour)") of every computer seat still in the game."""
+    return [(s.seat, name(game, view, s.seat)) for s in game.seats
+            if s.bot is not None and not view.seats[s.seat].defeated]

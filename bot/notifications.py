@@ -1,0 +1,156 @@
+"""Telling people: a decision is theirs, a lobby's game began, a game ended — from the events the service publishes.
+
+An edited message notifies nobody, so whoever must decide now gets one new message that mentions them (or a
+direct message, as they chose with /notifications). Each game keeps at most one live turn notification: the
+previous one is deleted when the next is sent and when the game ends, so channels stay clean. A person who keeps
+the decision is not told again (the service publishes a decision only when it passes to another seat), and a
+computer seat is never told. While players set up in secret (Generals), their private boards are what tells
+them; the start of play is announced once, to the first mover.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.endings import announce_ending
+from bot.presenter import GamePresenter
+from bot.service import DecisionPassed, GameStarted, PlayBegan, Result
+from bot.service.locks import KeyedLocks
+from storage.notifications import NotificationStore, NotifyMode, TurnPing
+
+log = logging.getLogger(__name__)
+MODE_WORDS = {
+    NotifyMode.MENTION: "a mention in the game's channel or thread",
+    NotifyMode.DM: "a direct message",
+    NotifyMode.OFF: "nothing (the reminder before a forfeit still comes)",
+}
+
+
+class Notifier:
+    """Listens to the service (`service.listeners`) and sends the notifications its events call for."""
+
+    def __init__(self, bot: Any, store: NotificationStore) -> None:
+        self.bot = bot
+        self.store = store
+        self._locks = KeyedLocks()  # one game's notifications are sent in the order of its changes
+
+    async def on_result(self, result: Result[Any, Any]) -> None:
+        try:
+            async with self._locks.hold(result.id):
+                await self._tell(result)
+        except Exception:  # a notification is never worth losing the game over; say so in the log
+            log.exception("could not notify the players of game %s", result.id)
+
+    async def _tell(self, result: Result[Any, Any]) -> None:
+        presenter: GamePresenter | None = self.bot.presenters.get(result.game.kind)
+        if presenter is None:
+            return
+        ended = result.ended()
+        if ended is not None:
+            await self._retire(result.id)
+            await announce_ending(presenter, result, ended)
+            return
+        started = next((e for e in result.events if isinstance(e, GameStarted)), None)
+        began = next((e for e in result.events if isinstance(e, PlayBegan)), None)
+        decision = next((e for e in result.events if isinstance(e, DecisionPassed)), None)
+        if started is not None:
+            await self._announce_start(presenter, result, started, decision)
+        elif began is not None:
+            text = presenter.play_began_text(result, began.user_id)
+            await self._ping(presenter, result, began.user_id, text, announcement=True)
+        elif decision is not None and decision.user_id is not None and result.game.began:
+            text = f"<@{decision.user_id}>, {presenter.turn_text(result, decision.seat)}."
+            await self._ping(presenter, result, decision.user_id, text)
+
+    async def _announce_start(self, presenter: GamePresenter, result: Result[Any, Any], started: GameStarted,
+                              decision: DecisionPassed | None) -> None:
+        """A lobby's game began: one message for the table, mentioning those who want mentions (it is also the
+        first decider's turn notification); those who chose direct messages get one."""
+        modes = {user: await self.store.mode(user) for user in started.user_ids}
+        first = decision.user_id if decision is not None else None
+        seat = decision.seat if decision is not None else result.game.to_decide
+        who = f"{presenter.seat_name(result, seat)} decides first" if seat is not None else ""
+        text = (f"{presenter.title} #{result.id} has begun: " + ", ".join(f"<@{u}>" for u in started.user_ids)
+                + (f". {who}." if who else ".") + _link(presenter, result))
+        mentioned = [u for u in started.user_ids if modes[u] is NotifyMode.MENTION]
+        await self._retire(result.id)
+        sent = await presenter.channel(result, talk=True).send(
+            text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mentioned]))
+        if first is not None:
+            await self.store.set_live_ping(TurnPing(result.id, first, sent.channel.id, sent.id), time.time())
+        for user in started.user_ids:
+            if modes[user] is NotifyMode.DM:
+                await self._direct(user, text)
+
+    async def _ping(self, presenter: GamePresenter, result: Result[Any, Any], user: int | None, text: str, *,
+                    announcement: bool = False) -> None:
+        """Replace the game's live notification with `text` for `user` (None: a computer, told nothing), by the way
+        they chose. An `announcement` is posted in the channel even when its person wants no mention."""
+        mode = await self.store.mode(user) if user is not None else NotifyMode.OFF
+        if mode is NotifyMode.OFF and not announcement:
+            return
+        await self._retire(result.id)
+        text += _link(presenter, result)
+        if mode is NotifyMode.DM and user is not None and await self._direct(user, text) is not None:
+            if not announcement:
+                return
+            mode = NotifyMode.OFF  # told by DM: the channel's announcement need not mention them again
+        mentions = [discord.Object(user)] if user is not None and mode is NotifyMode.MENTION else []
+        sent = await presenter.channel(result, talk=True).send(
+            text, allowed_mentions=discord.AllowedMentions(users=mentions))
+        if user is not None:
+            await self.store.set_live_ping(TurnPing(result.id, user, sent.channel.id, sent.id), time.time())
+
+    async def _direct(self, user: int, text: str) -> discord.Message | None:
+        """A direct message, or None when it cannot be delivered (the caller falls back to the channel)."""
+        try:
+            channel = await self.bot.create_dm(discord.Object(user))
+            sent: discord.Message = await channel.send(text)
+            return sent
+        except discord.HTTPException as exc:
+            log.info("could not DM user %s a notification: %s", user, exc)
+            return None
+
+    async def _retire(self, game_id: int) -> None:
+        """Delete the game's live turn notification, if any (it may already be gone)."""
+        ping = await self.store.live_ping(game_id)
+        if ping is None:
+            return
+        await self.store.forget_live_ping(game_id)
+        try:
+            await self.bot.get_partial_messageable(ping.channel_id).get_partial_message(ping.message_id).delete()
+        except discord.HTTPException as exc:
+            log.info("could not delete the old turn notification of game %s: %s", game_id, exc)
+
+
+def _link(presenter: GamePresenter, result: Result[Any, Any]) -> str:
+    url = presenter.jump_url(result)
+    return f" Board: {url}" if url else ""
+
+
+class NotificationsCog(commands.Cog, name="Notifications"):
+    def __init__(self, bot: Any, store: NotificationStore) -> None:
+        self.bot = bot
+        self.store = store
+
+    @app_commands.command(name="notifications", description="How I tell you that it is your move")
+    @app_commands.describe(how="A mention in the game's channel (default), a direct message, or nothing")
+    @app_commands.choices(how=[app_commands.Choice(name="mention me in the game's channel", value="mention"),
+                               app_commands.Choice(name="send me a direct message", value="dm"),
+                               app_commands.Choice(name="do not tell me", value="off")])
+    async def notifications(self, interaction: discord.Interaction[Any], how: str | None = None) -> None:
+        user = interaction.user.id
+        if how is None:
+            mode = await self.store.mode(user)
+            text = f"When it is your move I send you {MODE_WORDS[mode]}. Change it with `/notifications how:`."
+        else:
+            mode = NotifyMode(how)
+            await self.store.set_mode(user, mode, time.time())
+            text = f"Saved: when it is your move I send you {MODE_WORDS[mode]}."
+        await interaction.response.send_message(text, ephemeral=True)

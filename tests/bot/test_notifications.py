@@ -1,0 +1,188 @@
+"""Turn notifications and game endings, counted the way players feel them: who was notified, how often, by what.
+
+A notification is a new message that pings someone, or a direct message (an edit notifies nobody); the fake
+Discord records whom each new message pinged from its content and its allowed_mentions.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from bot.client import TabletopBot
+from tests.support.boards import move_buttons, player_to_move
+from tests.support.fakediscord import FakeMessage
+from tests.support.world import TabletopRunner, World
+
+_LINK = re.compile(r"https://discord.com/channels/\d+/\d+/(\d+)")
+
+
+async def _challenge_accepted(world: World, bot: TabletopBot) -> FakeMessage:
+    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge",
+                                 options={"opponent": world.bob})
+    assert res.message is not None
+    board = res.message
+    await world.fake.click(world.bob, board, board.button("Accept")["custom_id"])
+    await bot.service.told()
+    return board
+
+
+def _live_pings(world: World) -> list[FakeMessage]:
+    return [m for m in world.fake.channel_messages(world.channel) if m.pinged and "your move" in m.content]
+
+
+async def test_every_decision_notifies_its_person_once_and_the_channel_keeps_one_live_ping(
+    world: World, bots: TabletopRunner
+) -> None:
+    bot = await bots.start()
+    board = await _challenge_accepted(world, bot)
+    users = {world.alice.id: world.alice, world.bob.id: world.bob}
+    challenge_pings = {world.alice.id: 0, world.bob.id: 1}  # the challenge mentioned bob
+    expected = dict.fromkeys(users, 0)
+    first = player_to_move(board)
+    assert first is not None
+    if first == world.alice.id:  # bob accepted and alice moves first: she is told; bob is looking at the board
+        expected[world.alice.id] += 1
+    rng = random.Random(3)
+    while move_buttons(board):
+        mover = player_to_move(board)
+        assert mover is not None
+        await world.fake.click(users[mover], board, rng.choice(move_buttons(board))["custom_id"])
+        await bot.service.told()
+        following = player_to_move(board)
+        if following is not None:
+            expected[following] += 1
+            live = _live_pings(world)
+            assert len(live) == 1, "one live turn notification per game"
+            assert live[0].pinged == {following} and live[0].content.startswith(f"<@{following}>, it is your move")
+            linked = _LINK.search(live[0].content)
+            assert linked is not None and int(linked.group(1)) == board.id, "the notification links to the board"
+    assert _live_pings(world) == [], "the end of the game retires the last turn notification"
+    ending = next(m for m in world.fake.channel_messages(world.channel) if m.embeds and "is over" in m.text())
+    for user in users:
+        expected[user] += 1  # the ending mentions every player
+        assert len(world.fake.notifications(users[user])) - challenge_pings[user] == expected[user]
+    assert ending.pinged == set(users) and ending.message_reference is not None
+    assert int(ending.message_reference["message_id"]) == board.id, "the ending replies to the board"
+
+
+async def test_a_computer_seat_is_never_notified_and_its_replies_notify_the_person(
+    world: World, bots: TabletopRunner
+) -> None:
+    bot = await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"level": "easy"})
+    assert res.message is not None
+    board = res.message
+    await bot.bot_turns.idle()
+    await bot.service.told()
+    replies = 0
+    while move_buttons(board):
+        await world.fake.click(world.alice, board, move_buttons(board)[0]["custom_id"])
+        await bot.bot_turns.idle()
+        await bot.service.told()
+        replies += bool(move_buttons(board))
+    assert bot.user is not None
+    assert not any(bot.user.id in m.pinged for m in world.fake.messages.values())
+    pings = [m for m in world.fake.notifications(world.alice) if "your move" in m.content]
+    # Alice started the game herself, so she is told only after each of the bot's replies.
+    assert len(pings) in (replies, replies + 1)
+
+
+async def test_players_choose_how_they_are_told_and_the_choice_survives_a_restart(
+    world: World, bots: TabletopRunner
+) -> None:
+    bot = await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "notifications", options={"how": "dm"})
+    assert res.ephemeral and res.message is not None and "direct message" in res.message.content
+    res = await world.fake.slash(world.bob, world.channel, "notifications", options={"how": "off"})
+    assert res.ephemeral and res.message is not None and "nothing" in res.message.content
+    await bots.stop(bot)
+    bot = await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "notifications")
+    assert res.message is not None and "a direct message" in res.message.content
+
+    board = await _challenge_accepted(world, bot)
+    users = {world.alice.id: world.alice, world.bob.id: world.bob}
+    for _ in range(4):
+        mover = player_to_move(board)
+        if mover is None:
+            break
+        await world.fake.click(users[mover], board, move_buttons(board)[0]["custom_id"])
+        await bot.service.told()
+    alice_dms = [m for m in world.fake.dm_messages(world.alice) if "your move" in m.content]
+    assert alice_dms, "alice is told by direct message"
+    assert not any(world.alice.id in m.pinged for m in world.fake.channel_messages(world.channel)
+                   if "your move" in m.content), "and not by a mention"
+    assert not any(world.bob.id in m.pinged and "your move" in m.content for m in world.fake.messages.values())
+    assert world.fake.dm_messages(world.bob) == []
+
+
+async def test_a_lobby_game_that_starts_pings_its_players_once(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "new", options={"players": 3})
+    assert res.message is not None
+    lobby = res.message
+    for user in (world.bob, world.carol):
+        await world.fake.click(user, lobby, lobby.button("Join")["custom_id"])
+    before = {u.id: len(world.fake.notifications(u)) for u in (world.alice, world.bob, world.carol)}
+    await world.fake.click(world.alice, lobby, lobby.button("Start")["custom_id"])
+    await bot.service.told()
+    start = [m for m in world.fake.channel_messages(world.channel) if "has begun" in m.content]
+    assert len(start) == 1 and start[0].pinged == {world.alice.id, world.bob.id, world.carol.id}
+    for user in (world.alice, world.bob, world.carol):
+        assert len(world.fake.notifications(user)) == before[user.id] + 1
+
+
+async def test_the_end_of_a_game_says_how_it_went_and_offers_a_rematch_and_a_replay(
+    world: World, bots: TabletopRunner
+) -> None:
+    bot = await bots.start()
+    board = await _challenge_accepted(world, bot)
+    first = player_to_move(board)
+    resigner = world.alice if first == world.alice.id else world.bob
+    other = world.bob if resigner is world.alice else world.alice
+    await world.fake.click(resigner, board, move_buttons(board)[0]["custom_id"])  # one move: a rated game
+    await world.fake.click(resigner, board, board.button("Resign")["custom_id"])
+    confirm = next(m for m in world.fake.messages.values() if m.ephemeral and "Resign" in m.content)
+    await world.fake.click(resigner, confirm, confirm.button("Yes, resign")["custom_id"])
+    await bot.service.told()
+    ending = next(m for m in world.fake.channel_messages(world.channel) if m.embeds and "is over" in m.text())
+    text = ending.text()
+    assert f"<@{resigner.id}> resigned" in text and "resign" not in text.replace("resigned", "")
+    assert re.search(rf"<@{other.id}>: 1000 → \d+ \(\+\d+\) \(provisional\)", text), text
+    assert re.search(rf"<@{resigner.id}>: 1000 → \d+ \(-\d+\) \(provisional\)", text), text
+    assert "2 moves in" in text
+    assert [b["label"] for b in ending.buttons()] == ["Rematch", "Replay"]
+
+    replay = await world.fake.click(other, ending, ending.button("Replay")["custom_id"])
+    assert replay.ephemeral and replay.message is not None and "move 0 of 2" in replay.message.text()
+
+    outsider = await world.fake.click(world.carol, ending, ending.button("Rematch")["custom_id"])
+    assert outsider.ephemeral and outsider.message is not None and "Only the players" in outsider.message.content
+    res = await world.fake.click(resigner, ending, ending.button("Rematch")["custom_id"])
+    assert res.message is not None and not res.ephemeral
+    rematch = res.message
+    assert rematch.pinged == {other.id} and "rematch" in rematch.content
+    refused = await world.fake.click(resigner, rematch, rematch.button("Accept")["custom_id"])
+    assert refused.ephemeral, "the one who asked for the rematch does not accept it"
+    await world.fake.click(other, rematch, rematch.button("Accept")["custom_id"])
+    await bot.service.told()
+    assert player_to_move(rematch) is not None and move_buttons(rematch)
+
+
+async def test_a_rematch_against_the_bot_is_one_click(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"level": "easy"})
+    assert res.message is not None
+    board = res.message
+    await bot.bot_turns.idle()
+    await world.fake.click(world.alice, board, board.button("Resign")["custom_id"])
+    confirm = next(m for m in world.fake.messages.values() if m.ephemeral and "Resign" in m.content)
+    await world.fake.click(world.alice, confirm, confirm.button("Yes, resign")["custom_id"])
+    await bot.service.told()
+    ending = next(m for m in world.fake.channel_messages(world.channel) if m.embeds and "is over" in m.text())
+    assert "Not rated: games against me are not rated." in ending.text()
+    res = await world.fake.click(world.alice, ending, ending.button("Rematch")["custom_id"])
+    assert res.message is not None
+    await bot.bot_turns.idle()
+    assert "Chopsticks #2" in res.message.text() and (move_buttons(res.message) or "thinking" in res.message.text())
