@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -143,8 +144,9 @@ class TabletopBot(commands.Bot):
             await self._timers.stop()
         if self._bot_turns is not None:
             await self._bot_turns.stop()
-        if self._service is not None:
-            await self._service.told()  # the notifications of what was done before the stop
+        if self._service is not None:  # the notifications of what was done before the stop, within reason
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._service.told(), timeout=10)
         await super().close()
         if self._db is not None:
             await self._db.close()

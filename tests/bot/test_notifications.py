@@ -6,12 +6,17 @@ Discord records whom each new message pinged from its content and its allowed_me
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import sqlite3
 
 from bot.client import TabletopBot
+from games.sucker.engine import SuckerState
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage
+from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
+from tests.support.sucker import decide, open_table, stored, thread_opened
 from tests.support.world import TabletopRunner, World
 
 _LINK = re.compile(r"https://discord.com/channels/\d+/\d+/(\d+)")
@@ -186,3 +191,96 @@ async def test_a_rematch_against_the_bot_is_one_click(world: World, bots: Tablet
     assert res.message is not None
     await bot.bot_turns.idle()
     assert "Chopsticks #2" in res.message.text() and (move_buttons(res.message) or "thinking" in res.message.text())
+
+
+async def test_generals_players_are_told_by_their_boards_then_once_per_turn(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake = world.fake
+    res = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"opponent": world.bob})
+    assert res.message is not None
+    channel_board = res.message
+    await fake.click(world.bob, channel_board, "gg:1:accept")
+    await fake.wait_until(lambda: bool(fake.dm_messages(world.alice)) and bool(fake.dm_messages(world.bob)))
+    a, b = fake.dm_messages(world.alice)[0], fake.dm_messages(world.bob)[0]
+    for user, board, grid in ((world.alice, a, A_GRID), (world.bob, b, B_GRID)):
+        await import_grid(fake, user, board, grid)
+        await fake.click(user, board, "gg:1:ready")
+    await fake.wait_until(lambda: to_move(channel_board) is not None)
+    await settled(fake, channel_board, a, b)
+    await bot.service.told()
+    first = to_move(channel_board)
+    assert first is not None
+    began = [m for m in fake.channel_messages(world.channel) if "both armies are deployed" in m.content]
+    assert len(began) == 1 and began[0].pinged == {first}, "the start of play tells the first mover, once"
+    # Told so far: bob by the challenge; each by the DM that brings their board; the first mover by the start.
+    expected = {world.alice.id: 1, world.bob.id: 2}
+    expected[first] += 1
+    users = {world.alice.id: (world.alice, a), world.bob.id: (world.bob, b)}
+    plans = {world.alice.id: ["a3-a4", "a4-a3", "a3-a4"], world.bob.id: ["e6-e5", "e5-e4", "e4-e3"]}
+    while plans[world.bob.id]:
+        mover = to_move(channel_board)
+        assert mover is not None
+        user, board = users[mover]
+        before = move_number(channel_board) or 0
+        await move(fake, user, board, plans[mover].pop(0))
+        await settled(fake, channel_board, a, b, at_least=before + 1)
+        await bot.service.told()
+        following = to_move(channel_board)
+        if following is not None:
+            expected[following] += 1
+    await fake.wait_until(lambda: "wins" in channel_board.text())
+    await bot.service.told()
+    ending = next(m for m in fake.channel_messages(world.channel) if m.embeds and "is over" in m.text())
+    assert "Both armies, revealed" in ending.text() and ending.attachments, "the ending shows both armies"
+    for user in (world.alice, world.bob):
+        expected[user.id] += 1  # the ending
+        assert len(fake.notifications(user)) == expected[user.id], [m.content for m in fake.notifications(user)]
+
+
+async def test_so_long_sucker_every_decision_that_passes_notifies_its_person_once(
+    world: World, bots: TabletopRunner
+) -> None:
+    bot = await bots.start()
+    users = [world.alice, world.bob, world.carol]
+    status = await open_table(world, users)
+    await thread_opened(world, status)
+    rng = random.Random(11)
+    for _ in range(400):
+        await bot.service.told()
+        game_status, state, _log = stored(bots.database)
+        if game_status != "active":
+            break
+        decider = state.current_player()
+        assert decider is not None
+        await decide(world, status, users[decider], state, rng)
+    await bot.service.told()
+    game_status, _final, log = stored(bots.database)
+    assert game_status == "finished"
+    # Replay the log: a decision passed to a person (who did not bring it about) each time the decider changed.
+    expected = {u.id: 2 for u in users}  # the start of the game, and its end
+    position = SuckerState.from_dict(_initial(bots))
+    for seat, actor, text in log:
+        before = position.current_player()
+        position = position.apply_text(seat, text)
+        after = position.current_player()
+        if after is not None and after != before and users[after].id != actor:
+            expected[users[after].id] += 1
+    for person in users:
+        told = world.fake.notifications(person)
+        assert len(told) == expected[person.id], [m.content for m in told]
+    conn = sqlite3.connect(bots.database)
+    try:
+        (live,) = conn.execute("SELECT count(*) FROM turn_pings").fetchone()
+    finally:
+        conn.close()
+    assert live == 0, "no turn notification is left once the game is over"
+
+
+def _initial(bots: TabletopRunner) -> dict[str, object]:
+    conn = sqlite3.connect(bots.database)
+    try:
+        (initial,) = conn.execute("SELECT initial_state FROM games WHERE id = 1").fetchone()
+    finally:
+        conn.close()
+    loaded: dict[str, object] = json.loads(initial)
+    return loaded

@@ -297,6 +297,12 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         if game.status in ("active", "finished"):
             await self.private_boards.draw_all(result, images, announce_failure=True)
 
+    async def ending_board(self, result: Result[Any, Any]) -> Board | None:
+        """Both armies revealed (a finished game's public view shows every piece)."""
+        board = await self._board(result, await self.images_on(result))
+        board.embed.title = "Both armies, revealed"
+        return board
+
     async def game_opened(self, result: Result[Any, Any]) -> None:
         if result.game.status == "active":
             await self.private_boards.open(result.id)
