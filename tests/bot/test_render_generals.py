@@ -7,15 +7,21 @@ import random
 
 from PIL import Image
 
+from bot.games.generals.insignia import LABEL_SIZE, TILE, blank_tile, deduction_label, rank_tile
 from bot.games.generals.pictures import (
     CELL,
+    CHALLENGE,
     HEADER,
     HIGHLIGHT_FROM,
     HIGHLIGHT_TO,
+    HINT,
     IMAGE_H,
     IMAGE_W,
     MARGIN,
+    SELECTED,
     TEXT_LIMIT,
+    TEXT_MIN,
+    TILE_PAD,
     knowledge_label,
     render_player_board,
     render_public_board,
@@ -32,16 +38,31 @@ def _decode(png: bytes) -> Image.Image:
     return image
 
 
-def _corner_pixel(png: bytes, name: str, bottom: int) -> tuple[int, ...]:
-    """A pixel inside square `name` but outside any piece tile (its top-left corner)."""
+def _square_box(name: str, bottom: int) -> tuple[int, int, int, int]:
+    """Where square `name` is on the picture of the side `bottom`: left, top, right, bottom (exclusive)."""
     sq = parse_square(name)
     assert sq is not None
     col, row = file_of(sq), 8 - rank_of(sq)
     if bottom == 1:
         col, row = 8 - col, 7 - row
-    pixel = _decode(png).convert("RGB").getpixel((MARGIN + col * CELL + 3, HEADER + MARGIN + row * CELL + 3))
+    x0, y0 = MARGIN + col * CELL, HEADER + MARGIN + row * CELL
+    return x0, y0, x0 + CELL, y0 + CELL
+
+
+def _corner_pixel(png: bytes, name: str, bottom: int) -> tuple[int, ...]:
+    """A pixel inside square `name` but outside any piece tile (its top-left corner)."""
+    x0, y0, _, _ = _square_box(name, bottom)
+    pixel = _decode(png).convert("RGB").getpixel((x0 + 3, y0 + 3))
     assert isinstance(pixel, tuple)
     return pixel
+
+
+def _colours(png: bytes, name: str, bottom: int) -> set[tuple[int, ...]]:
+    """The colours inside the tile on square `name` (its rim left out)."""
+    x0, y0, x1, y1 = _square_box(name, bottom)
+    inset = TILE_PAD + 6
+    tile = _decode(png).convert("RGB").crop((x0 + inset, y0 + inset, x1 - inset, y1 - inset))
+    return {colour for _, colour in tile.getcolors(CELL * CELL) or [] if isinstance(colour, tuple)}
 
 
 def _midgame(grid_b: Grid | None = None, plies: int = 12) -> GeneralsState:
@@ -173,3 +194,59 @@ def test_knowledge_labels() -> None:
     assert knowledge_label(frozenset({Rank.SERGEANT, Rank.CAPTAIN, Rank.FIRST_LIEUTENANT,
                                       Rank.SECOND_LIEUTENANT}), settings) == "SGT-CPT"
     assert knowledge_label(frozenset({Rank.SPY, Rank.GENERAL_5}), settings) == "5G/SPY"
+
+
+def test_every_rank_has_its_own_insignia_on_white_and_black_tiles() -> None:
+    for seat in (0, 1):
+        faces = {rank_tile(64, seat, rank).tobytes() for rank in Rank} | {blank_tile(64, seat).tobytes()}
+        assert len(faces) == len(Rank) + 1  # fifteen insignia and the blank back, all different
+    # Side A's pieces are white tiles, side B's black ones; pieces the viewer cannot see are blank.
+    state = GeneralsState.from_board({"e4": "MAJ", "a1": "FLG", "e5": "pvt", "i8": "flg"})
+    public = render_public_board(state.public_view())
+    assert _colours(public, "e4", 0) == {TILE[0]} and _colours(public, "e5", 0) == {TILE[1]}
+    mine = render_player_board(state.view_for(0))
+    assert TILE[0] in _colours(mine, "e4", 0) and len(_colours(mine, "e4", 0)) > 2  # the Major's sun
+    assert _colours(mine, "e5", 0) == {TILE[1]}
+
+
+def test_a_challenge_and_a_picked_piece_are_marked() -> None:
+    state = GeneralsState.from_board({"e4": "MAJ", "a1": "FLG", "e5": "pvt", "i8": "flg", "c3": "SGT"})
+    after = state.apply_text(0, "e4-e5")
+    for seat in (0, 1):
+        png = render_player_board(after.view_for(seat))
+        assert _corner_pixel(png, "e4", seat) == HIGHLIGHT_FROM
+        assert _corner_pixel(png, "e5", seat) == CHALLENGE
+    assert _corner_pixel(render_public_board(after.public_view()), "e5", 0) == CHALLENGE
+    picked = render_player_board(state.view_for(0), selected="c3")
+    assert _corner_pixel(picked, "c3", 0) == SELECTED
+    assert _corner_pixel(render_player_board(state.view_for(0)), "c3", 0) != SELECTED
+
+
+def test_a_deduction_about_a_hidden_piece_stays_on_the_picture() -> None:
+    # A's Private challenges and loses: A now knows the piece on e5 is a Sergeant or higher.
+    state = GeneralsState.from_board({"e4": "PVT", "a1": "FLG", "e5": "maj", "d5": "pvt", "i8": "flg"})
+    after = state.apply_text(0, "e4-e5")
+    assert "e5 ≥SGT" in text_board(after.view_for(0))
+    png = render_player_board(after.view_for(0))
+    assert any(_near(colour, HINT[1]) for colour in _colours(png, "e5", 0))
+    assert not any(_near(colour, HINT[1]) for colour in _colours(png, "d5", 0))  # nothing known: a blank tile
+    assert _colours(png, "d5", 0) == {TILE[1]}
+
+
+def _near(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return sum(abs(x - y) for x, y in zip(a, b, strict=True)) < 24
+
+
+def test_text_is_large_enough_for_a_phone() -> None:
+    # Discord shows the picture 400-550 px wide on a phone: 4 % of the width keeps every text readable there.
+    assert TEXT_MIN >= 0.04 * IMAGE_W and LABEL_SIZE >= TEXT_MIN
+    long_game = _midgame(plies=40)
+    for png in (render_player_board(long_game.view_for(0)), render_public_board(long_game.public_view())):
+        assert _decode(png).size == (IMAGE_W, IMAGE_H)
+
+
+def test_deduction_labels_fit_inside_a_piece() -> None:
+    tile = CELL - 2 * TILE_PAD
+    for label in ("≥MAJ", "≤PVT", "≠FLG", "SGT-CPT", "5G/SPY", "5G/SGT-CPT", "5G/COL/SPY"):
+        mask = deduction_label(label, label, tile - 8)
+        assert mask.width <= tile - 8 and mask.height <= tile - 4

@@ -53,7 +53,10 @@ def report(name: str, times: list[float]) -> str:
 def figures(count: int, seed: int = 1) -> list[str]:
     """The report lines for `count` positions."""
     states = positions(count, seed)
-    render_public_board(states[0].public_view())  # fonts load once per process: not part of the figures
+    # Fonts load and piece tiles are drawn once per process: not part of the figures.
+    render_public_board(states[0].public_view())
+    for seat in (0, 1):
+        render_player_board(states[0].view_for(seat))
     public, player, text = [], [], []
     for state in states:
         view = state.public_view()

@@ -2,7 +2,9 @@
 
 Nothing here sees the omniscient state: a `PlayerView` carries the viewer's own ranks and deductions, a
 `PublicView` carries squares without ranks, and both carry the whole board (`reveal`) once the game is over.
-The same view always gives the same bytes.
+The same view always gives the same bytes. The picture is a plain Salpakan board with white (side A) and black
+(side B) pieces bearing their insignia (insignia.py); a piece the viewer cannot see is a blank tile, with what
+the viewer has deduced about it written on it. Every text is at least TEXT_MIN px, readable on a phone.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.games.generals.canvas import centred, font, paletted, tally, wrap
+from bot.games.generals.insignia import INK, TILE, blank_tile, deduction_label, rank_tile
 from games.base import EndReason, Outcome
 from games.generals.board import FILES, HEIGHT, WIDTH, parse_square
 from games.generals.pieces import ABBREVIATIONS, Rank
@@ -28,27 +32,30 @@ log = logging.getLogger(__name__)
 
 Colour = tuple[int, int, int]
 
-CELL = 68  # px per square
-MARGIN = 30  # px for the file letters and rank numbers around the board
-HEADER = 54  # px for the status lines above the board
-FOOTER = 24  # px for the lost-pieces line under the board
+# Discord shows an embed's picture 400-550 px wide on a phone: every text is at least TEXT_MIN px on this
+# ~700 px wide image (4 % of its width), so it stays readable once shrunk.
+CELL = 70  # px per square
+MARGIN = 32  # px for the file letters and rank numbers around the board
+TEXT_MIN = 28  # px: the smallest text anywhere on the picture
+LINE = 36  # px from one header or footer line to the next
+HEADER = 2 * LINE + 10  # px for the status and last-move lines above the board
+FOOTER = 2 * LINE + 8  # px for the lost-pieces lines under the board
+TILE_PAD = 3  # px between a piece and the edge of its square
 BOARD_W, BOARD_H = WIDTH * CELL, HEIGHT * CELL
 IMAGE_W = BOARD_W + 2 * MARGIN
 IMAGE_H = HEADER + BOARD_H + 2 * MARGIN + FOOTER
 
 BACKGROUND: Colour = (38, 42, 48)
-LABEL: Colour = (225, 225, 225)
-SQUARE_LIGHT: Colour = (196, 178, 132)
-SQUARE_DARK: Colour = (181, 160, 112)
-GRID: Colour = (120, 104, 70)
-MIDLINE: Colour = (70, 58, 36)
+LABEL: Colour = (235, 235, 235)
+DETAIL: Colour = (236, 214, 150)
+BOARD: Colour = (176, 160, 122)  # one plain colour, as a Salpakan board: no chequerboard
+GRID: Colour = (112, 98, 68)
+MIDLINE: Colour = (62, 52, 34)
 HIGHLIGHT_FROM: Colour = (240, 214, 80)
 HIGHLIGHT_TO: Colour = (255, 140, 40)
-# Side A is white, side B is black (rules page); the tiles keep a coloured rim so the two never blur.
-TILE: tuple[Colour, Colour] = ((246, 243, 232), (34, 36, 44))
-TILE_RIM: tuple[Colour, Colour] = ((40, 90, 200), (200, 40, 40))
-TILE_TEXT: tuple[Colour, Colour] = ((20, 20, 24), (245, 245, 245))
-TILE_HINT: tuple[Colour, Colour] = ((70, 70, 150), (255, 200, 120))
+CHALLENGE: Colour = (222, 62, 48)  # the square of the last move when it was a challenge
+SELECTED: Colour = (96, 196, 255)  # a piece the player has picked and not moved yet
+HINT: tuple[Colour, Colour] = ((36, 52, 150), (255, 204, 110))  # deductions on a hidden white or black tile
 SIDE_NAMES = ("A (white)", "B (black)")  # how every board, picture and text names the two sides
 # The text board's key: its capitals and lower case stand for the white and black tiles of the picture.
 LEGEND = f"{SIDE_NAMES[0]} in CAPITALS, {SIDE_NAMES[1]} in lower case; (A)/(B): rank hidden; * last move"
@@ -93,6 +100,7 @@ def knowledge_label(possible: frozenset[Rank], settings: Settings, ascii_only: b
 @dataclass(frozen=True)
 class _Cell:
     seat: int  # the side the piece belongs to
+    rank: Rank | None  # None for a piece whose rank the viewer does not know
     text: str  # the rank abbreviation, or '' for a hidden piece
     hint: str  # what the viewer has deduced about a hidden piece ('' if nothing)
     hint_ascii: str
@@ -104,11 +112,13 @@ class _Board:
     cells: dict[int, _Cell]
     src: int | None
     dst: int | None
+    challenge: bool  # the last move was a challenge (on `dst`)
     title: str
     status: str
     detail: str
     lost: str
     notes: tuple[str, ...]  # deductions about enemy pieces, for the text board
+    footer: tuple[str, ...]  # the lost pieces in at most two lines, for the picture
 
 
 def _player_board(view: PlayerView) -> _Board:
@@ -119,15 +129,16 @@ def _player_board(view: PlayerView) -> _Board:
         cells = _revealed(view.reveal.pieces)
     else:
         for own in view.own:
-            cells[_sq(own.square)] = _Cell(seat, ABBREVIATIONS[own.rank], "", "")
+            cells[_sq(own.square)] = _Cell(seat, own.rank, ABBREVIATIONS[own.rank], "", "")
         for piece in view.enemy:
             known = sorted(piece.possible)
             if len(known) == 1:
-                cells[_sq(piece.square)] = _Cell(enemy, ABBREVIATIONS[known[0]], "", "")
+                cells[_sq(piece.square)] = _Cell(enemy, known[0], ABBREVIATIONS[known[0]], "", "")
                 notes.append(f"{piece.square} {ABBREVIATIONS[known[0]]}")
                 continue
             hint = knowledge_label(piece.possible, view.settings)
-            cells[_sq(piece.square)] = _Cell(enemy, "", hint, knowledge_label(piece.possible, view.settings, True))
+            ascii_hint = knowledge_label(piece.possible, view.settings, True)
+            cells[_sq(piece.square)] = _Cell(enemy, None, "", hint, ascii_hint)
             if hint:
                 notes.append(f"{piece.square} {hint}")
     title = f"Game of the Generals - you are side {SIDE_NAMES[seat]}"
@@ -137,11 +148,16 @@ def _player_board(view: PlayerView) -> _Board:
     theirs = [knowledge_label(k, view.settings, True) or "?" for k in view.enemy_lost]
     if theirs:
         lost += " | theirs: " + " ".join(theirs)
+    yours = [ABBREVIATIONS[r] for r in view.own_lost]
+    footer: tuple[str, ...] = (f"You lost {view.lost[seat]}" + (": " if yours else "") + " ".join(yours),
+                               f"Opponent lost {view.lost[enemy]}" + (": " if theirs else "") + " ".join(theirs))
     if view.reveal is not None:
         lost = _revealed_lost(view.reveal.lost)
+        footer = tuple(lost.split(" | "))
     status = _status(view.phase, view.to_move, view.ply, view.ready, view.outcome, seat)
     src, dst = _last_squares(view.last)
-    return _Board(seat, cells, src, dst, title, status, _last_text(view.last, seat), lost, tuple(notes))
+    return _Board(seat, cells, src, dst, _challenged(view.last), title, status, _last_text(view.last, seat), lost,
+                  tuple(notes), footer)
 
 
 def _public_board(view: PublicView) -> _Board:
@@ -149,15 +165,16 @@ def _public_board(view: PublicView) -> _Board:
         cells = _revealed(view.reveal.pieces)
         lost = _revealed_lost(view.reveal.lost)
     else:
-        cells = {_sq(p.square): _Cell(p.seat, "", "", "") for p in view.pieces}
+        cells = {_sq(p.square): _Cell(p.seat, None, "", "", "") for p in view.pieces}
         lost = f"Lost: {SIDE_NAMES[0]} {view.lost[0]}, {SIDE_NAMES[1]} {view.lost[1]}"
     status = _status(view.phase, view.to_move, view.ply, view.ready, view.outcome, None)
     src, dst = _last_squares(view.last)
-    return _Board(0, cells, src, dst, "Game of the Generals", status, _last_text(view.last, None), lost, ())
+    return _Board(0, cells, src, dst, _challenged(view.last), "Game of the Generals", status,
+                  _last_text(view.last, None), lost, (), tuple(lost.split(" | ")))
 
 
 def _revealed(pieces: Iterable[RevealedPiece]) -> dict[int, _Cell]:
-    return {_sq(p.square): _Cell(p.seat, ABBREVIATIONS[p.rank], "", "") for p in pieces}
+    return {_sq(p.square): _Cell(p.seat, p.rank, ABBREVIATIONS[p.rank], "", "") for p in pieces}
 
 
 def _revealed_lost(lost: tuple[tuple[Rank, ...], tuple[Rank, ...]]) -> str:
@@ -178,6 +195,10 @@ def _last_squares(last: LastMove | None) -> tuple[int | None, int | None]:
     src = parse_square(last.src) if last.src else None
     dst = parse_square(last.dst) if last.dst else None
     return src, dst
+
+
+def _challenged(last: LastMove | None) -> bool:
+    return last is not None and last.kind == "move" and last.challenge is not None
 
 
 def _side(seat: int, viewer: int | None) -> str:
@@ -235,87 +256,91 @@ def _grid_order(bottom: int) -> tuple[list[int], list[int]]:
 
 
 # ----- PNG ---------------------------------------------------------------------------------------------------------
+def _text_block(draw: ImageDraw.ImageDraw, y: int, parts: Iterable[tuple[str, Colour]], share: bool) -> None:
+    """Up to two lines at TEXT_MIN px from `y`, each part starting a line. A part wraps onto the next line when
+    that is free; with `share`, a long first part never hides the second (each gets a line), without it the
+    first part comes first."""
+    shown = [(text, colour) for text, colour in parts if text][:2]
+    room = 2
+    for i, (text, colour) in enumerate(shown):
+        if room == 0:
+            break
+        for line in wrap(text, TEXT_MIN, IMAGE_W - 2 * 12, room - (len(shown) - 1 - i) if share else room):
+            draw.text((12, y), line, font=font(TEXT_MIN), fill=colour)
+            y += LINE
+            room -= 1
+
+
 @cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-def _centred(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: Colour) -> None:
-    draw.text((x, y), text, font=_font(size), fill=fill, anchor="mm")
-
-
-def _fit(text: str, size: int, width: int) -> int:
-    """The largest font size up to `size` at which `text` fits in `width` px."""
-    while size > 8 and _font(size).getlength(text) > width:
-        size -= 1
-    return size
-
-
-def _png(board: _Board) -> bytes:
+def _empty_board(bottom: int) -> Image.Image:
+    """The background, the plain board and its coordinates as side `bottom` sees them: drawn once, then copied."""
     image = Image.new("RGB", (IMAGE_W, IMAGE_H), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, 6), board.title, font=_font(16), fill=LABEL)
-    draw.text((MARGIN, 24), board.status, font=_font(_fit(board.status, 14, BOARD_W)), fill=LABEL)
-    if board.detail:
-        draw.text((MARGIN, 39), board.detail, font=_font(_fit(board.detail, 13, BOARD_W)), fill=(200, 200, 160))
     top, left = HEADER + MARGIN, MARGIN
-    files, ranks = _grid_order(board.bottom)
+    files, ranks = _grid_order(bottom)
     for col, f in enumerate(files):
         x = left + col * CELL + CELL // 2
-        _centred(draw, x, top - MARGIN // 2, FILES[f], 18, LABEL)
-        _centred(draw, x, top + BOARD_H + MARGIN // 2, FILES[f], 18, LABEL)
+        centred(draw, x, top - MARGIN // 2, FILES[f], TEXT_MIN, LABEL)
+        centred(draw, x, top + BOARD_H + MARGIN // 2, FILES[f], TEXT_MIN, LABEL)
     for row, r in enumerate(ranks):
         y = top + row * CELL + CELL // 2
-        _centred(draw, left - MARGIN // 2, y, str(r), 18, LABEL)
-        _centred(draw, left + BOARD_W + MARGIN // 2, y, str(r), 18, LABEL)
+        centred(draw, left - MARGIN // 2, y, str(r), TEXT_MIN, LABEL)
+        centred(draw, left + BOARD_W + MARGIN // 2, y, str(r), TEXT_MIN, LABEL)
+    draw.rectangle((left, top, left + BOARD_W - 1, top + BOARD_H - 1), fill=BOARD)
+    return image
+
+
+def _png(board: _Board, selected: int | None = None) -> bytes:
+    image = _empty_board(board.bottom).copy()
+    draw = ImageDraw.Draw(image)
+    _text_block(draw, 6, ((board.status, LABEL), (board.detail, DETAIL)), share=False)
+    top, left = HEADER + MARGIN, MARGIN
+    files, ranks = _grid_order(board.bottom)
+    marks = {board.src: HIGHLIGHT_FROM, board.dst: CHALLENGE if board.challenge else HIGHLIGHT_TO, selected: SELECTED}
     for row, r in enumerate(ranks):
         for col, f in enumerate(files):
             sq = (r - 1) * WIDTH + f
             x0, y0 = left + col * CELL, top + row * CELL
-            fill = SQUARE_LIGHT if (f + r) % 2 else SQUARE_DARK
-            if sq == board.src:
-                fill = HIGHLIGHT_FROM
-            elif sq == board.dst:
-                fill = HIGHLIGHT_TO
-            draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), fill=fill, outline=GRID)
+            mark = marks.get(sq)
+            if mark is not None:
+                draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), fill=mark)
             cell = board.cells.get(sq)
             if cell is not None:
-                _tile(draw, x0, y0, cell)
+                _piece(image, x0, y0, cell)
+                if mark is not None:  # a frame over the tile's edge: the mark shows around a piece too
+                    draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), outline=mark, width=TILE_PAD + 3)
+    for i in range(1, WIDTH):
+        draw.line((left + i * CELL, top, left + i * CELL, top + BOARD_H - 1), fill=GRID, width=2)
+    for i in range(1, HEIGHT):
+        draw.line((left, top + i * CELL, left + BOARD_W - 1, top + i * CELL), fill=GRID, width=2)
     # The line between the two halves (ranks 4 and 5), where the armies meet.
     mid = top + 4 * CELL
-    draw.line((left, mid, left + BOARD_W - 1, mid), fill=MIDLINE, width=3)
-    draw.rectangle((left - 1, top - 1, left + BOARD_W, top + BOARD_H), outline=MIDLINE, width=2)
-    if board.lost:
-        draw.text((MARGIN, top + BOARD_H + MARGIN), board.lost, font=_font(_fit(board.lost, 13, BOARD_W)),
-                  fill=LABEL)
+    draw.line((left, mid, left + BOARD_W - 1, mid), fill=MIDLINE, width=4)
+    draw.rectangle((left - 2, top - 2, left + BOARD_W + 1, top + BOARD_H + 1), outline=MIDLINE, width=3)
+    _text_block(draw, top + BOARD_H + MARGIN + 4, ((tally(line), LABEL) for line in board.footer), share=True)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=6)
+    paletted(image, EXACT).save(out, format="PNG", optimize=False, compress_level=4)
     return out.getvalue()
 
 
-def _tile(draw: ImageDraw.ImageDraw, x0: int, y0: int, cell: _Cell) -> None:
-    pad = 7
-    box = (x0 + pad, y0 + pad, x0 + CELL - 1 - pad, y0 + CELL - 1 - pad)
-    draw.rounded_rectangle(box, radius=8, fill=TILE[cell.seat], outline=TILE_RIM[cell.seat], width=3)
-    cx, cy = x0 + CELL / 2, y0 + CELL / 2
-    inner = CELL - 2 * pad - 8
-    if cell.text:
-        _centred(draw, cx, cy, cell.text, _fit(cell.text, 20, inner), TILE_TEXT[cell.seat])
-    elif cell.hint_ascii:
-        lines = cell.hint_ascii.split("/")
-        if len(lines) > 3:
-            lines = [*lines[:2], "..."]
-        size = min(_fit(line, 13, inner) for line in lines)
-        step = size + 1
-        y = cy - step * (len(lines) - 1) / 2
-        for line in lines:
-            _centred(draw, cx, y, line, size, TILE_HINT[cell.seat])
-            y += step
+# The flat colours of the picture, kept exact through its palette.
+EXACT = (BACKGROUND, LABEL, DETAIL, BOARD, GRID, MIDLINE, HIGHLIGHT_FROM, HIGHLIGHT_TO, CHALLENGE, SELECTED, *TILE,
+          *INK, *HINT)
 
 
-def render_player_board(view: PlayerView) -> bytes:
-    """The board as `view.seat` sees it, from that side: a PNG."""
-    return _png(_player_board(view))
+def _piece(image: Image.Image, x0: int, y0: int, cell: _Cell) -> None:
+    size = CELL - 2 * TILE_PAD
+    tile = blank_tile(size, cell.seat) if cell.rank is None else rank_tile(size, cell.seat, cell.rank)
+    image.paste(tile, (x0 + TILE_PAD, y0 + TILE_PAD), tile)
+    if cell.rank is None and cell.hint:
+        label = deduction_label(cell.hint, cell.hint_ascii, size - 8)
+        left, top = x0 + (CELL - label.width) // 2, y0 + (CELL - label.height) // 2
+        image.paste(HINT[cell.seat], (left, top, left + label.width, top + label.height), label)
+
+
+def render_player_board(view: PlayerView, selected: str | None = None) -> bytes:
+    """The board as `view.seat` sees it, from that side: a PNG; `selected` is a square to mark as picked."""
+    return _png(_player_board(view), None if selected is None else parse_square(selected))
 
 
 def render_public_board(view: PublicView) -> bytes:
@@ -368,13 +393,15 @@ def text_board(view: PlayerView | PublicView) -> str:
     return text
 
 
-async def picture(view: PlayerView | PublicView, images: bool) -> tuple[bytes | None, str | None]:
-    """The PNG (drawn in a worker thread, off the event loop), or the text board when pictures are off."""
+async def picture(view: PlayerView | PublicView, images: bool,
+                  selected: str | None = None) -> tuple[bytes | None, str | None]:
+    """The PNG (drawn in a worker thread, off the event loop), or the text board when pictures are off;
+    `selected` marks the square of a piece the player has picked (their own board only)."""
     if not images:
         return None, text_board(view)
     try:
         if isinstance(view, PlayerView):
-            return await asyncio.to_thread(render_player_board, view), None
+            return await asyncio.to_thread(render_player_board, view, selected), None
         return await asyncio.to_thread(render_public_board, view), None
     except Exception:  # a picture is a nicety: the text board carries the same information
         log.exception("could not draw a board picture; sending the text board")

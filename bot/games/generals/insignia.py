@@ -1,0 +1,229 @@
+"""Game of the Generals pieces as small pictures: a white or black tile bearing its rank's insignia.
+
+The insignia follow the Philippine Army's, as on a Salpakan set: five to one stars for the generals, three to
+one seven-ray Magdalo suns for the field officers, three to one Magdalo triangles for the company officers,
+chevrons for the sergeant (three) and the private (one), a pair of eyes for the spy and the flag of the
+Philippines for the flag. Each tile is drawn once per process at four times its size and scaled down, so the
+shapes are smooth and every board only pastes finished tiles (fast, and the same bytes every time).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from games.generals.pieces import Rank
+
+__all__ = ["INK", "TILE", "blank_tile", "deduction_label", "rank_tile"]
+
+Colour = tuple[int, int, int]
+Point = tuple[float, float]
+
+# Side A plays white pieces, side B black ones (rules page); the insignia are printed in the other colour.
+TILE: tuple[Colour, Colour] = ((246, 244, 236), (28, 29, 33))
+TILE_EDGE: tuple[Colour, Colour] = ((90, 88, 80), (0, 0, 0))
+INK: tuple[Colour, Colour] = ((24, 24, 28), (240, 238, 228))
+FLAG_BLUE: Colour = (0, 56, 168)
+FLAG_RED: Colour = (206, 17, 38)
+FLAG_WHITE: Colour = (255, 255, 255)
+FLAG_SUN: Colour = (252, 209, 22)
+
+SCALE = 4  # tiles are drawn this many times larger, then scaled down: smooth edges without per-shape anti-aliasing
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: Colour) -> None:
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.40
+        angle = -math.pi / 2 + i * math.pi / 5
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    draw.polygon(points, fill=ink)
+
+
+def _sun(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: Colour, paper: Colour) -> None:
+    """The Magdalo sun: a disc ringed by seven pointed rays, with an eye of the tile's colour at its centre."""
+    for i in range(7):
+        angle = -math.pi / 2 + i * 2 * math.pi / 7
+        half = math.pi / 9
+        base = r * 0.52
+        draw.polygon([(cx + base * math.cos(angle - half), cy + base * math.sin(angle - half)),
+                      (cx + r * math.cos(angle), cy + r * math.sin(angle)),
+                      (cx + base * math.cos(angle + half), cy + base * math.sin(angle + half))], fill=ink)
+    disc = r * 0.56
+    draw.ellipse((cx - disc, cy - disc, cx + disc, cy + disc), fill=ink)
+    hole = r * 0.22
+    draw.ellipse((cx - hole, cy - hole, cx + hole, cy + hole), fill=paper)
+
+
+def _triangle(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: Colour, paper: Colour) -> None:
+    """The Magdalo triangle: an equilateral triangle with a smaller one (the emblem, simplified) inside."""
+    def corners(radius: float) -> list[Point]:
+        return [(cx + radius * math.cos(a), cy + radius * 0.15 + radius * math.sin(a))
+                for a in (-math.pi / 2, math.pi / 6, 5 * math.pi / 6)]
+    draw.polygon(corners(r), fill=ink)
+    draw.polygon(corners(r * 0.62), fill=paper)
+    draw.polygon(corners(r * 0.30), fill=ink)
+
+
+def _chevron(draw: ImageDraw.ImageDraw, cx: float, cy: float, w: float, thick: float, ink: Colour) -> None:
+    """A chevron pointing up, as the enlisted ranks wear them."""
+    h = w * 0.42
+    top, bottom = cy - h / 2, cy + h / 2
+    draw.polygon([(cx - w / 2, bottom), (cx, top), (cx + w / 2, bottom), (cx + w / 2, bottom + thick),
+                  (cx, top + thick * 1.15), (cx - w / 2, bottom + thick)], fill=ink)
+
+
+def _eye(draw: ImageDraw.ImageDraw, cx: float, cy: float, w: float, ink: Colour, paper: Colour) -> None:
+    """An almond eye with its iris and pupil."""
+    h = w * 0.62
+    outline = []
+    for i in range(41):  # the two lids: arcs of a sine, meeting at the corners of the eye
+        t = i / 40
+        outline.append((cx - w / 2 + w * t, cy - h / 2 * math.sin(math.pi * t)))
+    for i in range(41):
+        t = 1 - i / 40
+        outline.append((cx - w / 2 + w * t, cy + h / 2 * math.sin(math.pi * t)))
+    draw.polygon(outline, fill=ink)
+    inner = [(cx + (x - cx) * 0.80, cy + (y - cy) * 0.72) for x, y in outline]
+    draw.polygon(inner, fill=paper)
+    iris = h * 0.34
+    draw.ellipse((cx - iris, cy - iris, cx + iris, cy + iris), fill=ink)
+    pupil = iris * 0.38
+    draw.ellipse((cx - pupil - iris * 0.25, cy - pupil - iris * 0.25, cx + pupil - iris * 0.25,
+                  cy + pupil - iris * 0.25), fill=paper)
+
+
+def _flag(draw: ImageDraw.ImageDraw, s: float, ink: Colour) -> None:
+    """The flag of the Philippines on a staff: blue over red, a white triangle at the hoist with the sun."""
+    left, top, right, bottom = 0.30 * s, 0.24 * s, 0.84 * s, 0.60 * s
+    staff = 0.035 * s
+    draw.rectangle((left - 2 * staff, 0.18 * s, left - staff, 0.86 * s), fill=ink)
+    draw.rectangle((left - 2 * staff - staff, 0.84 * s, left + staff, 0.88 * s), fill=ink)
+    middle = (top + bottom) / 2
+    draw.rectangle((left, top, right, middle), fill=FLAG_BLUE)
+    draw.rectangle((left, middle, right, bottom), fill=FLAG_RED)
+    tip = left + (bottom - top) * 0.87
+    draw.polygon([(left, top), (tip, middle), (left, bottom)], fill=FLAG_WHITE)
+    draw.line([(left, top), (tip, middle), (left, bottom)], fill=ink, width=max(1, round(0.012 * s)))
+    sun = 0.045 * s
+    sx = left + (tip - left) * 0.36
+    draw.ellipse((sx - sun, middle - sun, sx + sun, middle + sun), fill=FLAG_SUN)
+    draw.rectangle((left, top, right, bottom), outline=ink, width=max(1, round(0.012 * s)))
+
+
+# Where n equal emblems sit on a tile (fractions of its side) and how large they are: one big in the middle,
+# two side by side, three as a triangle, four in a square, five as three over two.
+_LAYOUTS: dict[int, tuple[float, tuple[Point, ...]]] = {
+    1: (0.34, ((0.5, 0.5),)),
+    2: (0.22, ((0.28, 0.5), (0.72, 0.5))),
+    3: (0.20, ((0.5, 0.29), (0.28, 0.70), (0.72, 0.70))),
+    4: (0.18, ((0.30, 0.30), (0.70, 0.30), (0.30, 0.70), (0.70, 0.70))),
+    5: (0.155, ((0.19, 0.33), (0.5, 0.33), (0.81, 0.33), (0.33, 0.69), (0.67, 0.69))),
+}
+
+_STARS = {Rank.GENERAL_5: 5, Rank.GENERAL_4: 4, Rank.GENERAL_3: 3, Rank.GENERAL_2: 2, Rank.GENERAL_1: 1}
+_SUNS = {Rank.COLONEL: 3, Rank.LIEUTENANT_COLONEL: 2, Rank.MAJOR: 1}
+_TRIANGLES = {Rank.CAPTAIN: 3, Rank.FIRST_LIEUTENANT: 2, Rank.SECOND_LIEUTENANT: 1}
+
+
+def _emblems(count: int, s: float, emblem: Callable[[float, float, float], None]) -> None:
+    size, spots = _LAYOUTS[count]
+    for x, y in spots:
+        emblem(x * s, y * s, size * s)
+
+
+def _insignia(draw: ImageDraw.ImageDraw, rank: Rank, s: float, ink: Colour, paper: Colour) -> None:
+    if rank in _STARS:
+        _emblems(_STARS[rank], s, lambda x, y, r: _star(draw, x, y, r, ink))
+    elif rank in _SUNS:
+        _emblems(_SUNS[rank], s, lambda x, y, r: _sun(draw, x, y, r * 0.95, ink, paper))
+    elif rank in _TRIANGLES:
+        _emblems(_TRIANGLES[rank], s, lambda x, y, r: _triangle(draw, x, y, r, ink, paper))
+    elif rank == Rank.SERGEANT:
+        for y in (0.30, 0.48, 0.66):
+            _chevron(draw, 0.5 * s, y * s, 0.56 * s, 0.085 * s, ink)
+    elif rank == Rank.PRIVATE:
+        _chevron(draw, 0.5 * s, 0.46 * s, 0.62 * s, 0.11 * s, ink)
+    elif rank == Rank.SPY:
+        _eye(draw, 0.27 * s, 0.52 * s, 0.41 * s, ink, paper)
+        _eye(draw, 0.73 * s, 0.52 * s, 0.41 * s, ink, paper)
+    else:
+        _flag(draw, s, ink)
+
+
+def _tile(size: int, seat: int, rank: Rank | None) -> Image.Image:
+    big = size * SCALE
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    rim = max(1, round(big * 0.035))
+    draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=round(big * 0.12), fill=TILE[seat],
+                           outline=TILE_EDGE[seat], width=rim)
+    if rank is not None:
+        _insignia(draw, rank, big, INK[seat], TILE[seat])
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@cache
+def rank_tile(size: int, seat: int, rank: Rank) -> Image.Image:
+    """A `size` px square RGBA tile of side `seat` showing `rank`'s insignia (drawn once per process)."""
+    return _tile(size, seat, rank)
+
+
+@cache
+def blank_tile(size: int, seat: int) -> Image.Image:
+    """A tile of side `seat` with its face turned away: no insignia."""
+    return _tile(size, seat, None)
+
+
+# ----- deductions on a hidden piece -----------------------------------------------------------------------------
+# A bold condensed face keeps `≥MAJ` legible inside a square; where the system lacks it, Pillow's own font draws
+# the ASCII spelling (`>=MAJ`), which it can render.
+_CONDENSED = "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf"
+LABEL_SIZE = 28  # px: the smallest size of any text on the picture (see pictures.TEXT_MIN)
+
+
+@cache
+def _label_font(size: int) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, bool]:
+    """The font for deductions and whether it draws ≥, ≤ and ≠."""
+    try:
+        return ImageFont.truetype(_CONDENSED, size), True
+    except OSError:
+        return ImageFont.load_default(size=size), False
+
+
+def _label_lines(text: str) -> list[str]:
+    """`5G/SGT-CPT` as lines `5G`, `SGT-`, `CPT`: alternatives and ranges break where they join."""
+    lines: list[str] = []
+    for part in text.split("/"):
+        low, dash, high = part.partition("-") if not part.startswith("not") else (part, "", "")
+        lines += [low + dash, high] if dash else [low]
+    return lines
+
+
+@cache
+def deduction_label(text: str, ascii_text: str, width: int) -> Image.Image:
+    """What a viewer deduced about a hidden piece (`≥MAJ`) as a mask at most `width` px wide, in one to three
+    lines; a line a little too wide is narrowed rather than shrunk, so the letters keep their height."""
+    font, unicode_ok = _label_font(LABEL_SIZE)
+    lines = _label_lines(text if unicode_ok else ascii_text)
+    if len(lines) > 2:  # rare (two runs, one of them a range): three smaller lines still fit the square
+        font, _ = _label_font(LABEL_SIZE * 2 // 3)
+        lines = lines[:3]
+    masks = []
+    for line in lines:
+        left, top, right, bottom = font.getbbox(line)
+        mask = Image.new("L", (int(right - left) + 2, int(bottom - top) + 2), 0)
+        ImageDraw.Draw(mask).text((1 - left, 1 - top), line, font=font, fill=255)
+        if mask.width > width:
+            mask = mask.resize((width, mask.height), Image.Resampling.LANCZOS)
+        masks.append(mask)
+    gap = 4 if len(masks) < 3 else 2
+    out = Image.new("L", (max(m.width for m in masks), sum(m.height for m in masks) + gap * (len(masks) - 1)), 0)
+    y = 0
+    for mask in masks:
+        out.paste(mask, ((out.width - mask.width) // 2, y))
+        y += mask.height + gap
+    return out
