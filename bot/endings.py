@@ -110,6 +110,4 @@ class ReplayFromStartButton(Button, custom_id=CustomId("rps:{game}")):
         cog = interaction.client.get_cog("Replay")
         if cog is None:
             raise ServiceError("Replays are not available on this bot right now.")
-        embed, view = await cog.frame(self.game_id, 0)
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await cog.send_frame(interaction, self.game_id, 0)

@@ -67,7 +67,12 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
 
     @abstractmethod
     def replay_embed(self, frame: ReplayFrame[Any]) -> discord.Embed:
-        """One replay frame (its title is prefixed with "Replay · ... · move N of M")."""
+        """One replay frame's board (the replay adds its title prefix "Replay · ... · move N of M" and the line that
+        says which move led there)."""
+
+    async def replay_board(self, frame: ReplayFrame[Any]) -> Board:
+        """One replay frame as a message: by default its embed; a game that draws pictures draws them here."""
+        return Board(None, self.replay_embed(frame), None)
 
     @abstractmethod
     def rules_lines(self, options: Mapping[str, Any], players: int) -> list[str]:

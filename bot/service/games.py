@@ -151,17 +151,26 @@ class GameService:
         """The public facts of game `game_id` (no views built: for checks that need only who plays where)."""
         return info(await self.load(game_id))
 
-    async def replay_frame(self, game_id: int, ply: int | None) -> ReplayFrame[Any]:
-        """The position after `ply` moves (None: the latest), as a replay may show it: hidden ranks only once the
-        game is over."""
+    async def replay_frame(self, game_id: int, frame: int | None) -> ReplayFrame[Any]:
+        """Frame `frame` of a stored game (None: the latest), as a replay may show it: hidden ranks only once the
+        game is over. Frame 0 is the position where play began and frame N the position after N moves of play:
+        a secret setup is one step, summarised (its actions are no moves, and what they placed is secret)."""
         game = await self.load(game_id)
         moves = [(m.seat, m.action) for m in await self.store.moves(game_id)]
-        ply = len(moves) if ply is None else max(0, min(ply, len(moves)))
-        state = replay(game.record.kind, game.record.initial_state, moves[:ply])
+        state = replay(game.record.kind, game.record.initial_state, ())
+        setup = 0
+        while setup < len(moves) and not state.began():
+            state = state.apply_text(*moves[setup])
+            setup += 1
+        total = len(moves) - setup
+        number = total if frame is None else max(0, min(frame, total))
+        for seat, text in moves[setup:setup + number]:
+            state = state.apply_text(seat, text)
         # Shown as a finished picture: no clock and no pending offer belong to a past position.
         record = replace(game.record, deadline=None, draw_offer=None, status="replay")
         view = state.review_view(game_over=game.record.finished_at is not None)
-        return ReplayFrame(info(Game(record, state)), view, ply, len(moves))
+        last = moves[setup + number - 1] if number else None
+        return ReplayFrame(info(Game(record, state)), view, number, total, last=last, setup_steps=setup)
 
     async def history(self, user_id: int, limit: int = 10) -> list[PastGame]:
         """The user's latest games, newest first, with their places (no positions)."""

@@ -149,12 +149,17 @@ class Result(Generic[PublicT, PrivateT]):
 
 @dataclass(frozen=True)
 class ReplayFrame(Generic[PublicT]):
-    """One position of a stored game, as a replay may show it (hidden ranks only once the game is over)."""
+    """One position of a stored game, as a replay may show it (hidden ranks only once the game is over).
+
+    `ply` counts moves of play: frame 0 is where play began, after any secret setup (`setup_steps` actions,
+    summarised as that one step); `last` is the move that led here, (seat, action text), None at frame 0."""
 
     game: GameInfo
     view: PublicT
     ply: int
     total: int
+    last: tuple[int, str] | None = None
+    setup_steps: int = 0
 
 
 @dataclass(frozen=True)

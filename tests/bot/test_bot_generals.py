@@ -258,12 +258,13 @@ async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: W
     assert db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0] == count
 
     # A replay of a game in progress shows no ranks; the bot's DM-less seat never got a DM.
-    # Moves 1-4 are the two setups and readies; move 5 is the first move of play.
+    # The setups are one step (move 0); move 5 is the fifth move of play, drawn as a picture.
     replay = await fake.slash(world.carol, world.channel, "generals", "replay", options={"game": 1, "move": 5})
     assert replay.ephemeral and replay.message is not None, replay.errors
     text = replay.message.text()
-    assert "(A)  (A)" in text and "Ranks are shown in replays once the game is over" in text
-    assert not re.search(r"\b(5G|FLG|SPY|PVT)\b", replay.message.text().split("```")[1])
+    assert "Ranks are shown in replays once the game is over" in text and "```" not in text
+    assert len(replay.message.attachments) == 1
+    running = fake.attachment_bytes(replay.message.attachments[0])
 
     resigned = await fake.click(world.alice, channel_board, "gg:1:resign")
     assert resigned.message is not None
@@ -271,7 +272,8 @@ async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: W
     await fake.wait_until(lambda: "wins" in channel_board.text())
     assert "Both armies are revealed" in channel_board.text() and "resignation" in channel_board.text()
     final = await fake.slash(world.carol, world.channel, "generals", "replay", options={"game": 1, "move": 5})
-    assert final.message is not None and re.search(r"\b(FLG|flg)\b", final.message.text())  # over: ranks shown
+    assert final.message is not None and len(final.message.attachments) == 1
+    assert fake.attachment_bytes(final.message.attachments[0]) != running  # the same position, ranks now shown
 
 
 async def test_saved_formations_are_per_user_and_load_on_either_side(world: World, bots: TabletopRunner) -> None:

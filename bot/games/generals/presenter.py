@@ -54,7 +54,7 @@ CLOSED_CHALLENGE = ("pending", "declined", "expired")  # the message shows the c
 class ReplayFrames(Protocol):
     """The replay cog (bot/cogs/replay.py), as /generals replay uses it."""
 
-    async def frame(self, game_id: int, ply: int | None) -> tuple[discord.Embed, discord.ui.View]: ...
+    async def send_frame(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None) -> None: ...
 
 
 class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
@@ -161,9 +161,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         replays = self.bot.get_cog("Replay")
         if not isinstance(replays, ReplayFrames):
             raise ServiceError("Replays are not available on this bot right now.")
-        embed, view = await replays.frame(game, move)
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await replays.send_frame(interaction, game, move)
 
     @app_commands.command(name="rules", description="How Game of the Generals is played here, and its settings")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -315,10 +313,23 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     # ----- replays, rules, endings, timers ----------------------------------------------------------------
     def replay_embed(self, frame: ReplayFrame[PublicView]) -> discord.Embed:
         """A replay frame: the public board, or every rank once the game is over (the service chose the view)."""
+        return self._replay_embed(frame, text_board(frame.view))
+
+    async def replay_board(self, frame: ReplayFrame[PublicView]) -> Board:
+        """A replay frame as a picture of that position (drawn off the event loop), or the text board when the
+        server switched pictures off."""
+        image, text = await picture(frame.view, await self.images_on(Result(frame.game, frame.view)))
+        return Board(None, self._replay_embed(frame, text), None, image)
+
+    def _replay_embed(self, frame: ReplayFrame[PublicView], text: str | None) -> discord.Embed:
         shown: GeneralsResult = Result(frame.game, frame.view)
-        embed = channel_embed(frame.game, frame.view, seat_names(self, shown), text_board(frame.view))
+        embed = channel_embed(frame.game, frame.view, seat_names(self, shown), text)
+        # A past position: how to play now does not belong to it.
+        lines = [line for line in (embed.description or "").split("\n")
+                 if not line.startswith(("Play with the ", "Each player deploys in secret"))]
         if frame.game.finished_at is None:
-            embed.description = (embed.description or "") + "\nRanks are shown in replays once the game is over."
+            lines.append("Ranks are shown in replays once the game is over.")
+        embed.description = "\n".join(lines)
         return embed
 
     def rules_lines(self, options: Mapping[str, Any], players: int) -> list[str]:
