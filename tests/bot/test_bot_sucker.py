@@ -121,10 +121,10 @@ async def test_refusals_are_private_and_change_nothing(world: World, bots: Table
     _s, state, log = stored(bots.database)
     decider = state_user(bots, state.current_player() or 0)
     others = [u for u in (world.alice, world.bob, world.carol) if u.id != decider]
-    select = next(c for c in status.walk_components() if ":chip" in str(c.get("custom_id", "")))
+    select = next(c for c in status.walk_components() if ":play" in str(c.get("custom_id", "")))
     value = select["options"][0]["value"]
     wrong = await world.fake.select(others[0], status, str(select["custom_id"]), values=[value])
-    assert wrong.ephemeral and wrong.message is not None and "not your turn" in wrong.message.content
+    assert wrong.ephemeral and wrong.message is not None and "not your decision" in wrong.message.content
     outsider = await world.fake.select(dave, status, str(select["custom_id"]), values=[value])
     assert outsider.ephemeral and outsider.message is not None and "not playing" in outsider.message.content
     own = await world.fake.slash(world.alice, world.channel, "sucker", "give", options={"chip": "red", "to": world.bob})

@@ -54,12 +54,13 @@ async def click(world: World, user: FakeUser, message: FakeMessage, label: str) 
     return res
 
 
-async def play(world: World, user: FakeUser, status: FakeMessage, colour: str, pile: str) -> InteractionResult:
-    """Play a chip as a player does: its colour on the status message, then the pile in the private reply."""
-    menu = next(c for c in status.walk_components() if ":chip" in str(c.get("custom_id", "")))
-    private = await world.fake.select(user, status, str(menu["custom_id"]), values=[colour])
-    assert private.message is not None and private.ephemeral, private.errors
-    return await click(world, user, private.message, pile)
+async def play(world: World, user: FakeUser, status: FakeMessage, label: str) -> InteractionResult:
+    """Play a chip as a player does: the option "colour on pile" of the status message's chip menu, one step."""
+    menu, value = next((c, o["value"]) for c in status.walk_components() if ":play" in str(c.get("custom_id", ""))
+                       for o in c["options"] if o["label"] == label)
+    res = await world.fake.select(user, status, str(menu["custom_id"]), values=[value])
+    assert res.callback_type == 7 and res.message is status, res.errors
+    return res
 
 
 # ----- the thread ---------------------------------------------------------------------------------------------------
@@ -84,16 +85,13 @@ async def test_plays_namings_captures_and_kills_are_told_as_they_happened(world:
     assert f"▶ 🟥 {alice.mention} (red): 🟥 2 🟦 1 (1 prisoner)" in text
     assert f"🟦 {bob.mention} (blue): 🟦 2" in text and f"**{alice.mention} (red) plays a chip**" in text
 
-    done = await play(world, alice, status, "blue", "Pile 2 (2 chips, top red)")
-    assert said(done) == f"Done: {alice.mention} (red) plays a blue chip on pile 2."
-    await world.fake.wait_until(lambda: "plays a blue chip" in last(status))
+    await play(world, alice, status, "blue on pile 2 (2 chips, top red)")
     assert last(status) == f"Last: {alice.mention} (red) plays a blue chip on pile 2."  # no capture: red is on top
 
     await click(world, alice, status, "Green moves next")
     assert last(status) == f"Last: {alice.mention} (red) names {carol.mention} (green) to move next."
 
-    await play(world, carol, status, "green", "Pile 1 (1 chip, top green)")
-    await world.fake.wait_until(lambda: "captures" in last(status))
+    await play(world, carol, status, "green on pile 1 (1 chip, top green)")
     assert last(status) == f"Last: {carol.mention} (green) plays a green chip on pile 1: {carol.mention} (green) " \
                            "captures it."
     assert f"**{carol.mention} (green) captured pile 1** and chooses one chip to kill." in status.text()

@@ -20,10 +20,12 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from games.sucker.engine import SuckerState
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
-from tests.support.sucker import decide, open_table, state_user, stored, thread_opened
+from tests.support.interactions import bot_idle
+from tests.support.sucker import decide, open_table, put_position, state_user, stored, thread_opened
 from tests.support.world import TabletopRunner, World
 
 CHANNEL_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
@@ -376,12 +378,16 @@ async def test_so_long_sucker_status_edit_fails_after_the_decision_was_stored(
     world: World, bots: TabletopRunner, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The pile choice is stored and confirmed privately, then the edit of the channel's status message fails
-    (503, which discord.py does not retry): the player is told, and the status is redrawn."""
+    (503, which discord.py does not retry): the player is told, and the status is redrawn. (The pile is chosen
+    privately only when the plays do not fit in the status message's menus: a table of 25 piles.)"""
     fake = world.fake
-    await bots.start()
+    bot = await bots.start()
     users = [world.alice, world.bob, world.carol]
     status = await open_table(world, users)
     await thread_opened(world, status)  # the status names the table-talk thread: no edit is on its way
+    position = SuckerState.from_table(3, 10, holdings=["RB", "B", "G"], piles=["R", "B", "G"] * 8 + ["G"], chain=(0,))
+    await put_position(world, bot, bots.database, position)
+    assert await bot_idle(fake)
     _s, state, log = stored(bots.database)
     decider = {u.id: u for u in users}[state_user(bots, state.current_player() or 0)]
     select = next(c for c in status.walk_components() if ":chip" in str(c.get("custom_id", "")))
@@ -389,7 +395,8 @@ async def test_so_long_sucker_status_edit_fails_after_the_decision_was_stored(
     assert private.message is not None and private.ephemeral
     fault = fake.inject_rest_fault("PATCH", CHANNEL_MESSAGE, status=503)
     shown = status.text()
-    res = await fake.click(decider, private.message, private.message.buttons()[0]["custom_id"])
+    pile = next(c for c in private.message.walk_components() if ":pile" in str(c.get("custom_id", "")))
+    res = await fake.select(decider, private.message, str(pile["custom_id"]), [pile["options"][0]["value"]])
     assert res.callback_type == 7 and "Done:" in private.message.content
     told = (await res.wait_for_followups(1))[0]
     assert told.ephemeral and "board" in told.content

@@ -69,8 +69,16 @@ async def decide(world: World, status: FakeMessage, user: FakeUser, state: Sucke
     """Make the decision the status message asks of `user`, the way a player clicks it."""
     await world.fake.wait_until(lambda: _shows_turn(status, state.turn))  # the bot's redraws may still be coming
     edits = status.edits
+    menus = [c for c in status.walk_components() if re.fullmatch(r"sks:[0-9]+:[0-9]+:play[0-4]",
+                                                                     str(c.get("custom_id", "")))]
+    if menus:  # one step: "colour on pile" in a menu of the status message, answered by redrawing it
+        menu = rng.choice(menus)
+        play = await world.fake.select(user, status, str(menu["custom_id"]),
+                                       values=[rng.choice([o["value"] for o in menu["options"]])])
+        assert play.callback_type == 7, play.errors
+        return
     select = next((c for c in status.walk_components() if ":chip" in str(c.get("custom_id", ""))), None)
-    if select is not None:
+    if select is not None:  # two steps (more plays than the menus hold): the colour, then the pile in private
         colour = rng.choice([o["value"] for o in select["options"]])
         private = await world.fake.select(user, status, str(select["custom_id"]), values=[colour])
         assert private.ephemeral and private.message is not None and "where?" in private.message.content

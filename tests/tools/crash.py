@@ -13,9 +13,10 @@ An action is *acknowledged* when the bot's interaction callback reached Discord 
 ephemeral reply): an update of the clicked message (type 7) or a public reply (type 4). Each acknowledged
 interaction promises something about the database, checked at the end:
 
-- a move click (Chopsticks `cs:G:mv:P:M`, So Long Sucker `sk:G:T:A`, or the pile step after a chip select)
-  by user U: a row of G's move log with user U and action text A, played when the game's turn token (the
-  move count for Chopsticks, the sucker turn counter) was P / T. Rows are matched one to one;
+- a move click (Chopsticks `cs:G:mv:P:M`, So Long Sucker `sk:G:T:A`, a So Long Sucker one-step chip menu
+  `sks:G:T:playN` with value A, or the pile step after a chip select) by user U: a row of G's move log with
+  user U and action text A, played when the game's turn token (the move count for Chopsticks, the sucker turn
+  counter) was P / T. Rows are matched one to one;
 - `/sucker give` by U: a row with U and the canonical `give:...` text;
 - a new challenge or game vs the bot: the game exists with U in seat 0; Accept: the challenge is no longer
   pending; a lobby, Join, Add bot, Start: the lobby exists, holds U, holds a bot, has started its game.
@@ -61,6 +62,7 @@ _SK_PLAYER = re.compile(r"^(?:▶ )?(\S+) <@(\d+)>(?: \(\w+\))?: (.*)$", re.MULT
 _CS_MOVE = re.compile(r"cs:(\d+):mv:(\d+):(.+)")
 _SK_DECISION = re.compile(r"sk:(\d+):(\d+):(.+)")
 _SK_CHIP = re.compile(r"sks:(\d+):(\d+):chip")
+_SK_PLAY = re.compile(r"sks:(\d+):(\d+):play\d")
 # A game's board or challenge ("Chopsticks #6", "Chopsticks #6: a challenge"), not its ending ("... #6 is over").
 _GAME_TITLE = re.compile(r"(?:Chopsticks|So Long Sucker|Game of the Generals) #(\d+)(?:$|:)")
 _GG_MOVE = re.compile(r"ggm:(\d+):(\d+):([a-i][1-8]-[a-i][1-8])")
@@ -508,6 +510,15 @@ class Load:
     async def _sucker_decision(self, table: Table, mover: FakeUser, final: bool) -> bool:
         status = table.board
         assert status is not None
+        menus = [c for c in status.walk_components() if _SK_PLAY.fullmatch(str(c.get("custom_id", "")))]
+        if menus:  # one step: "colour on pile" in a menu of the status message, the value is the action text
+            menu = self.rng.choice(menus)
+            parsed = _SK_PLAY.fullmatch(str(menu["custom_id"]))
+            assert parsed is not None
+            action = self.rng.choice([str(o["value"]) for o in menu["options"]])
+            promise = Promise("move", mover.id, game_id=int(parsed[1]), action=action, token=int(parsed[2]))
+            res = await self.select(mover, status, str(menu["custom_id"]), action, _keeps(promise), final=final)
+            return res is not None and acknowledged(res)
         chip = next((c for c in status.walk_components() if _SK_CHIP.fullmatch(str(c.get("custom_id", "")))), None)
         if chip is not None:  # two steps: the colour on the status message, the pile in a private reply
             colour = self.rng.choice([o["value"] for o in chip["options"]])

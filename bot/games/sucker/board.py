@@ -1,9 +1,10 @@
 """How a So Long Sucker game looks in Discord: the one public status message and its decision components.
 
 Everything in this game is public, so the status shows the whole table. The decision the game waits for
-is made on the status message: playing a chip is two steps (which chip on the message, which pile in a
-private follow-up); killing a chip, naming the next player and rescuing are one click. All of it is drawn
-from the game's public view (`SuckerView`) and its public record (`GameInfo`).
+is made on the status message, in one request each: playing a chip is one choice of "colour on pile" in a
+menu (two steps only when the plays do not fit the message: which chip on it, which pile in a private
+follow-up); killing a chip, naming the next player and rescuing are one click. All of it is drawn from the
+game's public view (`SuckerView`) and its public record (`GameInfo`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bot.games.sucker.components import DealButton, ResignButton, SuckerButton, 
 from bot.games.sucker.people import last_said, name
 from bot.lobby import format_duration
 from bot.service import GameInfo, Result
-from games.sucker.views import SuckerView
+from games.sucker.views import ChoiceView, SuckerView
 from storage.deals import Deal
 
 COLOUR = discord.Colour.from_rgb(155, 89, 182)
@@ -24,6 +25,7 @@ EMOJI = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purp
 PER_ROW, MAX_BUTTONS = 5, 20  # the fifth row holds Resign
 CONTROL_ROW = 4
 PER_MENU, MAX_MENUS = 25, 5
+PLAY_MENUS = CONTROL_ROW  # the one-step chip menus fill the rows above Resign's
 
 
 def chip(colour: str, count: int | None = None) -> str:
@@ -99,6 +101,16 @@ def status_view(result: Result[SuckerView, SuckerView]) -> discord.ui.View | Non
     if game.is_bot(seat):
         return components
     if view.decision == "play":
+        menus = play_menus(view)
+        if menus is not None:
+            for row, plays in enumerate(menus):
+                components.add_item(SuckerSelect.of(
+                    game=game.id, ply=game.turn_token, what=f"play{row}", row=row,
+                    options=[discord.SelectOption(label=play_label(p), value=p.text, emoji=EMOJI.get(p.colour or ""))
+                             for p in plays],
+                    placeholder=_play_placeholder(plays, whole=len(menus) == 1)))
+            return components
+        # More plays than the menus hold: two steps, the colour here and the pile in a private reply.
         held = sorted(view.seats[seat].holdings, key=lambda pair: view.colours.index(pair[0]))
         options = [discord.SelectOption(label=f"{colour} ({count})", value=colour, emoji=EMOJI.get(colour))
                    for colour, count in held]
@@ -109,6 +121,40 @@ def status_view(result: Result[SuckerView, SuckerView]) -> discord.ui.View | Non
         components.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=option.text, label=option.label,
                                             style=discord.ButtonStyle.primary, row=i // PER_ROW))
     return components
+
+
+def play_menus(view: SuckerView) -> list[list[ChoiceView]] | None:
+    """The chip plays as the menus of one step: one menu when they all fit in it, otherwise whole colours
+    grouped into up to `PLAY_MENUS` menus (a colour never straddles two menus, so the player knows which one
+    to open, and each menu names its colours); None when they do not fit, and playing takes two steps."""
+    by_colour: dict[str, list[ChoiceView]] = {}
+    for play in view.options:
+        by_colour.setdefault(play.colour or "", []).append(play)
+    colours = sorted(by_colour, key=lambda c: view.colours.index(c) if c in view.colours else len(view.colours))
+    menus: list[list[ChoiceView]] = []
+    for colour in colours:
+        plays = by_colour[colour]
+        if len(plays) > PER_MENU:
+            return None
+        if menus and len(menus[-1]) + len(plays) <= PER_MENU:
+            menus[-1].extend(plays)
+        else:
+            menus.append(list(plays))
+    return menus if 0 < len(menus) <= PLAY_MENUS else None
+
+
+def play_label(play: ChoiceView) -> str:
+    """A chip play as its menu option reads: "red on pile 2 (3 chips, top blue)", "red on a new pile"."""
+    where = play.pile or play.label
+    where = "a new pile" if where == "New pile" else where[:1].lower() + where[1:]
+    return f"{play.colour} on {where}"[:100]
+
+
+def _play_placeholder(plays: Sequence[ChoiceView], whole: bool) -> str:
+    if whole:
+        return "Play a chip: which colour on which pile?"
+    colours = list(dict.fromkeys(p.colour or "" for p in plays))
+    return f"Play {' or '.join(colours)}: on which pile?"[:150]
 
 
 def pile_view(result: Result[SuckerView, SuckerView], colour: str) -> discord.ui.View:

@@ -2,8 +2,10 @@
 private pile choice), and the Accept / withdraw button of a deal.
 
 Custom ids carry the game, the turn they were drawn for and public action texts only (everything in this game
-is public anyway): `sk:<game>:<turn>:<action text>`, `sks:<game>:<turn>:chip|pile0..4`, `sd:<game>:<deal>`,
-`skr:<game>:resign|resign-yes` (Resign on the status message, and its private confirmation).
+is public anyway): `sk:<game>:<turn>:<action text>`, `sks:<game>:<turn>:play0..4` (the one-step chip menus,
+whose option values are action texts), `sks:<game>:<turn>:chip|pile0..4` (the two-step chip play, used when the
+plays do not fit the menus; a `chip` menu posted before the one-step menus existed works the same way),
+`sd:<game>:<deal>`, `skr:<game>:resign|resign-yes` (Resign on the status message, and its private confirmation).
 """
 
 from __future__ import annotations
@@ -40,9 +42,10 @@ class SuckerButton(Button, custom_id=CustomId("sk:{game}:{ply}:{action}", action
         await _presenter(interaction).decide(interaction, self.game_id, self.fields["action"], self.ply)
 
 
-class SuckerSelect(Select, custom_id=CustomId("sks:{game}:{ply}:{what}", what=r"chip|pile[0-4]")):
-    """The chip-colour menu on the status message, and the pile menus of the private step when there are more
-    piles than buttons."""
+class SuckerSelect(Select, custom_id=CustomId("sks:{game}:{ply}:{what}", what=r"chip|pile[0-4]|play[0-4]")):
+    """The chip menus on the status message: "colour on pile" in one step (`play*`, the value is the action
+    text), or the colour of a two-step play (`chip`); and the pile menus of that private second step when there
+    are more piles than buttons (`pile*`)."""
 
     game_kind = KIND
 

@@ -206,7 +206,8 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
 
     # ----- components (see components.py) ------------------------------------------------------------------
     async def decide(self, interaction: discord.Interaction[Any], game_id: int, action: str, ply: int) -> None:
-        """A decision clicked on the status message, or a pile chosen in the private step of playing a chip."""
+        """A decision clicked or chosen on the status message (answered by redrawing it: the one request), or a
+        pile chosen in the private step of a two-step chip play."""
         result: SuckerResult = await self.service.act(game_id, interaction.user.id, action, expected_ply=ply)
         message = interaction.message
         if message is not None and message.id == result.game.message_id:
@@ -219,7 +220,8 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         self.schedule_bots(result)
 
     async def choose_chip(self, interaction: discord.Interaction[Any], game_id: int, colour: str, ply: int) -> None:
-        """The first step of playing a chip: its colour was chosen; ask privately on which pile."""
+        """The first step of a two-step chip play (plays that do not fit the status message's menus, or a menu
+        drawn before plays took one step): its colour was chosen; ask privately on which pile."""
         result: SuckerResult = await self.service.require_turn(game_id, interaction.user.id, ply)
         if colour not in result.public.colours:
             raise ServiceError("There is no chip of that colour in this game; choose one from the menu.")
