@@ -20,17 +20,21 @@ async def import_grid(fake: FakeDiscord, user: FakeUser, board: FakeMessage, gri
 
 
 async def move(fake: FakeDiscord, user: FakeUser, board: FakeMessage, text: str) -> InteractionResult:
-    """Play `text` the way a player does: pick the piece in the menu, then press the direction button."""
+    """Play `text` the way a player does, on their board: pick the piece in the menu, then press the direction
+    button that choosing it added to the same message (a piece with one legal move goes on the pick)."""
     src = text.split("-")[0]
     menus = [s for s in board.selects() if str(s["custom_id"]).startswith("ggs:1:piece:")]
     assert menus, board.text()
     menu = menus[0]
     assert src in [o["value"] for o in menu["options"]], board.text()
     picked = await fake.select(user, board, menu["custom_id"], [src])
-    assert picked.callback_type == 4 and picked.ephemeral and picked.message is not None, picked.errors
-    button = next(b for b in picked.message.buttons() if str(b["custom_id"]).endswith(f":{text}"))
-    done = await fake.click(user, picked.message, button["custom_id"])
-    assert done.callback_type == 7, done.errors
+    assert picked.callback_type == 7 and picked.message is board, picked.errors
+    buttons = [b for b in board.buttons() if str(b["custom_id"]).startswith("ggm:1:")]
+    if not buttons:  # the piece's only move: made by the pick
+        return picked
+    button = next(b for b in buttons if str(b["custom_id"]).endswith(f":{text}"))
+    done = await fake.click(user, board, button["custom_id"])
+    assert done.callback_type == 7 and done.message is board, done.errors
     return done
 
 
@@ -43,8 +47,9 @@ def move_number(board: FakeMessage) -> int | None:
 async def settled(fake: FakeDiscord, *boards: FakeMessage, at_least: int = 1) -> None:
     """Wait until every board shows the same move, `at_least` that one (the redraws after a move landed)."""
     def same() -> bool:
-        if any("revealed" in board.text() for board in boards):
-            return True
+        revealed = ["revealed" in board.text() for board in boards]
+        if any(revealed):  # the game is over: wait for every board to show it (the mover's is drawn first)
+            return all(revealed)
         numbers = {move_number(board) for board in boards}
         return len(numbers) == 1 and (numbers.pop() or 0) >= at_least
 

@@ -575,19 +575,26 @@ class Load:
             promise = Promise("move", user.id, game_id=gid, action="setup:", prefix=True)
             res = await self.select(user, dm, f"ggs:{gid}:formation", value, _keeps(promise), final=final)
             return res is not None and acknowledged(res)
+        # The piece menu, then a direction on the same board; a piece with one move (its option reads "to <sq>")
+        # moves on the pick itself.
         menu = next(c for c in dm.walk_components() if str(c.get("custom_id", "")).startswith(f"ggs:{gid}:piece:"))
-        square = self.rng.choice([o["value"] for o in menu["options"]])
-        private = await self.select(user, dm, str(menu["custom_id"]), square, final=final)
-        if private is None or not private.answered or private.message is None or not private.ephemeral:
-            return False
-        steps = [c for c in private.message.custom_ids() if _GG_MOVE.fullmatch(c)]
+        option = self.rng.choice(list(menu["options"]))
+        square, targets = str(option["value"]), str(option.get("description", "")).removeprefix("to ")
+        ply = int(str(menu["custom_id"]).rsplit(":", 1)[1])
+        lone = None if "," in targets else Promise("move", user.id, game_id=gid, action=f"{square}-{targets}",
+                                                    token=ply)
+        picked = await self.select(user, dm, str(menu["custom_id"]), square,
+                                   None if lone is None else _keeps(lone), final=final)
+        if picked is None or not acknowledged(picked) or lone is not None:
+            return picked is not None and acknowledged(picked)
+        steps = [c for c in dm.custom_ids() if _GG_MOVE.fullmatch(c) and f":{square}-" in c]
         if not steps:
             return False
         choice = self.rng.choice(steps)
         parsed = _GG_MOVE.fullmatch(choice)
         assert parsed is not None
         promise = Promise("move", user.id, game_id=gid, action=parsed[3], token=int(parsed[2]))
-        res = await self.click(user, private.message, choice, _keeps(promise), final=final)
+        res = await self.click(user, dm, choice, _keeps(promise), final=final)
         return res is not None and acknowledged(res)
 
     async def give(self, table: Table) -> None:

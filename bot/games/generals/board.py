@@ -14,14 +14,14 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.games.generals.components import FormationSelect, GeneralsButton, PieceSelect
+from bot.games.generals.components import FormationSelect, GeneralsButton, GeneralsMoveButton, PieceSelect
 from bot.games.generals.pictures import REASONS, SIDE_NAMES, knowledge_label
 from bot.lobby import per_turn
 from bot.presenter import IMAGE_NAME
 from bot.service import GameInfo
 from bot.words import closed_challenge_line
 from games.base import EndReason
-from games.generals.board import FILES, parse_square
+from games.generals.board import FILES, WIDTH, parse_square, rank_of
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
 from games.generals.setup import FORMATIONS
 from games.generals.views import PLAY, SETUP, LastMove, PlayerView, PublicView
@@ -152,8 +152,10 @@ def public_last_line(last: LastMove | None, names: Sequence[str]) -> str:
 
 
 # ----- a player's own board -------------------------------------------------------------------------------------
-def private_embed(game: GameInfo, view: PlayerView, names: Sequence[str], text_board: str | None) -> discord.Embed:
-    """A player's board: their ranks and deductions, their last ruling in their words, what to do now."""
+def private_embed(game: GameInfo, view: PlayerView, names: Sequence[str], text_board: str | None,
+                  selected: str | None = None) -> discord.Embed:
+    """A player's board: their ranks and deductions, their last ruling in their words, what to do now
+    (`selected`: the square of the piece they picked, whose directions the controls show)."""
     seat = view.seat
     lines = [f"You are {SIDE_MARK[seat]} side {SIDE_NAMES[seat]} against {names[1 - seat]}."]
     if view.outcome is not None:
@@ -162,8 +164,13 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[str], text_b
         lines.append("Every piece is revealed.")
     elif view.phase == SETUP:
         lines += setup_lines(view)
+    elif view.to_move == seat and selected is not None:
+        rank = next((p.rank.title for p in view.own if p.square == selected), "piece")
+        lines.append(f"▶ **Your move** (move {view.ply + 1}): your {rank} on {selected} is chosen; press a "
+                     "direction (⬆ is towards the enemy), or choose another piece.")
     elif view.to_move == seat:
-        lines.append(f"▶ **Your move** (move {view.ply + 1}): choose a piece below, or `/generals move`.")
+        lines.append(f"▶ **Your move** (move {view.ply + 1}): choose a piece below (one with a single move goes "
+                     "at once), or `/generals move`.")
     else:
         lines.append(f"Waiting for {names[1 - seat]} to move (move {view.ply + 1}).")
     last = private_last_line(view)
@@ -249,8 +256,10 @@ def mover_result(view: PlayerView) -> str:
     return private_last_line(view) or "Done."
 
 
-def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str]) -> discord.ui.View | None:
-    """The controls of a private board: setup tools, or the piece menu on the player's turn."""
+def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str],
+                 selected: str | None = None) -> discord.ui.View | None:
+    """The controls of a private board: setup tools, or the piece menu on the player's turn; with a piece
+    `selected` (checked by `selectable_piece`), its direction buttons too, and the menu marks it."""
     if view.outcome is not None or game.status != "active":
         return None
     controls = discord.ui.View(timeout=None)
@@ -275,17 +284,54 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str]) -> disc
         return controls
     pieces = movable_pieces(view)
     if view.to_move == view.seat and pieces:
-        options = [discord.SelectOption(label=f"{square} · {rank.title}",
-                                        value=square, description="to " + ", ".join(targets)[:90])
+        options = [discord.SelectOption(label=f"{square} · {rank.title}", value=square, default=square == selected,
+                                        description="to " + ", ".join(targets)[:90])
                    for square, rank, targets in pieces[:25]]
         controls.add_item(PieceSelect.of(game=game.id, ply=view.ply, options=options,
                                          placeholder="Move a piece…", row=0))
+        if selected is not None:
+            for button in direction_buttons(game.id, view, selected):
+                controls.add_item(button)
     if game.draws_allowed:  # a computer player never agrees to a draw
         controls.add_item(GeneralsButton.of(game=game.id, verb="draw", label="Offer draw",
-                                            style=discord.ButtonStyle.secondary, row=1))
+                                            style=discord.ButtonStyle.secondary, row=2))
     controls.add_item(GeneralsButton.of(game=game.id, verb="resign", label="Resign",
-                                        style=discord.ButtonStyle.danger, row=1))
+                                        style=discord.ButtonStyle.danger, row=2))
     return controls
+
+
+def selectable_piece(view: PlayerView, square: str | None) -> str | None:
+    """`square` if it holds one of the viewer's pieces that may move now (a selection still valid), else None."""
+    if square is None or view.phase != PLAY or view.to_move != view.seat or view.outcome is not None:
+        return None
+    return square if any(text.startswith(f"{square}-") for text in view.legal) else None
+
+
+def direction_buttons(game_id: int, view: PlayerView, square: str) -> list[GeneralsMoveButton]:
+    """One button per legal step of the piece on `square`, labelled from the player's side of the board."""
+    enemy = {piece.square for piece in view.enemy}
+    moves = [text for text in view.legal if text.startswith(f"{square}-")]
+    buttons = []
+    for text in sorted(moves, key=lambda t: "⬅⬆⬇➡".index(direction_arrow(view.seat, square, t.partition("-")[2]))):
+        dst = text.partition("-")[2]
+        label = f"{direction_arrow(view.seat, square, dst)} {dst}" + (" ⚔ challenge" if dst in enemy else "")
+        buttons.append(GeneralsMoveButton.of(
+            game=game_id, ply=view.ply, move=text, label=label, row=1,
+            style=discord.ButtonStyle.danger if dst in enemy else discord.ButtonStyle.primary))
+    return buttons
+
+
+def direction_arrow(seat: int, src: str, dst: str) -> str:
+    """↑ is always towards the enemy, as the player sees their board."""
+    a, b = parse_square(src), parse_square(dst)
+    assert a is not None and b is not None
+    forward = rank_of(b) - rank_of(a)
+    sideways = (b % WIDTH) - (a % WIDTH)
+    if seat == 1:
+        forward, sideways = -forward, -sideways
+    if forward:
+        return "⬆" if forward > 0 else "⬇"
+    return "➡" if sideways > 0 else "⬅"
 
 
 def movable_pieces(view: PlayerView) -> list[tuple[str, Rank, list[str]]]:

@@ -2,7 +2,7 @@
 
 Custom ids carry game numbers, public move counts and squares only, never a rank:
 - `gg:<game>:<verb>`: every button except moves (challenge, channel board, setup tools, draw, resign);
-- `ggm:<game>:<ply>:<from>-<to>`: a direction button, drawn at move count `ply`;
+- `ggm:<game>:<ply>:<from>-<to>`: a direction button of a private board's chosen piece, drawn at move count `ply`;
 - `ggs:<game>:formation`, `ggs:<game>:piece:<ply>`, `ggs:<game>:forget`: the formation menu of the setup, the
   piece menu of play, and the saved-formation menu to delete from;
 - `ggf:<game>:<what>`: the forms (swap, import, save), answered by the presenter's `on_interaction`.
@@ -65,12 +65,13 @@ class FormationSelect(Select, custom_id=CustomId("ggs:{game}:formation")):
 
 
 class PieceSelect(Select, custom_id=CustomId("ggs:{game}:piece:{ply}")):
-    """The piece menu of play, drawn at move count `ply`: the chosen square's direction buttons follow."""
+    """The piece menu of play, drawn at move count `ply`: the board is redrawn with the chosen square's direction
+    buttons (or the piece's only move is made)."""
 
     game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
-        await presenter_of(interaction).play.choose_direction(interaction, self.game_id, self.choice(), self.ply)
+        await presenter_of(interaction).play.choose_piece(interaction, self.game_id, self.choice(), self.ply)
 
 
 class ForgetSelect(Select, custom_id=CustomId("ggs:{game}:forget")):

@@ -3,7 +3,8 @@
 The bot DMs each player their board and keeps it up to date; if the DM cannot be delivered, the player is told
 in the channel and uses **My board** (the same board and controls, ephemerally) until they ask for the DM again
 with **Send my board by DM**. A board is drawn only from its owner's `OwnView` and sent only to `own.user_id`.
-Messages already showing what would be drawn are not edited again (`Drawn`).
+Messages already showing what would be drawn are not edited again (`Drawn`); a board drawn with a chosen piece
+(see play.py) has its own key, so the next redraw of that message always replaces it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.generals.board import private_embed, private_view
+from bot.games.generals.board import private_embed, private_view, selectable_piece
 from bot.games.generals.components import GeneralsButton
 from bot.games.generals.pictures import picture
 from bot.presenter import Board, seat_names
@@ -58,9 +59,10 @@ def channel_key(game: GameInfo, view: PublicView, images: bool) -> str:
     return _key(view.to_dict(), game.status, game.deadline, game.draw_offer, images)
 
 
-def private_key(game: GameInfo, view: PlayerView, saved: list[str], images: bool, offer_dm: bool) -> str:
+def private_key(game: GameInfo, view: PlayerView, saved: list[str], images: bool, offer_dm: bool,
+                selected: str | None = None) -> str:
     """What a private board is drawn from: the same key means the same message."""
-    return _key(view.to_dict(), game.status, game.deadline, game.draw_offer, saved, images, offer_dm)
+    return _key(view.to_dict(), game.status, game.deadline, game.draw_offer, saved, images, offer_dm, selected)
 
 
 class PrivateBoards:
@@ -72,20 +74,24 @@ class PrivateBoards:
         self.drawn = Drawn()
 
     async def drawing(self, result: GeneralsResult, own: OwnView[PlayerView], saved: list[str], images: bool, *,
-                      offer_dm: bool = False) -> Board:
-        """`own`'s board: their embed, their controls and their picture."""
+                      offer_dm: bool = False, selected: str | None = None) -> Board:
+        """`own`'s board: their embed, their controls and their picture; `selected` is the square of the piece
+        they chose to move (dropped if it can no longer move)."""
         game, view = result.game, own.view
-        image, text = await picture(view, images)
-        controls = private_view(game, view, saved)
+        selected = selectable_piece(view, selected)
+        image, text = await picture(view, images, selected=selected)
+        controls = private_view(game, view, saved, selected)
         if offer_dm and game.status == "active" and view.outcome is None:
             controls = controls or discord.ui.View(timeout=None)
             controls.add_item(GeneralsButton.of(game=game.id, verb="dm", label="Send my board by DM",
                                                 style=discord.ButtonStyle.secondary, row=3))
-        embed = private_embed(game, view, seat_names(self.presenter, result), text)
-        return Board(None, embed, controls, image, private_key(game, view, saved, images, offer_dm))
+        embed = private_embed(game, view, seat_names(self.presenter, result), text, selected)
+        return Board(None, embed, controls, image, private_key(game, view, saved, images, offer_dm, selected))
 
-    async def show(self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool) -> Board:
-        """The player's board as an ephemeral message (My board), from the latest state."""
+    async def show(self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool,
+                   selected: str | None = None) -> Board:
+        """The player's board as an ephemeral message (My board), or the board they used (`edit`), from the
+        latest state."""
         async with self.presenter.bot.drawing(game_id) as result:
             own = self.presenter.own_seat(result, interaction.user.id)
             if result.game.status == "pending":
@@ -93,7 +99,8 @@ class PrivateBoards:
             stored = await self.store.get(game_id, own.seat)
             offer_dm = interaction.guild_id is not None and (stored is None or not stored.delivered)
             saved = await self.presenter.setup_tools.saved_names(own.user_id, own.view)
-            board = await self.drawing(result, own, saved, await self.presenter.images_on(result), offer_dm=offer_dm)
+            board = await self.drawing(result, own, saved, await self.presenter.images_on(result), offer_dm=offer_dm,
+                                       selected=selected)
             if edit:
                 await interaction.response.edit_message(embed=board.embed, view=board.view,
                                                         attachments=board.attachments())
@@ -102,14 +109,14 @@ class PrivateBoards:
                                                         files=board.attachments(), ephemeral=True)
         return board
 
-    async def answer(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """After a setup action: redraw the board the player used (their DM or their ephemeral board); a form
-        sent from a board answers with a fresh ephemeral board."""
+    async def answer(self, interaction: discord.Interaction[Any], game_id: int, *, selected: str | None = None) -> None:
+        """After a setup action, a move or a chosen piece (`selected`): redraw the board the player used (their DM
+        or their ephemeral board); a form sent from a board answers with a fresh ephemeral board."""
         message = interaction.message  # set for a click on a board, and for a form opened from one
         if message is None:
-            await self.show(interaction, game_id, edit=False)
+            await self.show(interaction, game_id, edit=False, selected=selected)
             return
-        board = await self.show(interaction, game_id, edit=True)
+        board = await self.show(interaction, game_id, edit=True, selected=selected)
         self.drawn.remember(message.id, board.key)  # when it is the DM board, the redraw that follows can skip it
 
     async def send_by_dm(self, interaction: discord.Interaction[Any], game_id: int) -> None:

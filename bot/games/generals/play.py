@@ -1,4 +1,10 @@
-"""Play: the piece menu's direction buttons, the moves they make, and `/generals move` with its autocomplete.
+"""Play: the piece menu and direction buttons of a private board, the moves they make, and `/generals move`
+with its autocomplete.
+
+A move is made on the board itself, in at most two clicks that edit the same message: choosing a piece redraws
+the board with that piece highlighted and its direction buttons (a piece with one legal move moves at once),
+and a direction makes the move and redraws the board after it. The chosen piece is not stored anywhere: it is
+one player's state of their own message, carried by the redraw itself.
 
 Everything here reads the mover's own view (`Result.own`): their legal moves and their own ranks, never the
 opponent's.
@@ -11,12 +17,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.games.generals.board import movable_pieces, mover_result
-from bot.games.generals.components import GeneralsMoveButton
+from bot.games.generals.board import direction_arrow, movable_pieces, mover_result
 from bot.service import ServiceError
 from games.base import GameError
 from games.generals.actions import Move, parse_action_text
-from games.generals.board import WIDTH, parse_square, rank_of
 from games.generals.views import PLAY, PlayerView
 
 if TYPE_CHECKING:
@@ -29,21 +33,24 @@ class Play:
     def __init__(self, presenter: GeneralsPresenter) -> None:
         self.presenter = presenter
 
-    async def choose_direction(self, interaction: discord.Interaction[Any], game_id: int, square: str,
-                               ply: int) -> None:
-        """The piece menu's answer: one button per legal step of the piece on `square`."""
+    async def choose_piece(self, interaction: discord.Interaction[Any], game_id: int, square: str,
+                           ply: int) -> None:
+        """The piece menu's answer, on the board it was chosen on: the piece's only move is made at once;
+        otherwise the board is redrawn with the piece highlighted and one button per legal step."""
         result = await self.presenter.service.require_turn(game_id, interaction.user.id, ply)
         view = self.presenter.own_view(result, interaction.user.id)
-        if not any(text.startswith(f"{square}-") for text in view.legal):
+        moves = [text for text in view.legal if text.startswith(f"{square}-")]
+        if not moves:
             raise ServiceError(f"You have no piece on {square} that can move now; look at your board again.")
-        rank = next(p.rank for p in view.own if p.square == square)
-        await interaction.response.send_message(
-            f"Move your {rank.title} on {square} (⬆ is towards the enemy):",
-            view=direction_view(game_id, view, square), ephemeral=True)
+        if len(moves) == 1:
+            await self.move(interaction, game_id, moves[0], ply, from_command=False)
+            return
+        await self.presenter.private_boards.answer(interaction, game_id, selected=square)
 
     async def move(self, interaction: discord.Interaction[Any], game_id: int, move: str, ply: int | None,
                    *, from_command: bool) -> None:
-        """Play `move` for the user; a direction button (drawn at move count `ply`) or `/generals move`."""
+        """Play `move` for the user: a direction button or a lone move picked in the menu (drawn at move count
+        `ply`), or `/generals move`."""
         try:
             action = parse_action_text(move)
         except GameError as exc:
@@ -51,11 +58,11 @@ class Play:
         if not isinstance(action, Move):  # setup texts belong to the board's setup tools, not to moves
             raise ServiceError("`/generals move` takes a move like e3-e4; set up your army on your board.")
         result = await self.presenter.service.act(game_id, interaction.user.id, action.text(), expected_ply=ply)
-        said = mover_result(self.presenter.own_view(result, interaction.user.id))
         if from_command:
+            said = mover_result(self.presenter.own_view(result, interaction.user.id))
             await interaction.response.send_message(said, ephemeral=True)
-        else:
-            await interaction.response.edit_message(content=said, view=None)
+        else:  # the board the move was made on shows the board after it (and the redraw below skips it)
+            await self.presenter.private_boards.answer(interaction, game_id)
         await self.presenter.bot.redraw(result.id)
         self.presenter.schedule_bots(result)
 
@@ -77,38 +84,6 @@ class Play:
                                              "(type the target)"[:100], value=f"{square}-{targets[0]}")
                     for square, rank, targets in pieces][:25]
         return [app_commands.Choice(name=move_label(view, text)[:100], value=text) for text in moves][:25]
-
-
-def direction_view(game_id: int, view: PlayerView, square: str) -> discord.ui.View:
-    """One button per legal step of the piece on `square`, labelled from the player's side of the board."""
-    enemy = {piece.square for piece in view.enemy}
-    controls = discord.ui.View(timeout=None)
-    moves = [text for text in view.legal if text.startswith(f"{square}-")]
-    for text in sorted(moves, key=lambda t: _arrow_order(view.seat, square, t.partition("-")[2])):
-        dst = text.partition("-")[2]
-        arrow = direction_arrow(view.seat, square, dst)
-        label = f"{arrow} {dst}" + (" ⚔ challenge" if dst in enemy else "")
-        controls.add_item(GeneralsMoveButton.of(
-            game=game_id, ply=view.ply, move=text, label=label,
-            style=discord.ButtonStyle.danger if dst in enemy else discord.ButtonStyle.primary))
-    return controls
-
-
-def direction_arrow(seat: int, src: str, dst: str) -> str:
-    """↑ is always towards the enemy, as the player sees their board."""
-    a, b = parse_square(src), parse_square(dst)
-    assert a is not None and b is not None
-    forward = rank_of(b) - rank_of(a)
-    sideways = (b % WIDTH) - (a % WIDTH)
-    if seat == 1:
-        forward, sideways = -forward, -sideways
-    if forward:
-        return "⬆" if forward > 0 else "⬇"
-    return "➡" if sideways > 0 else "⬅"
-
-
-def _arrow_order(seat: int, src: str, dst: str) -> int:
-    return "⬅⬆⬇➡".index(direction_arrow(seat, src, dst))
 
 
 def move_label(view: PlayerView, text: str) -> str:

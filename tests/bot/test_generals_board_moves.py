@@ -1,0 +1,85 @@
+"""Game of the Generals moves made on the private board itself: a piece, then a direction, on the same message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.test_bot_generals import set_up
+from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.support.generals import A_GRID, B_GRID, settled, to_move
+from tests.support.world import TabletopRunner, World
+
+
+def _piece_menu(board: FakeMessage) -> dict[str, Any]:
+    return next(s for s in board.selects() if str(s["custom_id"]).startswith("ggs:1:piece:"))
+
+
+def _directions(board: FakeMessage) -> list[str]:
+    return [str(b["custom_id"]) for b in board.buttons() if str(b["custom_id"]).startswith("ggm:1:")]
+
+
+async def _pick(fake: FakeDiscord, user: FakeUser, board: FakeMessage, square: str) -> InteractionResult:
+    picked = await fake.select(user, board, str(_piece_menu(board)["custom_id"]), [square])
+    assert picked.callback_type == 7 and picked.message is board, picked.errors
+    return picked
+
+
+async def test_a_move_is_two_clicks_on_the_board_and_a_lone_move_is_one(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    channel_board, a, b = await set_up(world, (A_GRID, B_GRID))
+    players = {world.alice.id: (world.alice, a, "a3", "a4"), world.bob.id: (world.bob, b, "a6", "a5")}
+    first = to_move(channel_board)
+    assert first is not None
+    second = world.bob.id if first == world.alice.id else world.alice.id
+    messages = len(fake.messages)  # dicts keep their order: the new ones come last
+
+    # Every piece's first step is its only one (the armies fill their ranks): one click moves it.
+    for mover, at_least in ((first, 2), (second, 3)):
+        user, board, square, ahead = players[mover]
+        await _pick(fake, user, board, square)
+        assert _directions(board) == [] and f"Last: You moved your Private {square}-{ahead}." in board.text()
+        await settled(fake, channel_board, a, b, at_least=at_least)
+
+    # Now the Private ahead can step forward, back or sideways: the pick shows its directions on the board.
+    user, board, square, ahead = players[first]
+    unpicked = [dict(a) for a in board.attachments]
+    await _pick(fake, user, board, ahead)
+    assert board.attachments and board.attachments != unpicked  # a new picture (test_render_generals: the mark)
+    chosen = [o["value"] for o in _piece_menu(board)["options"] if o.get("default")]
+    assert chosen == [ahead] and f"your Private on {ahead} is chosen" in board.text()
+    directions = _directions(board)
+    assert len(directions) >= 2 and all(f":{ahead}-" in d for d in directions), directions
+    back = next(d for d in directions if d.endswith(f"-{square}"))
+    done = await fake.click(user, board, back)
+    assert done.callback_type == 7 and done.message is board, done.errors
+    assert _directions(board) == [] and f"Last: You moved your Private {ahead}-{square}." in board.text()
+    await settled(fake, channel_board, a, b, at_least=4)
+    # Every move edited the boards: nothing new in the DMs, no private answer (the channel's turn pings aside).
+    new = list(fake.messages.values())[messages:]
+    assert not [m for m in new if m.ephemeral or m.channel_id != world.channel.id], new
+    assert len(fake.dm_messages(world.alice)) == len(fake.dm_messages(world.bob)) == 1
+
+
+async def test_a_move_by_command_clears_the_chosen_piece(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    channel_board, a, b = await set_up(world, (A_GRID, B_GRID))
+    players = {world.alice.id: (world.alice, a, "a3", "a4"), world.bob.id: (world.bob, b, "a6", "a5")}
+    first = to_move(channel_board)
+    assert first is not None
+    second = world.bob.id if first == world.alice.id else world.alice.id
+    for mover, at_least in ((first, 2), (second, 3)):
+        user, board, square, _ahead = players[mover]
+        await _pick(fake, user, board, square)
+        await settled(fake, channel_board, a, b, at_least=at_least)
+
+    user, board, square, ahead = players[first]
+    await _pick(fake, user, board, ahead)
+    assert _directions(board)
+    res = await fake.slash(user, world.channel, "generals", "move", options={"move": f"{ahead}-{square}"})
+    assert res.ephemeral and not res.errors, res.errors
+    await settled(fake, channel_board, a, b, at_least=4)
+    # The board that showed the chosen piece is redrawn without it: no stale directions, no stale menu.
+    await fake.wait_until(lambda: _directions(board) == [] and "is chosen" not in board.text())
+    assert f"Last: You moved your Private {ahead}-{square}." in board.text()
