@@ -19,8 +19,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Mapping
-from typing import Any, ClassVar, Protocol, Self, cast
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
 
 import discord
 
@@ -113,8 +113,19 @@ class _Component:
         custom_id = cls.custom_id_shape.format(**{k: v for k, v in values.items() if k in names})
         return custom_id, {k: v for k, v in values.items() if k not in names}
 
+    @classmethod
+    def of(cls, **values: Any) -> Self:
+        """The component for these template fields and the item's own options (a button's label, style, row,
+        disabled, emoji; a menu's options, placeholder, row)."""
+        custom_id, options = cls._split(values)
+        make: Callable[..., Self] = cls
+        return make(custom_id, **options)
+
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError  # every concrete component defines what its use does
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await self._dispatch(interaction)
 
     async def _dispatch(self, interaction: discord.Interaction[Any]) -> None:
         game_id = self.game_id if "game" in self.fields else None
@@ -131,20 +142,10 @@ class Button(_Component, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         self._parse(custom_id)
 
     @classmethod
-    def of(cls, **values: Any) -> Self:
-        """The button for these template fields and button options (label, style, row, disabled, emoji)."""
-        custom_id, options = cls._split(values)
-        return cls(custom_id, **options)
-
-    @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> Self:
         assert isinstance(item, discord.ui.Button) and item.custom_id is not None
         return cls(item.custom_id, label=item.label or "·", style=item.style)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await self._dispatch(interaction)
-
 
 class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], template=_NEVER):
     """A persistent menu; subclasses give `custom_id=CustomId(...)` and define `on_use` (the choice: `values`)."""
@@ -154,12 +155,6 @@ class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
         super().__init__(discord.ui.Select(custom_id=custom_id, options=options or [], placeholder=placeholder,
                                            row=row))
         self._parse(custom_id)
-
-    @classmethod
-    def of(cls, **values: Any) -> Self:
-        """The menu for these template fields and menu options (options, placeholder, row)."""
-        custom_id, options = cls._split(values)
-        return cls(custom_id, **options)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -177,8 +172,17 @@ class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
             raise ServiceError("Choose one of the options.")
         return str(self.item.values[0])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await self._dispatch(interaction)
+
+PresenterT = TypeVar("PresenterT")
+
+
+def presenter_for(interaction: discord.Interaction[Any], kind: str, cls: type[PresenterT]) -> PresenterT:
+    """The presenter of game `kind` on the bot this interaction came to, as its own class (a component's way back
+    to the game it belongs to)."""
+    presenter = cast(GameHost, interaction.client).presenter(kind)
+    if not isinstance(presenter, cls):
+        raise ServiceError("This game is not available on this bot right now.")
+    return presenter
 
 
 class GameHost(Protocol):
@@ -195,6 +199,8 @@ class GameHost(Protocol):
     async def redraw(self, game_id: int) -> None: ...
 
     async def check_game(self, interaction: discord.Interaction[Any], kind: str, game_id: int) -> None: ...
+
+    def presenter(self, kind: str) -> object: ...
 
 
 async def dispatch(

@@ -12,16 +12,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from string import ascii_uppercase
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import Button, CustomId, Select
+from bot.components import Button, CustomId, Select, presenter_for
 from bot.games.chopsticks import board
-from bot.presenter import GamePresenter, seat_names
+from bot.presenter import seat_names
 from bot.service import Result, ServiceError
 from games.chopsticks.analysis import hint_text
 from games.chopsticks.views import ChopsticksView, MoveChoice
+
+if TYPE_CHECKING:
+    from bot.games.chopsticks.presenter import ChopsticksPresenter
 
 KIND = "chopsticks"
 PER_ROW = 5
@@ -39,10 +42,10 @@ def public_view(result: Result[Any, Any]) -> ChopsticksView:
     return view
 
 
-def _presenter(interaction: discord.Interaction[Any]) -> GamePresenter:
-    client: Any = interaction.client
-    presenter: GamePresenter = client.presenter(KIND)
-    return presenter
+def _presenter(interaction: discord.Interaction[Any]) -> ChopsticksPresenter:
+    from bot.games.chopsticks.presenter import ChopsticksPresenter  # it builds these components: imported on use
+
+    return presenter_for(interaction, KIND, ChopsticksPresenter)
 
 
 async def play(interaction: discord.Interaction[Any], game_id: int, move: str, ply: int) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import Button, CustomId, Select
+from bot.components import Button, CustomId, Select, presenter_for
 
 if TYPE_CHECKING:
     from bot.games.generals.presenter import GeneralsPresenter
@@ -31,9 +31,7 @@ def presenter_of(interaction: discord.Interaction[Any]) -> GeneralsPresenter:
     """The Generals presenter of the bot this interaction came to."""
     from bot.games.generals.presenter import GeneralsPresenter  # it builds these components: imported on use
 
-    presenter = interaction.client.presenter(KIND)
-    assert isinstance(presenter, GeneralsPresenter)
-    return presenter
+    return presenter_for(interaction, KIND, GeneralsPresenter)
 
 
 class GeneralsButton(Button, custom_id=CustomId("gg:{game}:{verb}", verb=BUTTON_VERBS)):

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import Button, CustomId, Select
-from bot.service import ServiceError
+from bot.components import Button, CustomId, Select, presenter_for
 
 if TYPE_CHECKING:
     from bot.games.sucker.presenter import SuckerPresenter
@@ -27,10 +26,7 @@ def _presenter(interaction: discord.Interaction[Any]) -> SuckerPresenter:
     # Imported on use: the presenter module draws with these components, so it imports this one.
     from bot.games.sucker.presenter import SuckerPresenter
 
-    presenter = interaction.client.presenter(KIND)
-    if not isinstance(presenter, SuckerPresenter):
-        raise ServiceError("So Long Sucker is not available on this bot right now.")
-    return presenter
+    return presenter_for(interaction, KIND, SuckerPresenter)
 
 
 class SuckerButton(Button, custom_id=CustomId("sk:{game}:{ply}:{action}", action=r"[a-z0-9:._-]{1,60}")):

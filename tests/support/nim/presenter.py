@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import Button, CustomId
+from bot.components import Button, CustomId, presenter_for
 from bot.presenter import Board, GamePresenter
 from bot.service import Player, ReplayFrame, Result
 from tests.support.nim.engine import NimView
@@ -18,9 +18,7 @@ KIND = "nim"
 
 
 def _presenter(interaction: discord.Interaction[Any]) -> NimPresenter:
-    presenter = interaction.client.presenter(KIND)
-    assert isinstance(presenter, NimPresenter)
-    return presenter
+    return presenter_for(interaction, KIND, NimPresenter)
 
 
 class AcceptButton(Button, custom_id=CustomId("nim:{game}:accept")):
