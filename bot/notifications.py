@@ -65,7 +65,7 @@ class Notifier:
             text = presenter.play_began_text(result, began.user_id)
             await self._ping(presenter, result, began.user_id, text, announcement=True)
         elif decision is not None and decision.user_id is not None and result.game.began:
-            text = f"<@{decision.user_id}>, {presenter.turn_text(result, decision.seat)}."
+            text = f"<@{decision.user_id}>, {await presenter.turn_notice(result, decision.seat)}"
             await self._ping(presenter, result, decision.user_id, text)
 
     async def _announce_start(self, presenter: GamePresenter, result: Result[Any, Any], started: GameStarted,

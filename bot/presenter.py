@@ -216,6 +216,11 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
             return f"it is your turn to set up in {self.title} #{result.id}"
         return f"it is your move in {self.title} #{result.id}"
 
+    async def turn_notice(self, result: Result[Any, Any], seat: int) -> str:
+        """The turn notification's words for `seat`: `turn_text`, and what else that player needs to know now
+        (Generals: to open their board again when the bot can no longer keep it current), a whole sentence."""
+        return self.turn_text(result, seat) + "."
+
     def play_began_text(self, result: Result[Any, Any], first: int | None) -> str:
         """The announcement that secret setups are done and play begins, `first` (None: a computer) to move."""
         who = f"<@{first}> moves first" if first is not None else "I move first"

@@ -28,8 +28,9 @@ RULES = "\n".join([
     "",
     "**Setup**, on your private board (in my DM, or **My board** in the channel): place all 21 pieces on your three "
     "home ranks (27 squares, 6 stay empty). Side A (white) sets up on ranks 1-3, side B (black) on ranks 6-8. Pick "
-    "a formation from the menu, then **Swap two squares…**, **Import grid…** or **Export grid**, **Save "
-    "formation…** for later games, and press **Ready**. Play begins when both armies are ready.",
+    "a formation from the menu, then swap squares with the square menus (pick a square, then the one to swap it "
+    "with), **Import grid…** or **Export grid**, **Save formation…** for later games, and press **Ready**. Play "
+    "begins when both armies are ready.",
     "",
     "**Squares and moves**: a square is its file and rank, the same for both players (`e3`); a move is from-to: "
     "`e3-e4`. A piece steps one square forward, back or sideways: never diagonally, never onto your own piece. "

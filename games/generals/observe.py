@@ -15,6 +15,7 @@ from games.generals.pieces import Rank, Result
 from games.generals.records import Piece
 from games.generals.setup import deployment
 from games.generals.views import (
+    SETUP,
     EnemyPiece,
     LastMove,
     OwnPiece,
@@ -90,10 +91,10 @@ def _last_for(state: GeneralsState, viewer: int | None) -> LastMove | None:
     event = state.last
     if event is None:
         return None
-    if event.kind in ("setup", "swap"):
-        if viewer == event.seat:
-            return LastMove(event.seat, event.kind, _name(event.src), _name(event.dst))
-        return LastMove(event.seat, "setup")  # others learn that the draft changed, never how
+    if state.phase == SETUP:
+        # Drafts are secret and `ready` already says who is done: a view that named the latest setup action
+        # would change (and its board be redrawn) each time the *other* player rearranged their army.
+        return None
     if event.kind != "move":
         return LastMove(event.seat, event.kind)
     your_rank = their_rank = None

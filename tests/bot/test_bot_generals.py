@@ -309,7 +309,7 @@ async def test_saved_formations_are_per_user_and_load_on_either_side(world: Worl
     grid = exported.message.text()
     assert re.search(r"6 \| .*FLG", grid) and re.search(r"8 \|", grid), grid  # front row of side B is rank 6
 
-    deleting = await fake.click(world.alice, second, "gg:2:delete")
+    deleting = await fake.select(world.alice, second, "ggs:2:formation", ["d:"])  # the menu's last option
     assert deleting.message is not None
     gone = await fake.select(world.alice, deleting.message, "ggs:2:forget", ["Flag forward"])
     assert gone.callback_type == 7 and "Deleted" in deleting.message.text(), gone.errors

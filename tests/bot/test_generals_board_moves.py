@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.bot.test_bot_generals import set_up
+from tests.bot.test_bot_generals import accepted, dm_board, set_up
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
-from tests.support.generals import A_GRID, B_GRID, settled, to_move
+from tests.support.generals import A_GRID, B_GRID, import_grid, settled, swap, to_move
+from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
 
 
@@ -83,3 +84,49 @@ async def test_a_move_by_command_clears_the_chosen_piece(world: World, bots: Tab
     # The board that showed the chosen piece is redrawn without it: no stale directions, no stale menu.
     await fake.wait_until(lambda: _directions(board) == [] and "is chosen" not in board.text())
     assert f"Last: You moved your Private {ahead}-{square}." in board.text()
+
+
+async def test_a_setup_swap_is_two_choices_on_the_board_and_nobody_else_sees_an_edit(
+        world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    channel_board = await accepted(world)
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
+                          timeout=20)
+    a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
+    assert (await import_grid(fake, world.bob, b, B_GRID)).callback_type == 7
+    assert await bot_idle(fake)
+    quiet = (b.edits, channel_board.edits)
+
+    # Pick: the board shows the pick (text, picture, menus that now swap with it), nothing is played yet.
+    picture = [dict(x) for x in a.attachments]
+    menu = next(m for m in a.selects() if "pick:e3" in [o["value"] for o in m["options"]])
+    picked = await fake.select(world.alice, a, str(menu["custom_id"]), ["pick:e3"])
+    assert picked.callback_type == 7 and picked.message is a, picked.errors
+    assert "your Flag on e3 is picked" in a.text() and a.attachments != picture
+    offers = [o["value"] for m in a.selects() for o in m["options"] if str(o["value"]).startswith("swap:")]
+    assert "swap:e3-a1" in offers and len(offers) == 26  # every other home square
+
+    # Swap: the second choice makes it, on the same message; the grid shows it.
+    done = await fake.select(world.alice, a, _menu_with(a, "swap:e3-a1"), ["swap:e3-a1"])
+    assert done.callback_type == 7 and done.message is a and "is picked" not in a.text(), done.errors
+    exported = await fake.click(world.alice, a, "gg:1:export")
+    assert exported.message is not None
+    rows = {line.split("|")[0].strip(): line.split("|")[1].split() for line in exported.message.text().split("\n")
+            if "|" in line}
+    assert rows["1"][0] == "FLG" and rows["3"][4] == "1LT", exported.message.text()  # A_GRID had 1LT on a1
+
+    # Picking again then letting go changes nothing; more swaps neither.
+    await fake.select(world.alice, a, _menu_with(a, "pick:b2"), ["pick:b2"])
+    await fake.select(world.alice, a, _menu_with(a, "drop:b2"), ["drop:b2"])
+    assert "is picked" not in a.text()
+    await swap(fake, world.alice, a, "b2", "c2")
+    await swap(fake, world.alice, a, "c3", "d1")
+    # Bob's board and the channel board were not edited by any of it: what they show did not change.
+    assert await bot_idle(fake)
+    assert (b.edits, channel_board.edits) == quiet
+
+
+def _menu_with(board: FakeMessage, value: str) -> str:
+    return next(str(m["custom_id"]) for m in board.selects() if value in [o["value"] for o in m["options"]])

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
+from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, swap, to_move
 from tests.support.world import VALIDATOR, TabletopRunner
 
 # Side B with its 5★ General (e6) and 4★ General (b7) exchanged: the walking General is a 4★ now, which wins
@@ -31,6 +31,8 @@ A_VARIANT = "PVT,PVT,PVT,MAJ,FLG,PVT,PVT,SPY,SPY/5G,4G,3G,2G,1G,COL,LTC,PVT,CPT/
 CLOCK = 1_800_000_000.0
 SNOWFLAKE = re.compile(r"\d{15,20}")
 TOKEN = re.compile(r"aW50ZXJhY3Rpb24[A-Za-z0-9_-]+")
+# An ephemeral board says until when it is kept current: 15 minutes from the click, by the wall clock of the run.
+LIVE_UNTIL = re.compile(r"Kept up to date until <t:\d+:t> \(<t:\d+:R>\)")
 
 
 @dataclass
@@ -63,8 +65,7 @@ async def play_scenario(tmp: Path, grids: tuple[str, str]) -> Run:
         for user, board, grid, swaps in ((alice, a, grids[0], ("a2 b2", "h1 i1")), (bob, b, grids[1], ("a8 b8",))):
             assert (await import_grid(fake, user, board, grid)).callback_type == 7
             for squares in swaps:  # h1 i1 are both empty: refused, with the reason
-                shown = await fake.click(user, board, "gg:1:swap")
-                await fake.submit_modal(user, shown, {"squares": squares})
+                await swap(fake, user, board, *squares.split())
             await fake.click(user, board, "gg:1:export")
             assert (await fake.click(user, board, "gg:1:ready")).callback_type == 7
         await fake.wait_until(lambda: to_move(channel_board) is not None and move_number(a) == move_number(b) == 1)
@@ -112,7 +113,7 @@ def seen_by(run: Run, observer: FakeUser) -> list[str]:
             continue
         body = json.dumps(request.json, sort_keys=True)
         text = f"{request.method} {request.path} {body} files={request.file_digests}"
-        text = TOKEN.sub("<token>", text)
+        text = LIVE_UNTIL.sub("Kept up to date until <15 minutes after the click>", TOKEN.sub("<token>", text))
         out.append(SNOWFLAKE.sub(lambda m: names.get(m.group(0), "<id>"), text))
     return out
 

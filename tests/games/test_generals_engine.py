@@ -11,7 +11,6 @@ from games import GameError, GameOverError, InvalidStateError, NotYourTurnError,
 from games.generals import GeneralsState, Rank, Result, Settings, SetupError, import_grid, public_log_text
 from games.generals.computer import bot_action
 from games.generals.pieces import FULL_ARMY
-from games.generals.views import LastMove
 
 COMPACT_A = "5G,4G,3G,2G,1G,COL,LTC,MAJ,CPT/1LT,2LT,SGT,PVT,PVT,PVT,PVT,PVT,PVT/SPY,SPY,FLG,.,.,.,.,.,."
 COMPACT_B = ".,.,.,.,.,.,FLG,SPY,SPY/PVT,PVT,PVT,PVT,PVT,PVT,SGT,2LT,1LT/CPT,MAJ,LTC,COL,1G,2G,3G,4G,5G"
@@ -73,8 +72,11 @@ def test_setup_phase_either_seat_acts_and_play_starts_when_both_are_ready() -> N
     state = state.apply_text(1, "setup:" + COMPACT_B)  # seat 1 acts while seat 0 is named
     assert state.current_player() == 0
     state = state.apply_text(1, "swap:a8-i6")
-    assert state.view_for(1).last == LastMove(1, "swap", "a8", "i6")
-    assert state.view_for(0).last == state.public_view().last == LastMove(1, "setup")
+    # While armies are deployed no view names the latest setup action: the opponent's and the channel's
+    # views stay identical whatever seat 1 rearranges, so their boards are never redrawn for it.
+    assert state.view_for(1).last is state.view_for(0).last is state.public_view().last is None
+    before = (state.view_for(0), state.public_view())
+    assert (state.apply_text(1, "swap:a8-b8").view_for(0), state.apply_text(1, "swap:a8-b8").public_view()) == before
     assert {p.square: p.rank for p in state.view_for(1).own}["a8"] == Rank.GENERAL_5
     assert (state.view_for(0).own, state.view_for(0).enemy, state.public_view().pieces) == ((), (), ())
     state = state.apply_text(1, "swap:a8-i6")

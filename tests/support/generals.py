@@ -19,6 +19,21 @@ async def import_grid(fake: FakeDiscord, user: FakeUser, board: FakeMessage, gri
     return await fake.submit_modal(user, shown, {"grid": grid})
 
 
+async def swap(fake: FakeDiscord, user: FakeUser, board: FakeMessage, a: str, b: str) -> InteractionResult:
+    """Swap squares `a` and `b` of a setup as a player does, on their board: pick `a` in its rank's menu, then `b`
+    in the menu that now offers to swap with it (both on the same message)."""
+    picked = await fake.select(user, board, _menu_offering(board, f"pick:{a}"), [f"pick:{a}"])
+    assert picked.callback_type == 7 and picked.message is board, picked.errors
+    return await fake.select(user, board, _menu_offering(board, f"swap:{a}-{b}"), [f"swap:{a}-{b}"])
+
+
+def _menu_offering(board: FakeMessage, value: str) -> str:
+    for menu in board.selects():
+        if str(menu["custom_id"]).startswith("ggs:") and value in [o["value"] for o in menu["options"]]:
+            return str(menu["custom_id"])
+    raise AssertionError(f"no menu offers {value!r}: {board.text()}")
+
+
 async def move(fake: FakeDiscord, user: FakeUser, board: FakeMessage, text: str) -> InteractionResult:
     """Play `text` the way a player does, on their board: pick the piece in the menu, then press the direction
     button that choosing it added to the same message (a piece with one legal move goes on the pick)."""

@@ -14,14 +14,20 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.games.generals.components import FormationSelect, GeneralsButton, GeneralsMoveButton, PieceSelect
+from bot.games.generals.components import (
+    FormationSelect,
+    GeneralsButton,
+    GeneralsMoveButton,
+    PieceSelect,
+    SquareSelect,
+)
 from bot.games.generals.pictures import REASONS, SIDE_NAMES, knowledge_label
 from bot.lobby import per_turn
 from bot.presenter import IMAGE_NAME
 from bot.service import GameInfo
 from bot.words import closed_challenge_line
 from games.base import EndReason
-from games.generals.board import FILES, WIDTH, parse_square, rank_of
+from games.generals.board import FILES, WIDTH, home_ranks, parse_square, rank_of, square, square_name
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
 from games.generals.setup import FORMATIONS
 from games.generals.views import PLAY, SETUP, LastMove, PlayerView, PublicView
@@ -145,8 +151,6 @@ def public_last_line(last: LastMove | None, names: Sequence[str]) -> str:
         return f"{who} challenged {last.dst} from {last.src}: {RULING[last.challenge]}."
     if last.kind == "ready":
         return f"{who} is ready."
-    if last.kind in ("setup", "swap"):
-        return f"{who} changed their setup."
     return {"resign": f"{who} resigned.", "timeout": f"{who} ran out of time.",
             "draw-agreed": "Draw agreed."}.get(last.kind, f"{who}: {last.kind}.")
 
@@ -164,6 +168,10 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[str], text_b
         lines.append("Every piece is revealed.")
     elif view.phase == SETUP:
         lines += setup_lines(view)
+        if selected is not None:
+            what = next((f"your {p.rank.title}" for p in view.own if p.square == selected), "the empty square")
+            lines.append(f"▶ {what} on {selected} is picked: choose the square to swap it with (pick it again to "
+                         "let go).")
     elif view.to_move == seat and selected is not None:
         rank = next((p.rank.title for p in view.own if p.square == selected), "piece")
         lines.append(f"▶ **Your move** (move {view.ply + 1}): your {rank} on {selected} is chosen; press a "
@@ -207,7 +215,8 @@ def setup_lines(view: PlayerView) -> list[str]:
     if not view.own:
         lines.append("Start from a formation (the menu below), import a grid, or load one you saved.")
     else:
-        lines.append("Swap squares, import or export the grid, save it for later; press **Ready** when done.")
+        lines.append("Swap squares with the menus (pick one, then the other), import or export the grid, save it "
+                     "for later; press **Ready** when done.")
     return lines
 
 
@@ -269,18 +278,20 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str],
         options = [discord.SelectOption(label=FORMATION_LABELS[name], value=f"f:{name}",
                                         description=FORMATION_HELP[name]) for name in FORMATIONS]
         options += [discord.SelectOption(label=f"Saved: {name}"[:100], value=f"s:{name}"[:100])
-                    for name in saved[:25 - len(options)]]
+                    for name in saved[:24 - len(options)]]
+        if saved:  # in the menu rather than a button: the square menus and the tools fill the other rows
+            options.append(discord.SelectOption(label="Delete a saved formation…", value="d:", emoji="🗑"))
         controls.add_item(FormationSelect.of(game=game.id, options=options,
                                              placeholder="Deploy a formation or a saved setup…", row=0))
-        for verb, label in (("swap", "Swap two squares…"), ("import", "Import grid…"), ("export", "Export grid"),
-                            ("save", "Save formation…")):
+        if view.own:  # a draft to rearrange: one menu of squares per home rank, front rank first
+            for row, menu in enumerate(square_menus(game.id, view, selected), start=1):
+                menu.row = row
+                controls.add_item(menu)
+        for verb, label in (("import", "Import grid…"), ("export", "Export grid"), ("save", "Save formation…")):
             controls.add_item(GeneralsButton.of(game=game.id, verb=verb, label=label,
-                                                style=discord.ButtonStyle.secondary, row=1))
-        if saved:
-            controls.add_item(GeneralsButton.of(game=game.id, verb="delete", label="Delete a saved formation…",
-                                                style=discord.ButtonStyle.secondary, row=2))
+                                                style=discord.ButtonStyle.secondary, row=4))
         controls.add_item(GeneralsButton.of(game=game.id, verb="ready", label="Ready ✅",
-                                            style=discord.ButtonStyle.success, row=2))
+                                            style=discord.ButtonStyle.success, row=4))
         return controls
     pieces = movable_pieces(view)
     if view.to_move == view.seat and pieces:
@@ -301,10 +312,45 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str],
 
 
 def selectable_piece(view: PlayerView, square: str | None) -> str | None:
-    """`square` if it holds one of the viewer's pieces that may move now (a selection still valid), else None."""
-    if square is None or view.phase != PLAY or view.to_move != view.seat or view.outcome is not None:
+    """`square` if the player's pick there is still valid, else None: in play, one of their pieces that may move
+    now; in setup, before Ready, one of their deployment squares (to swap)."""
+    if square is None or view.outcome is not None:
+        return None
+    if view.phase == SETUP:
+        return square if view.own and not view.ready[view.seat] and square in _home_names(view.seat) else None
+    if view.phase != PLAY or view.to_move != view.seat:
         return None
     return square if any(text.startswith(f"{square}-") for text in view.legal) else None
+
+
+def _home_names(seat: int) -> tuple[str, ...]:
+    return tuple(square_name(square(f, r)) for r in home_ranks(seat) for f in range(WIDTH))
+
+
+def square_menus(game_id: int, view: PlayerView, picked: str | None) -> list[SquareSelect]:
+    """The setup's square menus, front rank first: a square is picked, then swapped with the next one chosen."""
+    ranks = {p.square: p.rank for p in view.own}
+    front_first = sorted(home_ranks(view.seat), reverse=view.seat == 0)
+    menus = []
+    for number, rank in enumerate(front_first):
+        where = ("front", "middle", "back")[number]
+        options = []
+        for f in range(WIDTH):
+            name = square_name(square(f, rank))
+            held = ranks.get(name)
+            label = f"{name} · {held.title if held is not None else 'empty'}"
+            if picked is None:
+                value, description = f"pick:{name}", None
+            elif name == picked:
+                value, description = f"drop:{name}", "picked: choose it again to let go"
+            else:
+                value, description = f"swap:{picked}-{name}", f"swap with {picked}"
+            # Not marked as the default: Discord sends nothing when the selected option is chosen again.
+            options.append(discord.SelectOption(label=label, value=value, description=description))
+        placeholder = (f"Rank {rank} ({where}): pick a square to swap…" if picked is None
+                       else f"Rank {rank} ({where}): swap {picked} with…")
+        menus.append(SquareSelect.of(game=game_id, rank=str(rank), options=options, placeholder=placeholder))
+    return menus
 
 
 def direction_buttons(game_id: int, view: PlayerView, square: str) -> list[GeneralsMoveButton]:

@@ -3,8 +3,9 @@
 Custom ids carry game numbers, public move counts and squares only, never a rank:
 - `gg:<game>:<verb>`: every button except moves (challenge, channel board, setup tools, draw, resign);
 - `ggm:<game>:<ply>:<from>-<to>`: a direction button of a private board's chosen piece, drawn at move count `ply`;
-- `ggs:<game>:formation`, `ggs:<game>:piece:<ply>`, `ggs:<game>:forget`: the formation menu of the setup, the
-  piece menu of play, and the saved-formation menu to delete from;
+- `ggs:<game>:formation`, `ggs:<game>:square:<rank>`, `ggs:<game>:piece:<ply>`, `ggs:<game>:forget`: the
+  formation menu and the square menus (one per home rank) of the setup, the piece menu of play, and the
+  saved-formation menu to delete from;
 - `ggf:<game>:<what>`: the forms (swap, import, save), answered by the presenter's `on_interaction`.
 
 A use reaches the presenter, which holds the concerns (setup, play, private boards) that answer it.
@@ -62,6 +63,16 @@ class FormationSelect(Select, custom_id=CustomId("ggs:{game}:formation")):
         await presenter_of(interaction).setup_tools.deploy_choice(interaction, self.game_id, self.choice())
 
 
+class SquareSelect(Select, custom_id=CustomId("ggs:{game}:square:{rank}", rank=r"[1-8]")):
+    """A setup menu of the squares of one home rank: `pick:<sq>` picks a square (the board is redrawn with it
+    marked), `swap:<a>-<b>` swaps the picked square with another, `drop:<sq>` puts the pick back."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).setup_tools.square_choice(interaction, self.game_id, self.choice())
+
+
 class PieceSelect(Select, custom_id=CustomId("ggs:{game}:piece:{ply}")):
     """The piece menu of play, drawn at move count `ply`: the board is redrawn with the chosen square's direction
     buttons (or the piece's only move is made)."""
@@ -81,4 +92,4 @@ class ForgetSelect(Select, custom_id=CustomId("ggs:{game}:forget")):
         await presenter_of(interaction).setup_tools.forget(interaction, self.game_id, self.choice())
 
 
-COMPONENTS = (GeneralsButton, GeneralsMoveButton, FormationSelect, PieceSelect, ForgetSelect)
+COMPONENTS = (GeneralsButton, GeneralsMoveButton, FormationSelect, SquareSelect, PieceSelect, ForgetSelect)

@@ -306,6 +306,9 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             await self.private_boards.open(result.id)
         self.schedule_bots(result)
 
+    async def turn_notice(self, result: Result[Any, Any], seat: int) -> str:
+        return await super().turn_notice(result, seat) + await self.private_boards.board_hint(result.id, seat)
+
     def play_began_text(self, result: Result[Any, Any], first: int | None) -> str:
         who = f"<@{first}> moves first" if first is not None else "I move first"
         return f"Game of the Generals #{result.id}: both armies are deployed. {who}."

@@ -1,5 +1,6 @@
-"""Setup: deploying a formation or a saved setup, the swap / import / save forms, export, and the player's saved
-formations (their own data, in storage.formations).
+"""Setup: deploying a formation or a saved setup, swapping two squares (picked in the square menus, two
+choices on the board itself), the import / save forms, export, and the player's saved formations (their own
+data, in storage.formations). The swap form of earlier boards is still answered.
 
 Each setup action is played through the service and answered by redrawing the board the player used (their DM
 or their ephemeral board). A random formation is drawn by the engine (`formation:<name>`), not here.
@@ -41,8 +42,11 @@ class SetupTools:
 
     async def deploy_choice(self, interaction: discord.Interaction[Any], game_id: int, value: str) -> None:
         """The formation menu: `f:<name>` deploys a formation (the engine draws a random one), `s:<name>` one of
-        the player's saved setups, turned to their side."""
+        the player's saved setups, turned to their side; `d:` asks which saved one to delete."""
         source, _, name = value.partition(":")
+        if source == "d":
+            await self.choose_to_delete(interaction, game_id)
+            return
         if source == "f" and name in FORMATIONS:
             await self.act(interaction, game_id, f"formation:{name}")
             return
@@ -57,6 +61,22 @@ class SetupTools:
             raise ServiceError(str(exc)) from None
         grid = as_owner_sees_it(parse_grid(saved.setup)[0], seat)
         await self.act(interaction, game_id, "setup:" + compact(grid))
+
+    async def square_choice(self, interaction: discord.Interaction[Any], game_id: int, value: str) -> None:
+        """A square menu of the setup: pick a square (the board is redrawn with it marked; nothing is stored), swap
+        the picked square with the one chosen now, or let go of the pick."""
+        verb, _, squares = value.partition(":")
+        if verb == "swap":
+            await self.act(interaction, game_id, f"swap:{squares}")
+            return
+        if verb not in ("pick", "drop"):
+            raise ServiceError("That is not one of the squares on offer; open your board again.")
+        result = await self.presenter.service.require_player(game_id, interaction.user.id)
+        view = self.presenter.own_view(result, interaction.user.id)
+        if view.phase != SETUP or view.ready[view.seat]:
+            raise ServiceError("Setup tools are for your army before you are ready.")
+        await self.presenter.private_boards.answer(interaction, game_id,
+                                                   selected=squares if verb == "pick" else None)
 
     async def open_form(self, interaction: discord.Interaction[Any], game_id: int, what: str) -> None:
         result = await self.presenter.service.require_player(game_id, interaction.user.id)

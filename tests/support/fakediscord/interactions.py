@@ -66,6 +66,10 @@ class InteractionResult:
     created: float = field(default_factory=time.monotonic)
     # True when the bot's callback came too late and Discord refused it (the user saw "interaction failed").
     expired: bool = False
+    # True once the interaction's webhook token lapsed (Discord honours it for 15 minutes; tests call
+    # ``FakeDiscord.expire_tokens`` rather than wait): its response and followups can no longer be edited.
+    token_expired: bool = False
+    token_born: float = field(default_factory=time.monotonic)  # when the token's 15 minutes began (monotonic)
     _settled: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     _diagnose: Callable[[], str] = field(default=lambda: "", repr=False)
 

@@ -45,6 +45,11 @@ class SnowflakeFactory:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def dated(self, when: float) -> int:
+        """A snowflake of the moment `when` (epoch seconds), earlier than the ones handed out since: for an
+        interaction that reaches the bot some time after it was made."""
+        return ((int(when * 1000) - DISCORD_EPOCH_MS) << 22) | (2 << 17) | (next(self._increment) & 0xFFF)
+
 
 def iso_now() -> str:
     """Return the current time in Discord's ISO 8601 form."""

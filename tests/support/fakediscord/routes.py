@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 CALLBACK_ROUTE = "/interactions/{interaction_id}/{interaction_token}/callback"
 WEBHOOK = "/webhooks/{webhook_id}/{webhook_token}"
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction's token is honoured
 
 
 def register_routes(fake: FakeDiscord, api: RestApi) -> None:
@@ -311,6 +312,8 @@ class _Routes:
         res = self.fake.interaction_by_token(call.params["webhook_token"])
         if res is None or call.params["webhook_id"] != str(self.fake.application_id):
             raise DiscordHTTPError(404, 10015, "Unknown Webhook")
+        if res.token_expired or time.monotonic() - res.token_born > TOKEN_LIFETIME:
+            raise DiscordHTTPError(401, 50027, "Invalid Webhook Token")
         return res
 
     def _webhook_message(self, call: Call) -> FakeMessage:

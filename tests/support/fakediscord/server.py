@@ -124,6 +124,9 @@ class FakeDiscord:
         # Seconds Discord waits for an interaction's callback before refusing it with 10062 Unknown
         # interaction (3 s on Discord); None: not enforced. Fault tests set a short one to stay fast.
         self.interaction_deadline: float | None = None
+        # Seconds the webhook tokens of interactions sent from now on have already lived (their ids are dated that
+        # much earlier, as Discord's would be): 14.5 * 60 gives a token that lapses 30 s later.
+        self.interaction_age = 0.0
         self.hub = GatewayHub(self)
         self.rest = RestApi(self)
         register_routes(self, self.rest)
@@ -529,7 +532,7 @@ class FakeDiscord:
         """Dispatch INTERACTION_CREATE and (optionally) wait for the bot's callback."""
         since = len(self.requests)
         res = InteractionResult(
-            id=self.ids.next(),
+            id=self.ids.next() if not self.interaction_age else self.ids.dated(time.time() - self.interaction_age),
             token="aW50ZXJhY3Rpb24" + secrets.token_urlsafe(32),
             type=kind,
             user=user,
@@ -556,6 +559,7 @@ class FakeDiscord:
             payload["message"] = self.message_json(source)
         await self.hub.wait_ready(timeout)
         res.created = time.monotonic()  # Discord's 3 s for the callback start when the event is sent
+        res.token_born = res.created - self.interaction_age
         await self.hub.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await res.wait(timeout)
@@ -568,6 +572,11 @@ class FakeDiscord:
         except ValueError:
             return None
         return res if res is not None and res.token == token else None
+
+    def expire_tokens(self) -> None:
+        """Let the webhook token of every interaction so far lapse, as 15 minutes would on Discord."""
+        for res in self.interactions.values():
+            res.token_expired = True
 
     def interaction_by_token(self, token: str) -> InteractionResult | None:
         """The interaction a webhook token belongs to."""
