@@ -86,6 +86,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
     quiet: int = 0
     flag_waiting: int | None = None  # the seat whose Flag stands on the enemy back rank for one reply
     last: Event | None = None
+    last_challenge: Event | None = None  # the latest move that challenged, marked on the boards until the next
     result: Outcome | None = None
 
     # ----- creation ------------------------------------------------------------------------------------------
@@ -301,7 +302,8 @@ class GeneralsState(GameState[PublicView, PlayerView]):
             self._learn_not_flags(armies, seat, move.dst if arrival_wins else None)
         event = Event(seat, "move", move.src, move.dst, piece.rank, defender_rank, ruling)
         return replace(self, armies=(tuple(armies[0]), tuple(armies[1])), to_move=enemy, ply=self.ply + 1,
-                       quiet=quiet, flag_waiting=waiting, last=event, result=result)
+                       quiet=quiet, flag_waiting=waiting, last=event, result=result,
+                       last_challenge=event if ruling is not None else self.last_challenge)
 
     def _after_challenge(self, attacker: Piece, defender: Piece, dst: int, ruling: Result) -> tuple[Piece, Piece]:
         """Both pieces after the arbiter's ruling, each with what its opponent has now learnt about it."""
@@ -431,6 +433,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
             "quiet": self.quiet,
             "flag_waiting": self.flag_waiting,
             "last": None if self.last is None else self.last.to_json(),
+            "last_challenge": None if self.last_challenge is None else self.last_challenge.to_json(),
             "result": None if self.result is None else self.result.to_dict(),
         }
 
@@ -444,6 +447,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
             drafts = tuple(None if g is None else _checked_grid(str(g), settings) for g in data["drafts"])
             armies = tuple(tuple(Piece.from_json(raw) for raw in army) for army in data["armies"])
             raw_last = data["last"]
+            raw_challenge = data.get("last_challenge")  # absent from snapshots stored before it was kept
             state = cls(
                 settings=settings, first=_seat(data["first"]),
                 seeds=(int(data["seeds"][0]), int(data["seeds"][1])),
@@ -452,6 +456,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
                 quiet=int(data["quiet"]),
                 flag_waiting=None if data["flag_waiting"] is None else _seat(data["flag_waiting"]),
                 last=None if raw_last is None else Event.from_json(raw_last),
+                last_challenge=None if raw_challenge is None else Event.from_json(raw_challenge),
                 result=None if data["result"] is None else Outcome.from_dict(data["result"]),
             )
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from games.generals.board import square_name
 from games.generals.pieces import Rank, Result
-from games.generals.records import Piece
+from games.generals.records import Event, Piece
 from games.generals.setup import deployment
 from games.generals.views import (
     SETUP,
@@ -46,7 +46,7 @@ def player_view(state: GeneralsState, seat: int) -> PlayerView:
         own_lost=tuple(sorted((p.rank for p in mine if p.square is None), reverse=True)),
         # Sorted by content, not by piece: the order pieces fell is public anyway, but the view need not carry it.
         enemy_lost=tuple(sorted((p.known_as for p in theirs if p.square is None), key=_descending)),
-        lost=_lost_counts(state), last=_last_for(state, seat),
+        lost=_lost_counts(state), last=_last_for(state, seat), challenge=_challenge_for(state, seat),
         legal=tuple(a.text() for a in state.legal_actions(seat)), outcome=state.result, reveal=_reveal(state),
     )
 
@@ -58,7 +58,8 @@ def channel_view(state: GeneralsState) -> PublicView:
         settings=state.settings, phase=state.phase, to_move=state.current_player(), ready=state.ready,
         ply=state.ply, quiet=state.quiet, pieces=tuple(PublicPiece(square_name(sq), seat, moves)
                                                        for sq, seat, moves in pieces),
-        lost=_lost_counts(state), last=_last_for(state, None), outcome=state.result, reveal=_reveal(state),
+        lost=_lost_counts(state), last=_last_for(state, None), challenge=_challenge_for(state, None),
+        outcome=state.result, reveal=_reveal(state),
     )
 
 
@@ -86,6 +87,11 @@ def _lost_counts(state: GeneralsState) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
+def _challenge_for(state: GeneralsState, viewer: int | None) -> LastMove | None:
+    """The latest challenge as `viewer` may see it: marked on the board until the next one."""
+    return None if state.last_challenge is None else _event_for(state.last_challenge, state, viewer)
+
+
 def _last_for(state: GeneralsState, viewer: int | None) -> LastMove | None:
     """The latest action as `viewer` (None: the channel) may see it."""
     event = state.last
@@ -95,6 +101,10 @@ def _last_for(state: GeneralsState, viewer: int | None) -> LastMove | None:
         # Drafts are secret and `ready` already says who is done: a view that named the latest setup action
         # would change (and its board be redrawn) each time the *other* player rearranged their army.
         return None
+    return _event_for(event, state, viewer)
+
+
+def _event_for(event: Event, state: GeneralsState, viewer: int | None) -> LastMove:
     if event.kind != "move":
         return LastMove(event.seat, event.kind)
     your_rank = their_rank = None

@@ -90,6 +90,7 @@ class PlayerView:
     enemy_lost: tuple[frozenset[Rank], ...]  # what the viewer knows of each eliminated enemy piece
     lost: tuple[int, int]  # eliminated pieces per seat
     last: LastMove | None
+    challenge: LastMove | None  # the latest challenge (it may be `last`), as the viewer may see it
     legal: tuple[str, ...]  # the viewer's legal action texts, as GeneralsState.legal_actions lists them
     outcome: Outcome | None
     reveal: Reveal | None
@@ -111,6 +112,7 @@ class PublicView:
     pieces: tuple[PublicPiece, ...]
     lost: tuple[int, int]
     last: LastMove | None
+    challenge: LastMove | None  # the latest challenge (it may be `last`)
     outcome: Outcome | None
     reveal: Reveal | None
 

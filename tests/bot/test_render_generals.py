@@ -217,6 +217,13 @@ def test_a_challenge_and_a_picked_piece_are_marked() -> None:
         assert _corner_pixel(png, "e4", seat) == HIGHLIGHT_FROM
         assert _corner_pixel(png, "e5", seat) == CHALLENGE
     assert _corner_pixel(render_public_board(after.public_view()), "e5", 0) == CHALLENGE
+    # The challenge stays marked after a quiet move, until the next challenge; the last move is marked too.
+    later = after.apply_text(1, "i8-h8")
+    assert later.public_view().challenge == after.public_view().last != later.public_view().last
+    for seat in (0, 1):
+        png = render_player_board(later.view_for(seat))
+        assert _corner_pixel(png, "e5", seat) == CHALLENGE and _corner_pixel(png, "h8", seat) == HIGHLIGHT_TO
+    assert _corner_pixel(render_public_board(later.public_view()), "e5", 0) == CHALLENGE
     picked = render_player_board(state.view_for(0), selected="c3")
     assert _corner_pixel(picked, "c3", 0) == SELECTED
     assert _corner_pixel(render_player_board(state.view_for(0)), "c3", 0) != SELECTED

@@ -95,6 +95,8 @@ def channel_embed(game: GameInfo, view: PublicView, names: Sequence[str], text_b
     last = public_last_line(view.last, names)
     if last and view.phase != SETUP:
         lines.append(f"Last: {last}")
+    if view.challenge is not None and view.challenge != view.last and view.outcome is None:
+        lines.append(f"Latest challenge (red on the board): {public_last_line(view.challenge, names)}")
     if game.draw_offer is not None and view.outcome is None:
         lines.append(f"{names[game.draw_offer]} offers a draw: the opponent may accept with **Offer draw**.")
     if game.deadline is not None and view.outcome is None:
@@ -184,6 +186,8 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[str], text_b
     last = private_last_line(view)
     if last and view.phase != SETUP:
         lines.append(f"Last: {last}")
+    if view.challenge is not None and view.challenge != view.last and view.outcome is None:
+        lines.append(f"Latest challenge (red on the board): {private_last_line(view, view.challenge)}")
     offer = game.draw_offer
     if offer is not None and view.outcome is None:
         lines.append("You offered a draw." if offer == seat else
@@ -233,9 +237,10 @@ def knowledge_lines(view: PlayerView) -> list[str]:
     return out
 
 
-def private_last_line(view: PlayerView) -> str:
-    """The latest action in the viewer's words: what they did, or what happened to their piece."""
-    last = view.last
+def private_last_line(view: PlayerView, action: LastMove | None = None) -> str:
+    """The latest action (or `action`, the latest challenge) in the viewer's words: what they did, or what
+    happened to their piece."""
+    last = view.last if action is None else action
     if last is None:
         return ""
     mine = last.seat == view.seat

@@ -112,7 +112,7 @@ class _Board:
     cells: dict[int, _Cell]
     src: int | None
     dst: int | None
-    challenge: bool  # the last move was a challenge (on `dst`)
+    challenge: int | None  # the square of the latest challenge (the last move's `dst`, or an earlier one)
     title: str
     status: str
     detail: str
@@ -156,8 +156,8 @@ def _player_board(view: PlayerView) -> _Board:
         footer = tuple(lost.split(" | "))
     status = _status(view.phase, view.to_move, view.ply, view.ready, view.outcome, seat)
     src, dst = _last_squares(view.last)
-    return _Board(seat, cells, src, dst, _challenged(view.last), title, status, _last_text(view.last, seat), lost,
-                  tuple(notes), footer)
+    return _Board(seat, cells, src, dst, _challenged(view.challenge), title, status, _last_text(view.last, seat),
+                  lost, tuple(notes), footer)
 
 
 def _public_board(view: PublicView) -> _Board:
@@ -169,7 +169,7 @@ def _public_board(view: PublicView) -> _Board:
         lost = f"Lost: {SIDE_NAMES[0]} {view.lost[0]}, {SIDE_NAMES[1]} {view.lost[1]}"
     status = _status(view.phase, view.to_move, view.ply, view.ready, view.outcome, None)
     src, dst = _last_squares(view.last)
-    return _Board(0, cells, src, dst, _challenged(view.last), "Game of the Generals", status,
+    return _Board(0, cells, src, dst, _challenged(view.challenge), "Game of the Generals", status,
                   _last_text(view.last, None), lost, (), tuple(lost.split(" | ")))
 
 
@@ -197,8 +197,11 @@ def _last_squares(last: LastMove | None) -> tuple[int | None, int | None]:
     return src, dst
 
 
-def _challenged(last: LastMove | None) -> bool:
-    return last is not None and last.kind == "move" and last.challenge is not None
+def _challenged(challenge: LastMove | None) -> int | None:
+    """The square the latest challenge took place on."""
+    if challenge is None or challenge.kind != "move" or challenge.dst is None:
+        return None
+    return parse_square(challenge.dst)
 
 
 def _side(seat: int, viewer: int | None) -> str:
@@ -296,7 +299,8 @@ def _png(board: _Board, selected: int | None = None) -> bytes:
     _text_block(draw, 6, ((board.status, LABEL), (board.detail, DETAIL)), share=False)
     top, left = HEADER + MARGIN, MARGIN
     files, ranks = _grid_order(board.bottom)
-    marks = {board.src: HIGHLIGHT_FROM, board.dst: CHALLENGE if board.challenge else HIGHLIGHT_TO, selected: SELECTED}
+    # Later entries win a square: a challenge's red over the last move's colour, the player's pick over all.
+    marks = {board.src: HIGHLIGHT_FROM, board.dst: HIGHLIGHT_TO, board.challenge: CHALLENGE, selected: SELECTED}
     for row, r in enumerate(ranks):
         for col, f in enumerate(files):
             sq = (r - 1) * WIDTH + f
