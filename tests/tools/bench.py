@@ -16,7 +16,9 @@ offline Discord: N games between people across the channels, then rounds in whic
 the player to move clicks several move buttons together and the waiting player clicks too. It checks that
 exactly one click per game and turn was applied (the answers, and the move log in the database) and that
 every other click was told why privately, and prints p50/p99 dispatch-to-callback latency, throughput
-and REST requests per move (see tests/tools/discord_load.py).
+and REST requests per move (see tests/tools/discord_load.py). Then, whole games of every kind played one
+move at a time (the bot in this process) give the REST requests per applied move of each game beside the
+minimum (tests/tools/requests_per_move.py; skip them with --no-requests-per-move).
 """
 
 from __future__ import annotations
@@ -209,6 +211,11 @@ async def discord_load(args: argparse.Namespace) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             for line in (await _discord_load_once(args, n, validator, Path(tmp))).lines():
                 print(line)
+    if args.requests_per_move:
+        from tests.tools.requests_per_move import figures
+
+        for line in await figures(validator):
+            print(line)
 
 
 async def _discord_load_once(
@@ -274,6 +281,8 @@ async def main() -> None:
     load.add_argument("--no-validate", action="store_true", help="skip the OpenAPI validation of each request")
     load.add_argument("--in-process", action="store_true", help="run the bot in the benchmark's process")
     load.add_argument("--timeout", type=float, default=120.0, help="seconds an interaction may wait for its answer")
+    load.add_argument("--no-requests-per-move", dest="requests_per_move", action="store_false",
+                      help="skip the requests per applied move of each game kind, printed after the load")
     args = parser.parse_args()
     if args.discord_load:
         await discord_load(args)

@@ -181,8 +181,9 @@ class LoadReport:
             f"  REST requests: {play.total_requests} = {play.callbacks} interaction callbacks + "
             f"{play.notifications} turn notifications (sent and retired) + {other - play.notifications} other; "
             f"{play.failed_requests} failed",
-            f"  requests per applied move: {per_move:.2f} (the move's own answer: 1.00, the minimum; "
-            f"each refused click: exactly 1, its private explanation)",
+            f"  all requests per applied move under this load: {per_move:.2f} (each applied move: 1, its answer; "
+            f"each refused click: exactly 1, its private explanation; plus the turn notifications; the figure per "
+            f"game kind beside its minimum follows)",
             "  refusals: " + "; ".join(f"{n} x {text!r}" for text, n in self.refusals.most_common()),
         ]
         return out
