@@ -7,14 +7,17 @@ import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, dotenv_exposure, load_settings
+from bot.gc_policy import tune_for_latency
 from bot.logs import setup_logging
 from storage import StorageError
+from storage.health import UnusableDatabaseError, check_database_file
 
 if TYPE_CHECKING:
     from bot.client import TabletopBot
@@ -23,6 +26,7 @@ log = logging.getLogger(__name__)
 # What a network that cannot reach Discord raises (failed DNS look-ups and refused connections are aiohttp
 # ClientConnectorErrors, timeouts TimeoutErrors), and what Discord answers while it is down.
 _UNREACHABLE = (aiohttp.ClientError, TimeoutError, discord.DiscordServerError, discord.GatewayNotFound)
+DOTENV = Path(".env")
 
 
 class DiscordUnreachable(Exception):
@@ -31,12 +35,16 @@ class DiscordUnreachable(Exception):
 
 def main() -> int:
     try:
-        settings = load_settings()
+        settings = load_settings(dotenv=DOTENV)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     setup_logging(settings.log_level, secrets=[settings.token])
+    exposure = dotenv_exposure(DOTENV)
+    if exposure:
+        log.warning("%s", exposure)
     try:
+        check_database_file(settings.database_path)  # before reaching Discord: a wrong path needs no network
         asyncio.run(_run(settings))
     except KeyboardInterrupt:
         pass
@@ -48,7 +56,7 @@ def main() -> int:
         print("error: the bot asked for a privileged intent it should not need; please report this.",
               file=sys.stderr)
         return 1
-    except StorageError as exc:
+    except (StorageError, UnusableDatabaseError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except DiscordUnreachable as exc:
@@ -69,6 +77,7 @@ async def _run(settings: Settings) -> None:
         except _UNREACHABLE as exc:
             where = f"Discord at {discord.http.Route.BASE}"
             raise DiscordUnreachable(_unreachable(where, exc, settings.api_base, "DISCORD_API_BASE")) from None
+        tune_for_latency()  # after setup_hook: what it built lives as long as the process
         with _first_gateway_failure(bot) as first:
             try:
                 await bot.connect()

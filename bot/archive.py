@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"brought back {len(ids)} games from {target}: " + ", ".join(f"#{i}" for i in ids))
             return 0
         result = archive(database, target, older_than_days=args.older_than, dry_run=args.dry_run)
-    except (ArchiveError, sqlite3.Error) as exc:
+    except (ArchiveError, sqlite3.Error, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     cutoff = datetime.fromtimestamp(result.cutoff, UTC).strftime("%Y-%m-%d %H:%M UTC")

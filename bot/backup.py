@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             restore(Path(args.file), database)
             print(f"restored {args.file} to {database}; the previous file is kept as {database}.before-restore")
-    except (BackupError, sqlite3.Error) as exc:
+    except (BackupError, sqlite3.Error, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +56,18 @@ def read_dotenv(path: Path) -> dict[str, str]:
             raise ConfigError(f"{path}:{binding.original.line}: expected KEY=VALUE (quote values with spaces or #).")
     values = dotenv_values(stream=io.StringIO(text))
     return {key: value for key, value in values.items() if value is not None}  # a bare `KEY` sets nothing
+
+
+def dotenv_exposure(path: Path) -> str | None:
+    """A warning when the `.env` file, which holds the bot's token, can be read or changed by other users."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return None  # no file: nothing to protect
+    if not mode & 0o077:
+        return None
+    return (f"{path} can be read or changed by other users of this machine (mode {mode:04o}); it is where the "
+            f"bot's token belongs, so make it private: chmod 600 {path}")
 
 
 def load_settings(environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:

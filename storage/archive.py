@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from storage.db import LATEST_VERSION, migrations
+from storage.health import create_private_file, private_directory
 
 ARCHIVED_AT = "archived_at"  # the key of the marker that replaces an archived game's snapshots
 KEPT_TABLES = ("games", "game_players", "lobbies")  # what stats, history and lobbies read stays
@@ -270,7 +271,8 @@ def _open_live(database: Path) -> sqlite3.Connection:
 
 def _prepare_archive(path: Path) -> None:
     """Create the archive file, or bring its schema up to date, with the bot's own migrations."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_directory(path.parent)
+    create_private_file(path)  # the archived games' logs: owner-only, like the database
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])

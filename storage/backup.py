@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from storage.health import create_private_file, private_directory
+
 
 class BackupError(Exception):
     """Why a backup or a restore could not be made; one line for the admin."""
@@ -31,7 +33,8 @@ def save(database: Path, destination: Path) -> None:
         raise BackupError(f"There is no database at {database}.")
     if destination.exists():
         raise BackupError(f"{destination} already exists; choose a new file name.")
-    destination.parent.mkdir(parents=True, exist_ok=True)
+    private_directory(destination.parent)
+    create_private_file(destination)  # a backup holds everything the database does: owner-only, like it
     source = sqlite3.connect(database)
     target = sqlite3.connect(destination)
     try:

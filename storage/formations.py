@@ -31,7 +31,9 @@ class FormationStore:
         name = " ".join(name.split())
         if not name or len(name) > MAX_NAME:
             raise FormationError(f"A formation name has 1 to {MAX_NAME} characters.")
-        async with self._db.transaction() as conn:
+        # The count is read inside the write transaction, or two saves (from two processes) could both see room
+        # for one more and store MAX_PER_USER + 1.
+        async with self._db.transaction(read_first=True) as conn:
             rows = list(await conn.execute_fetchall(
                 "SELECT count(*), sum(name = ?) FROM saved_formations WHERE user_id = ? AND kind = ?",
                 (name, user_id, kind),
@@ -63,7 +65,13 @@ class FormationStore:
         raise FormationError(f"You have no saved formation called {name!r}.")
 
     async def delete(self, user_id: int, kind: str, name: str) -> None:
-        formation = await self.load(user_id, kind, name)
-        async with self._db.transaction() as conn:
+        wanted = " ".join(name.split()).casefold()
+        # Found and deleted in one write transaction: the name found is the one deleted, whatever else happens.
+        async with self._db.transaction(read_first=True) as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT name FROM saved_formations WHERE user_id = ? AND kind = ?", (user_id, kind))
+            found = next((str(r[0]) for r in rows if str(r[0]).casefold() == wanted), None)
+            if found is None:
+                raise FormationError(f"You have no saved formation called {name!r}.")
             await conn.execute("DELETE FROM saved_formations WHERE user_id = ? AND kind = ? AND name = ?",
-                               (user_id, kind, formation.name))
+                               (user_id, kind, found))

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
+
+import aiosqlite
 
 from storage.db import Database
 
@@ -17,30 +20,50 @@ class ServerSettings:
     threads: bool = True
     disabled_games: frozenset[str] = frozenset()
     channel_id: int | None = None
+    language: str | None = None  # of public messages; None: the server's preferred locale
 
 
 class ServerSettingsStore:
+    """Every change is one read-modify-write inside one write transaction (begun before the read): two admins
+    changing different settings at the same moment, in one process or two, both keep what they changed."""
+
     def __init__(self, db: Database) -> None:
         self._db = db
 
     async def get(self, guild_id: int) -> ServerSettings:
         async with self._db.reading() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT turn_timeout, images, threads, disabled_games, channel_id FROM server_settings"
-                " WHERE guild_id = ?", (guild_id,)))
-        if not rows:
-            return ServerSettings(guild_id)
-        r = rows[0]
-        return ServerSettings(guild_id, r[0], r[1] is None or bool(r[1]), r[2] is None or bool(r[2]),
-                              frozenset(json.loads(r[3])), r[4])
+            return await _load(conn, guild_id)
 
     async def update(self, guild_id: int, **changes: Any) -> ServerSettings:
-        settings = replace(await self.get(guild_id), **changes)
-        async with self._db.transaction() as conn:
+        """Set the given fields, keeping every other one as it is stored at the moment of the write."""
+        return await self.change(guild_id, lambda settings: replace(settings, **changes))
+
+    async def switch_game(self, guild_id: int, kind: str, enabled: bool) -> ServerSettings:
+        """Switch one game kind on or off, keeping the others as they are stored at the moment of the write."""
+        def switched(settings: ServerSettings) -> ServerSettings:
+            disabled = settings.disabled_games - {kind} if enabled else settings.disabled_games | {kind}
+            return replace(settings, disabled_games=frozenset(disabled))
+        return await self.change(guild_id, switched)
+
+    async def change(self, guild_id: int, edit: Callable[[ServerSettings], ServerSettings]) -> ServerSettings:
+        """Apply `edit` to the server's settings as stored, and store the result, atomically."""
+        async with self._db.transaction(read_first=True) as conn:
+            settings = edit(await _load(conn, guild_id))
             await conn.execute(
                 "INSERT OR REPLACE INTO server_settings (guild_id, turn_timeout, images, threads, disabled_games,"
-                " channel_id) VALUES (?, ?, ?, ?, ?, ?)",
+                " channel_id, language) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, settings.turn_timeout, int(settings.images), int(settings.threads),
-                 json.dumps(sorted(settings.disabled_games)), settings.channel_id),
+                 json.dumps(sorted(settings.disabled_games)), settings.channel_id, settings.language),
             )
         return settings
+
+
+async def _load(conn: aiosqlite.Connection, guild_id: int) -> ServerSettings:
+    rows = list(await conn.execute_fetchall(
+        "SELECT turn_timeout, images, threads, disabled_games, channel_id, language FROM server_settings"
+        " WHERE guild_id = ?", (guild_id,)))
+    if not rows:
+        return ServerSettings(guild_id)
+    r = rows[0]
+    return ServerSettings(guild_id, r[0], r[1] is None or bool(r[1]), r[2] is None or bool(r[2]),
+                          frozenset(json.loads(r[3])), r[4], r[5])

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.service.games import GameService
 from bot.service.results import GameInfo
+from bot.service.tasks import background
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ class BotTurns:
         """Let the bots move in `game` if one of them is to move (at most one driver per game)."""
         if not game.bot_to_move or game.id in self._running:
             return
-        self._running[game.id] = asyncio.create_task(self._drive(game.id), name=f"bot-turns-{game.id}")
+        self._running[game.id] = background(self._drive(game.id), name=f"bot-turns-{game.id}")
 
     async def resume_all(self) -> None:
         for game_id in await self._service.games_awaiting_bots():

@@ -4,7 +4,7 @@ host starts it. Like games, lobbies live in the database and survive restarts.""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
@@ -12,6 +12,7 @@ from typing import Any
 from bot.service.games import GameService, Player, ServiceError
 from bot.service.results import GameStarted, Result
 from games.registry import describe
+from games.text import Text, TextIn
 from storage import GameTransaction, StaleVersionError
 from storage.lobbies import LobbyNotFoundError, LobbyRecord, Member, create_lobby, load_lobby, set_members, update_lobby
 
@@ -33,10 +34,17 @@ class LobbyService:
         max_players: int,
         options: dict[str, Any],
         turn_timeout: float | None = None,
+        bots: Sequence[str] = (),
     ) -> LobbyRecord:
+        """A new open lobby with its host seated, and computer players of the levels `bots` after them (a rematch
+        keeps its computer seats), all in one write: nobody can join in between and find the seats changed."""
         game = describe(kind)
         if not game.min_players <= max_players <= game.max_players:
-            raise ServiceError(f"{game.title} is for {game.min_players} to {game.max_players} players.")
+            raise ServiceError(Text("{game} is for {low} to {high} players.", game=game.title, low=game.min_players,
+                                    high=game.max_players))
+        if 1 + len(bots) > max_players:
+            raise ServiceError(Text("{bots} computer players and the host do not fit in {seats} seats.",
+                                    bots=len(bots), seats=max_players))
         # Refuse impossible rules now, not when everyone has joined.
         GameService.new_state(kind, [Player(bot=game.bot_levels[0])] * max_players, options)
         timeout = self.games.turn_timeout if turn_timeout is None else turn_timeout
@@ -47,6 +55,8 @@ class LobbyService:
                 max_players=max_players, options=options, turn_timeout=timeout, deadline=now + self.lobby_timeout,
                 now=now,
             )
+            if bots:
+                lobby = await set_members(await tx.writer(), lobby, [*lobby.members, *(Member(None, b) for b in bots)])
         self.games.timers_changed.set()
         return lobby
 
@@ -58,9 +68,9 @@ class LobbyService:
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
             if lobby.has_user(user_id):
-                raise ServiceError("You are already in this lobby.")
+                raise ServiceError(Text("You are already in this lobby."))
             if len(lobby.members) >= lobby.max_players:
-                raise ServiceError("This lobby is full.")
+                raise ServiceError(Text("This lobby is full."))
             return await set_members(await tx.writer(), lobby, [*lobby.members, Member(user_id)])
 
     async def leave(self, lobby_id: int, user_id: int) -> LobbyRecord:
@@ -68,7 +78,7 @@ class LobbyService:
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
             if not lobby.has_user(user_id):
-                raise ServiceError("You are not in this lobby.")
+                raise ServiceError(Text("You are not in this lobby."))
             if user_id == lobby.host_id:
                 return await update_lobby(await tx.writer(), lobby, status="cancelled", deadline=None)
             return await set_members(await tx.writer(), lobby, [m for m in lobby.members if m.user_id != user_id])
@@ -76,21 +86,21 @@ class LobbyService:
     async def add_bot(self, lobby_id: int, user_id: int, level: str) -> LobbyRecord:
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
-            _require_host(lobby, user_id, "add bots")
+            _require_host(lobby, user_id, Text("add bots"))
             if level not in describe(lobby.kind).bot_levels:
-                raise ServiceError(f"There is no {level!r} bot.")
+                raise ServiceError(Text("There is no {level} bot.", level=repr(level)))
             if len(lobby.members) >= lobby.max_players:
-                raise ServiceError("This lobby is full.")
+                raise ServiceError(Text("This lobby is full."))
             return await set_members(await tx.writer(), lobby, [*lobby.members, Member(None, level)])
 
     async def remove_bot(self, lobby_id: int, user_id: int) -> LobbyRecord:
         """Take the most recently added bot out again."""
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
-            _require_host(lobby, user_id, "remove bots")
+            _require_host(lobby, user_id, Text("remove bots"))
             bots = [i for i, m in enumerate(lobby.members) if m.bot is not None]
             if not bots:
-                raise ServiceError("There is no bot in this lobby.")
+                raise ServiceError(Text("There is no bot in this lobby."))
             members = [m for i, m in enumerate(lobby.members) if i != bots[-1]]
             return await set_members(await tx.writer(), lobby, members)
 
@@ -101,10 +111,11 @@ class LobbyService:
         button was on: the game's message if the lobby never got to store its own (a crash right after posting)."""
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
-            _require_host(lobby, user_id, "start the game")
+            _require_host(lobby, user_id, Text("start the game"))
             minimum = describe(lobby.kind).min_players
             if len(lobby.members) < minimum:
-                raise ServiceError(f"At least {minimum} players are needed: wait for someone to join, or add a bot.")
+                raise ServiceError(Text("At least {minimum} players are needed: wait for someone to join, or add a "
+                                        "bot.", minimum=minimum))
             players = [Player(m.user_id, m.bot) for m in lobby.members]
             shown_on = lobby.message_id if lobby.message_id is not None else message_id
             game = await self.games.create_in(
@@ -136,23 +147,27 @@ class LobbyService:
     async def _editing(self, lobby_id: int) -> AsyncIterator[tuple[GameTransaction, LobbyRecord]]:
         async with self.games.store.transaction() as tx:
             try:
-                # Lobby changes are rare: read and write them inside one transaction from the start.
-                lobby = await load_lobby(await tx.writer(), lobby_id)
+                # Lobby changes are rare: read and write them inside one write transaction that begins before the
+                # read, so a join from another process waits for this one instead of being refused as stale.
+                lobby = await load_lobby(await tx.writer(read_first=True), lobby_id)
             except LobbyNotFoundError:
-                raise ServiceError(f"There is no lobby #{lobby_id}.") from None
+                raise ServiceError(Text("There is no lobby #{number}.", number=lobby_id)) from None
             try:
                 yield tx, lobby
             except StaleVersionError:
-                raise ServiceError("The lobby changed at the same moment; try again.") from None
+                raise ServiceError(Text("The lobby changed at the same moment; try again.")) from None
 
 
 def _require_open(lobby: LobbyRecord) -> None:
     if lobby.status == "started":
-        raise ServiceError("This lobby's game has already started.")
+        raise ServiceError(Text("This lobby's game has already started."))
     if lobby.status != "open":
-        raise ServiceError(f"This lobby is closed (it was {lobby.status}).")
+        raise ServiceError(Text("This lobby is closed (it was {status}).", status={
+            "expired": TextIn("lobby status", "expired"),
+            "cancelled": TextIn("lobby status", "cancelled")}.get(lobby.status, lobby.status)))
 
 
-def _require_host(lobby: LobbyRecord, user_id: int, what: str) -> None:
+def _require_host(lobby: LobbyRecord, user_id: int, what: Text) -> None:
+    """`what` reads "Only the host (<@…>) can {what}." in every language."""
     if user_id != lobby.host_id:
-        raise ServiceError(f"Only the host (<@{lobby.host_id}>) can {what}.")
+        raise ServiceError(Text("Only the host (<@{host}>) can {what}.", host=lobby.host_id, what=what))

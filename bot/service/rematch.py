@@ -12,7 +12,8 @@ from typing import Any
 from bot.service.games import GameService, Player, ServiceError
 from bot.service.lobbies import LobbyService
 from bot.service.results import Result
-from storage.lobbies import LobbyRecord, Member, set_members
+from games.text import Text
+from storage.lobbies import LobbyRecord
 
 
 @dataclass(frozen=True)
@@ -32,22 +33,21 @@ class Rematch:
     async def offer(self, game_id: int, user_id: int) -> Offered:
         old = (await self.games.view(game_id)).game
         if old.seat_of(user_id) is None:
-            raise ServiceError("Only the players of this game can ask for a rematch.")
+            raise ServiceError(Text("Only the players of this game can ask for a rematch."))
         if old.status != "finished":
-            raise ServiceError("A rematch is for games that are over.")
+            raise ServiceError(Text("A rematch is for games that are over."))
         # The first player rotates: everyone moves one seat up, the first goes last.
         seats = [*old.seats[1:], old.seats[0]]
         people = [s.user_id for s in seats if s.user_id is not None]
         others = tuple(u for u in people if u != user_id)
         options = {k: v for k, v in old.options.items() if k != "challenger"}
         if len(seats) > 2 and others:
+            # Its computer seats are taken as it opens, in the same write (a later write could lose a race with a
+            # join from another process).
             lobby = await self.lobbies.open(
                 old.kind, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
-                max_players=len(seats), options=options, turn_timeout=old.turn_timeout)
-            bots = [Member(None, s.bot) for s in old.seats if s.bot is not None]
-            if bots:
-                async with self.games.store.transaction() as tx:
-                    lobby = await set_members(await tx.writer(), lobby, [*lobby.members, *bots])
+                max_players=len(seats), options=options, turn_timeout=old.turn_timeout,
+                bots=[s.bot for s in old.seats if s.bot is not None])
             return Offered(None, lobby, others)
         players = [Player(s.user_id, s.bot) for s in seats]
         if others:  # two people: the one who asked challenges the other

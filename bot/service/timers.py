@@ -14,8 +14,11 @@ from typing import Any
 
 from bot.service.games import GameService, TimerEvent
 from bot.service.lobbies import LobbyService
+from bot.service.owed import owed_result
 from bot.service.results import Result
+from bot.service.tasks import background
 from storage.lobbies import LobbyRecord
+from storage.owed import OwedAnnouncement, count_failure, owed, settle
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +26,11 @@ Announce = Callable[[TimerEvent, Result[Any, Any]], Awaitable[None]]
 AnnounceLobby = Callable[[LobbyRecord], Awaitable[None]]
 MAX_SLEEP = 300.0  # look again at least this often, in case the clock jumped
 RETRY_DELAY = 5.0
+MAX_ATTEMPTS = 3  # sends of one owed announcement before it is given up
+
+
+class Undeliverable(Exception):
+    """An announcement that can never be sent (its channel is gone or closed to the bot): it is given up."""
 
 
 class TimerLoop:
@@ -34,10 +42,12 @@ class TimerLoop:
         self._lobbies = lobbies
         self._announce_lobby = announce_lobby
         self._task: asyncio.Task[None] | None = None
+        self._recovered = False  # whether what a stopped process left owed was announced
+        self._retry: set[int] = set()  # games whose owed announcement failed here, to try again
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="turn-timers")
+            self._task = background(self._run(), name="turn-timers")
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -61,22 +71,31 @@ class TimerLoop:
             delay = MAX_SLEEP if nxt is None else max(0.0, min(MAX_SLEEP, nxt - self._service.clock()))
             if failures:
                 delay = max(delay, RETRY_DELAY)  # a timer that keeps failing must not spin the loop
+            if self._retry:
+                delay = min(delay, RETRY_DELAY)  # a failed announcement is tried again soon (a few times at most)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), timeout=delay)
 
     async def fire_due(self) -> int:
-        """Fire every timer that is due; returns how many failed."""
+        """Announce what is still owed, then fire every timer that is due; returns how many failed."""
         failures = 0
+        for debt in await self._owed():
+            fired = await owed_result(self._service, debt)
+            if fired is None:  # a reminder whose decision moved on, a game gone: nothing left to say
+                await self._settle(debt.game_id, debt.event, debt.created_at)
+                continue
+            failures += not await self._deliver(*fired, created_at=debt.created_at)
         for game_id in await self._service.due_timers():
             try:
                 fired = await self._service.fire_timer(game_id)
-                if fired is not None:
-                    await self._announce(*fired)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 failures += 1
                 log.exception("timer for game %s failed", game_id)
+                continue
+            if fired is not None:
+                failures += not await self._deliver(*fired)
         for lobby_id in await self._lobbies.due():
             try:
                 lobby = await self._lobbies.expire(lobby_id)
@@ -88,3 +107,46 @@ class TimerLoop:
                 failures += 1
                 log.exception("timer for lobby %s failed", lobby_id)
         return failures
+
+    async def _owed(self) -> list[OwedAnnouncement]:
+        """At start-up everything owed (a stopped process left it); later, only what this loop failed to send."""
+        if self._recovered and not self._retry:
+            return []
+        async with self._service.store.transaction() as tx:
+            conn = await tx.writer()
+            if not self._recovered:
+                found = await owed(conn)
+            else:
+                found = [o for game_id in sorted(self._retry) for o in await owed(conn, game_id)]
+        self._recovered, self._retry = True, set()
+        return found
+
+    async def _deliver(self, event: TimerEvent, result: Result[Any, Any], created_at: float | None = None) -> bool:
+        """Announce a fired timer and settle what it owed; a failed send stays owed and is tried again, a few
+        times at most (never forever: a message that cannot be sent is given up with a log line)."""
+        try:
+            await self._announce(event, result)
+        except asyncio.CancelledError:
+            raise
+        except Undeliverable as exc:
+            log.warning("gave up the %s announcement of game %s: %s", event.value, result.id, exc)
+        except Exception:
+            async with self._service.store.transaction() as tx:
+                attempts = await count_failure(await tx.writer(), result.id, event.value, created_at)
+            if attempts < MAX_ATTEMPTS:
+                # Not yet an error: it is owed, and sent again soon (or by the next start).
+                log.warning("the %s announcement of game %s failed (attempt %d of %d); it stays owed",
+                            event.value, result.id, attempts, MAX_ATTEMPTS, exc_info=True)
+                if attempts:  # 0: a newer timer of the game replaced it meanwhile
+                    self._retry.add(result.id)
+                return False
+            log.exception("the %s announcement of game %s failed %d times; gave it up", event.value, result.id,
+                          attempts)
+            await self._settle(result.id, event.value, created_at)
+            return False
+        await self._settle(result.id, event.value, created_at)
+        return True
+
+    async def _settle(self, game_id: int, event: str, created_at: float | None) -> None:
+        async with self._service.store.transaction() as tx:
+            await settle(await tx.writer(), game_id, event, created_at)

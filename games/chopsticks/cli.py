@@ -8,12 +8,14 @@
 
 Rule options use the bot's names: --players --hands --rollover --variant NAME (repeatable) --lives N --odd
 --preset NAME. Without --players, moves and solve take the number of players from the code's length.
-Errors print one line on stderr and exit with status 2.
+Errors print one line on stderr and exit with status 2. It speaks English only (the texts the bot translates are
+printed as their English): it is a tool for analysts, not part of what players read.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -26,6 +28,7 @@ from games.chopsticks.rules import MAX_PLAYERS, PRESETS, VARIANTS, Rules
 from games.chopsticks.solver import solve
 
 USAGE_ERROR = 2
+BROKEN_PIPE = 1
 
 
 class UsageError(Exception):
@@ -46,7 +49,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, GameError) as exc:
         print(f"chopsticks: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    print("\n".join(lines))
+    try:
+        print("\n".join(lines))
+        sys.stdout.flush()  # here, not at exit, so that a closed pipe is caught below
+    except BrokenPipeError:
+        # The reader stopped reading (`... | head -3`): nothing is wrong. Python's recipe (see its `signal` docs):
+        # point stdout at /dev/null so that the flush at exit does not fail again, and exit with status 1.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
     return 0
 
 
@@ -130,7 +140,7 @@ def _count(args: argparse.Namespace) -> list[str]:
 
 
 def _rules(args: argparse.Namespace) -> list[str]:
-    return _rules_for(args).describe()
+    return [str(line) for line in _rules_for(args).describe()]  # the English: the command line is for analysts
 
 
 def _variants(args: argparse.Namespace) -> list[str]:

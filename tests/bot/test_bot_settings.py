@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.support.world import TabletopRunner, World
 
 MANAGE_GUILD = 1 << 5
@@ -79,3 +81,24 @@ async def test_replay_steps_through_a_game(world: World, bots: TabletopRunner) -
     assert f"Position `{code}`" in frame.text() and "time runs out" not in frame.text()
     missing = await world.fake.slash(world.carol, world.channel, "replay", options={"game": 99})
     assert missing.ephemeral and missing.message is not None and "no game #99" in missing.message.content
+
+
+async def test_simultaneous_settings_changes_are_all_kept(world: World, bots: TabletopRunner) -> None:
+    # Several admins change different settings at the same moment: each is told "Saved." and each change stays.
+    await bots.start()
+    other = world.fake.add_channel(world.guild, "tables")
+    changes: list[tuple[str, dict[str, object]]] = [
+        ("set", {"images": False}), ("set", {"threads": False}), ("set", {"turn_time": "2h"}),
+        ("set", {"channel": other}),
+    ]
+    changes += [("game", {"game": kind, "enabled": False}) for kind in ("chopsticks", "generals", "sucker")]
+    answers = await asyncio.gather(*(
+        world.fake.slash(world.alice, world.channel, "settings", sub, permissions=MANAGE_GUILD, options=options)
+        for sub, options in changes))
+    assert all(a.message is not None and a.message.content == "Saved." for a in answers), [a.errors for a in answers]
+    shown = await world.fake.slash(world.alice, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    assert shown.message is not None
+    text = shown.message.text()
+    for kept in ("Turn time for new games: **2 h**", "Board pictures: **off**", "(So Long Sucker): **off**",
+                 "Games switched off: **chopsticks, generals, sucker**", f"<#{other.id}> only"):
+        assert kept in text, text

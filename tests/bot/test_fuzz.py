@@ -13,6 +13,7 @@ from tests.support.fakediscord import FakeDiscord
 from tests.support.interactions import CARRIER_TEXT
 from tests.support.world import VALIDATOR, TabletopRunner
 from tests.tools.fuzz import build_world, command_paths, fuzz
+from tests.tools.fuzz_time import BOT_SETTINGS
 
 INTERACTIONS = int(os.environ.get("FUZZ_INTERACTIONS", "600"))
 SEED = int(os.environ.get("FUZZ_SEED", "7"))
@@ -26,7 +27,7 @@ async def test_hostile_input_is_refused_explained_and_changes_nothing(
     runner = TabletopRunner(fake, tmp_path / "bot.sqlite3")
     try:
         guilds, channels, users = await build_world(fake)
-        bot = await runner.start_with(challenge_timeout=7 * 24 * 3600.0)
+        bot = await runner.start_with(**BOT_SETTINGS)
         figures = await fuzz(fake, bot, runner.database, guilds, channels, users, INTERACTIONS, SEED)
     finally:
         await runner.stop_all()
@@ -46,4 +47,13 @@ async def test_hostile_input_is_refused_explained_and_changes_nothing(
               if m.author_id == fake.bot_user.id and m.content != CARRIER_TEXT for custom_id in m.custom_ids()}
     assert posted <= set(figures.components), figures.report()
     kinds = {family.removeprefix("sweep ").split("/")[0] for family in figures.by_family}
-    assert {"slash", "autocomplete", "component", "modal"} <= kinds, figures.report()
+    assert {"slash", "autocomplete", "component", "modal", "burst", "target"} <= kinds, figures.report()
+
+    # Issue 14, point 11: the clock moved, so reminders and forfeits fired and games ended during the run; bursts of
+    # concurrent clicks each applied one action; the engine judged what valid-by-chance input did; finished games
+    # and players out of a game were targets (all of it within `problems()` above).
+    assert figures.time.jumps > 0 and figures.time.fired["forfeit"] > 0 and figures.time.fired["reminder"] > 0
+    assert figures.time.games_finished > 0 and figures.time.games_started > 0, figures.report()
+    assert figures.checks.bursts > 0 and figures.checks.burst_applied > 0, figures.report()
+    assert figures.checks.verdicts["applied"] > 0, figures.report()
+    assert figures.checks.targets["finished"] > 0 and figures.checks.targets["out"] > 0, figures.report()

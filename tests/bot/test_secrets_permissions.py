@@ -29,7 +29,12 @@ def rows(database: Path) -> dict[str, list[tuple[Any, ...]]]:
     conn = sqlite3.connect(database)
     try:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+        found = {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+        # The language a person's Discord client uses is remembered from whatever they send (for the direct
+        # messages we write them later): not something their request changed. Their notification choice is.
+        found["user_settings"] = sorted(conn.execute(
+            "SELECT user_id, notify FROM user_settings WHERE notify != 'mention'").fetchall())
+        return found
     finally:
         conn.close()
 

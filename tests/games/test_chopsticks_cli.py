@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import subprocess
 import sys
 
@@ -82,3 +84,20 @@ def test_runs_as_a_module() -> None:
     bad = subprocess.run([sys.executable, "-m", "games.chopsticks", "moves", "9"], capture_output=True, text=True,
                          check=False)
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1
+
+
+def test_a_reader_that_stops_early_ends_it_quietly() -> None:
+    # Issue 14, point 6: `python -m games.chopsticks solve 1111 --preset cutoff | head -3`. A pipe whose reader has
+    # already gone makes the first write fail every time (the race with `head` made it fail only sometimes).
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "games.chopsticks", "solve", "1111", "--preset", "cutoff"],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, check=False, timeout=60)
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""  # no BrokenPipeError traceback, not even "Exception ignored" at exit
+    assert done.returncode == 1  # Python's recipe for a closed pipe (see the `signal` module's docs)
+    piped = subprocess.run(f"{shlex.quote(sys.executable)} -m games.chopsticks solve 1111 --preset cutoff | head -3",
+                           shell=True, capture_output=True, text=True, check=False, timeout=60)
+    assert piped.stderr == "" and piped.stdout.startswith("1111: draw for the player to move")

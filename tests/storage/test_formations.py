@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -48,3 +49,26 @@ async def test_names_and_the_limit_are_enforced(store: FormationStore) -> None:
         await store.save(ALICE, "generals", "one too many", "x", now=1.0)
     await store.save(ALICE, "generals", "f00", "replaced", now=2.0)  # replacing stays possible at the limit
     assert (await store.load(ALICE, "generals", "f00")).setup == "replaced"
+
+
+async def test_the_limit_holds_when_two_processes_save_at_once(tmp_path: Path) -> None:
+    # Two connections to one file, as two bot processes have, each saving the formation that would be the last one
+    # allowed: the count is read inside the write transaction, so exactly one of them fits.
+    first = await Database.open(tmp_path / "bot.sqlite3")
+    second = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        stores = FormationStore(first), FormationStore(second)
+        for i in range(MAX_PER_USER - 1):
+            await stores[0].save(ALICE, "generals", f"f{i}", "x", now=float(i))
+        saved = await asyncio.gather(*(stores[i].save(ALICE, "generals", f"last {i}", "x", now=99.0) for i in (0, 1)),
+                                     return_exceptions=True)
+        assert sum(isinstance(r, FormationError) for r in saved) == 1, saved
+        assert len(await stores[1].list(ALICE, "generals")) == MAX_PER_USER
+        # Deleting the same formation from both at once: one deletes it, the other is told it is gone.
+        gone = await asyncio.gather(*(stores[i].delete(ALICE, "generals", "F0") for i in (0, 1)),
+                                    return_exceptions=True)
+        assert sum(isinstance(r, FormationError) for r in gone) == 1, gone
+        assert len(await stores[0].list(ALICE, "generals")) == MAX_PER_USER - 1
+    finally:
+        await first.close()
+        await second.close()

@@ -12,10 +12,19 @@ Each interaction is classified before it is sent, from the stored state and the 
 definitions:
 
 * ``refuse``: invalid by construction (malformed option, forged or stale id, another server, a DM for a
-  server command, a user who is not seated, no Manage Server for /settings). It must be answered with an
-  ephemeral message that says why, change nothing in the database and make no other request to Discord.
+  server command, a user who is not seated or is out of the game, a finished game, no Manage Server for
+  /settings). It must be answered with an ephemeral message that says why, change nothing in the database and
+  make no other request to Discord.
 * ``read``: can only look (replays, ladders, rules, autocomplete). Nothing in the database may change.
-* ``any``: valid by chance (a seated player's click, a well-formed command). It may change state.
+* ``any``: valid by chance (a seated player's click, a well-formed command). It may change state, as the engine
+  allows: each game it may touch is read before and after (tests/tools/fuzz_checks.py): a legal action is applied
+  exactly once, an illegal one changes nothing and is refused with an ephemeral reason, and the stored state is
+  always the move log replayed.
+
+Between interactions (tests/tools/fuzz_time.py), the bot's clock jumps, so reminders, forfeits and expiries fire
+and games end while the input goes on (every due timer must fire); bursts of concurrent clicks hit one game's
+decisions, sometimes as its deadline passes (one action applied for the turn, every other click refused with a
+reason); finished games and players out of a game are targeted on purpose; and new games start when few are left.
 
 Every interaction must be answered, no request may break Discord's API description, and nothing may be
 logged at ERROR (a real fault, or discord.py's "Ignoring exception"). The bot token must never appear in
@@ -61,6 +70,9 @@ from tests.support.fakediscord.interactions import (
 )
 from tests.support.fakediscord.payloads import EVERYONE_PERMISSIONS, channel_payload, member_payload, user_payload
 from tests.support.interactions import BUTTON, SELECT, bot_idle, carrier, raw_interaction
+from tests.tools.fuzz_checks import CheckFigures, burst, judge_case, target_case, watch
+from tests.tools.fuzz_oracle import refusal_of, seat_is_out
+from tests.tools.fuzz_time import BOT_SETTINGS, TimeFigures, Timekeeper, VirtualClock
 
 MANAGE_GUILD = 1 << 5
 # Commands that only look; everything else may change state when used validly.
@@ -93,6 +105,7 @@ class Case:
     source: FakeMessage | None = None
     permissions: int = 0
     label: str = ""
+    component: dict[str, Any] | None = None  # the component as posted (a menu's options say what it offers)
 
 
 @dataclass
@@ -117,6 +130,8 @@ class Figures:
     warnings: Counter[str] = field(default_factory=Counter)
     violations: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    time: TimeFigures = field(default_factory=TimeFigures)
+    checks: CheckFigures = field(default_factory=CheckFigures)
 
     def problems(self) -> dict[str, list[str]]:
         return {name: items for name, items in (
@@ -124,7 +139,8 @@ class Figures:
             ("unhandled exceptions", self.faults), ("state changes from invalid input", self.state_changes),
             ("other effects of invalid input", self.side_effects),
             ("refusals not ephemeral or not explained", self.bad_refusals), ("token leaks", self.token_leaks),
-            ("API violations", self.violations)) if items}
+            ("API violations", self.violations), ("engine mismatches", self.checks.engine_problems),
+            ("burst problems", self.checks.burst_problems), ("timer problems", self.time.problems)) if items}
 
     def report(self) -> str:
         lines = [
@@ -139,6 +155,8 @@ class Figures:
             f"log records checked: {self.log_records}; with the token before redaction: {self.raw_token_records}; "
             f"token in logs, messages or requests: {len(self.token_leaks)}",
             f"API violations: {len(self.violations)}",
+            *self.checks.lines(),
+            *self.time.lines(),
             f"commands reached: {len(self.commands)}; component id prefixes reached: {len(self.components)} "
             f"({', '.join(sorted(self.components))})",
             "by family:",
@@ -213,7 +231,8 @@ class Stored:
 
 class Fuzzer:
     def __init__(self, fake: FakeDiscord, bot: TabletopBot, database: Path, rng: random.Random,
-                 guilds: list[FakeGuild], channels: list[FakeChannel], users: list[FakeUser]) -> None:
+                 guilds: list[FakeGuild], channels: list[FakeChannel], users: list[FakeUser],
+                 clock: VirtualClock) -> None:
         self.fake = fake
         self.bot = bot
         self.database = database
@@ -232,6 +251,7 @@ class Fuzzer:
         self.modals: list[tuple[dict[str, Any], FakeUser, FakeChannel, FakeMessage | None]] = []
         self.modal_kinds: dict[str, str | None] = {}
         self._walked: dict[int, tuple[tuple[int, int], list[dict[str, Any]]]] = {}
+        self.timekeeper = Timekeeper(self, clock)
 
     # ----- what the bot offers --------------------------------------------------------------------------------
     def _templates(self) -> list[Template]:
@@ -296,9 +316,25 @@ class Fuzzer:
         return int(self._db.execute("PRAGMA data_version").fetchone()[0])
 
     def content(self) -> dict[str, list[tuple[Any, ...]]]:
-        """Every row of every table (the ground truth when data_version says something was written)."""
+        """Every row of every table (the ground truth when data_version says something was written), except what
+        the bot learns from any interaction, refused or not: a person's language (bot/i18n.py). What they chose
+        there is their notification mode (no row: the default)."""
         tables = [r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {t: sorted(self._db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+        found = {t: sorted(self._db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables
+                 if t != "user_settings"}
+        if "user_settings" in tables:
+            found["user_settings"] = sorted(self._db.execute(
+                "SELECT user_id, notify FROM user_settings WHERE notify != 'mention'").fetchall())
+        return found
+
+    def is_out(self, game_id: int, user_id: int) -> bool:
+        """Whether `user_id` sits in game `game_id`, which goes on, but is out of it (defeated, knocked out)."""
+        game = self.stored().games.get(game_id)
+        if game is None or game["status"] != "active":
+            return False
+        row = self._db.execute("SELECT seat FROM game_players WHERE game_id = ? AND user_id = ?",
+                               (game_id, user_id)).fetchone()
+        return row is not None and seat_is_out(game_class(game["kind"]).from_dict(json.loads(game["state"])), row[0])
 
     @staticmethod
     def turn_token(game: Mapping[str, Any]) -> int:
@@ -319,15 +355,30 @@ class Fuzzer:
             if case is not None:
                 case.family = "sweep " + case.family
                 await self.send(case)
+        finished = self.timekeeper.finished()
         while self.figures.interactions < count:
-            case = self.next_case()
-            await self.send(case)
-        await self.settle()
+            await self.between(count)
+            if self.figures.interactions < count:
+                await self.send(self.next_case())
+        await self.timekeeper.quiet()
+        self.figures.time.games_finished = self.timekeeper.finished() - finished
         self.figures.seconds = time.monotonic() - started
         self.final_checks()
         return self.figures
 
-    async def send(self, case: Case) -> None:
+    async def between(self, count: int) -> None:
+        """Between two interactions, now and then: the clock jumps, a burst of clicks hits one game, new games
+        start when too few are left to play."""
+        left = count - self.figures.interactions
+        if self.rng.random() < 1 / 40:
+            await self.timekeeper.jump()
+        if self.rng.random() < 1 / 25 and left >= 2:
+            await burst(self, self.timekeeper, left)
+        if self.timekeeper.live_games() < 2 or self.rng.random() < 1 / 100:
+            await self.timekeeper.replenish()
+
+    def count(self, case: Case) -> str:
+        """Count `case` in the figures; its label for the reports."""
         figures = self.figures
         figures.interactions += 1
         figures.by_family[case.family] += 1
@@ -338,12 +389,30 @@ class Fuzzer:
             custom_id = str(case.data.get("custom_id", ""))
             known = self.template_of(custom_id)[1] is not None
             figures.components[custom_id.split(":")[0] if known else "(none)"] += 1
-        label = f"#{figures.interactions} {case.family} [{case.expect.value}] {case.label}"
+        return f"#{figures.interactions} {case.family} [{case.expect.value}] {case.label}"
+
+    async def send(self, case: Case) -> None:
+        label = self.count(case)
         self.current[0] = label
         quiet = case.expect is not Expect.ANY
         if quiet:
             await self._quiet_baseline()
+        watched = [] if quiet else await watch(self, case)
         self._since = len(self.fake.requests)
+        res = await self.dispatch(case, label)
+        if quiet:
+            if case.expect is Expect.REFUSE and refusal_of(res) is None:
+                await self.settle()  # obeyed, not refused: let what it started finish, so that it is blamed for it
+            else:
+                await asyncio.sleep(0)  # let anything the interaction started run before looking
+            self._check_quiet(label, res, case.expect)
+        else:
+            await self.settle()
+            await judge_case(self, watched, case, res, label)
+
+    async def dispatch(self, case: Case, label: str) -> InteractionResult | None:
+        """Send `case` and check what every answer must be: given, accepted, and for a refusal explained."""
+        figures = self.figures
         res: InteractionResult | None = None
         try:
             res = await raw_interaction(self.fake, case.kind, case.user, case.channel, case.data, source=case.source,
@@ -358,11 +427,7 @@ class Fuzzer:
             figures.rejected.append(f"{label}: autocomplete answered with callback {res.callback_type}")
         if case.expect is Expect.REFUSE and res is not None and res.answered:
             self._check_refusal(label, res)
-        if quiet:
-            await asyncio.sleep(0)  # let anything the interaction started run before looking
-            self._check_quiet(label, res, case.expect)
-        else:
-            await self.settle()
+        return res
 
     def remember_form(self, res: InteractionResult, clicked: str) -> None:
         """A form the bot showed for a click on `clicked`, to be submitted later (oddly)."""
@@ -380,6 +445,9 @@ class Fuzzer:
             self.figures.bad_refusals.append(f"{label}: public refusal {message.text()[:200]!r}")
         elif not message.content.strip() or "Something went wrong" in message.content:
             self.figures.bad_refusals.append(f"{label}: unexplained refusal {message.text()[:200]!r}")
+        elif message.components:  # a question or a menu: the next click would be refused, or worse, obeyed
+            self.figures.bad_refusals.append(f"{label}: offered {message.custom_ids()[:3]} instead of a refusal: "
+                                             f"{message.text()[:200]!r}")
         else:
             self.figures.refusals += 1
 
@@ -448,10 +516,10 @@ class Fuzzer:
                     case = self.real_click(template)
                     if case is not None:
                         return case
-        families = [
-            (self.real_click, 20), (self.forged_click, 30), (self.garbage_click, 5), (self.play, 6),
+        families: list[tuple[Callable[[], Case | None], int]] = [
+            (self.real_click, 20), (self.forged_click, 30), (self.garbage_click, 5), (self.play, 12),
             (self.slash_valid, 10), (self.slash_malformed, 17), (self.slash_context, 5), (self.autocomplete, 6),
-            (self.modal_submit, 3),
+            (self.modal_submit, 3), (partial(target_case, self), 6),
         ]
         while True:
             make = self.rng.choices([f for f, _ in families], [w for _, w in families])[0]
@@ -503,11 +571,13 @@ class Fuzzer:
             data["values"] = values or []
         on_message = any(c.get("custom_id") == custom_id and c.get("type") == ctype
                          for c in message.walk_components())
-        expect = self.classify_component(custom_id, ctype, values, user, channel.guild_id, on_message, trust_ply)
+        expect = self.classify_component(custom_id, ctype, values, user, channel.guild_id, on_message, trust_ply,
+                                         channel.id)
         label = f"{user.name} {'clicks' if ctype == BUTTON else 'selects'} {custom_id[:80]!r}" + (
             f" {[v[:20] for v in values]}" if values is not None and ctype == SELECT else "") + (
             f" in {channel.name}" + ("" if on_message else " (not on its message)"))
-        return Case(family, expect, MESSAGE_COMPONENT, user, channel, data, source=message, label=label)
+        return Case(family, expect, MESSAGE_COMPONENT, user, channel, data, source=message, label=label,
+                    component=real)
 
     def real_click(self, template: Template | None = None) -> Case | None:
         """A component as posted, on its own message, by someone (often not the one it is for)."""
@@ -649,7 +719,8 @@ class Fuzzer:
         return "long", (custom_id + ":" + "9" * 100)[:100]
 
     def classify_component(self, custom_id: str, ctype: int, values: list[str] | None, user: FakeUser,
-                           guild_id: int | None, on_message: bool, trust_ply: bool = True) -> Expect:
+                           guild_id: int | None, on_message: bool, trust_ply: bool = True,
+                           channel_id: int | None = None) -> Expect:
         """Refuse when certainly invalid; otherwise read (look-only components) or any."""
         if not on_message:
             return Expect.REFUSE  # Discord only sends what is on the message: an impostor, answered, never obeyed
@@ -675,14 +746,17 @@ class Fuzzer:
             return Expect.ANY if user.id == lobby["host"] else Expect.REFUSE
         game_id = int(groups["game"])
         game = stored.games.get(game_id)
-        if template.rematch:  # any player of a finished game, on its server
+        if template.rematch:  # any player of a finished game, in the game's channel
             seated = user.id in stored.seats.get(game_id, set())
-            ok = game is not None and game["guild"] == guild_id and game["status"] == "finished" and seated
+            ok = (game is not None and game["guild"] == guild_id and game["channel"] == channel_id
+                  and game["status"] == "finished" and seated)
             return Expect.ANY if ok else Expect.REFUSE
         elsewhere = game is not None and game["guild"] != guild_id and not (template.in_dms and guild_id is None)
         if game is None or game["kind"] != template.kind or elsewhere:
             return Expect.REFUSE
         if user.id not in stored.seats.get(game_id, set()) or game["status"] not in ("active", "pending"):
+            return Expect.REFUSE
+        if self.is_out(game_id, user.id):  # out of a game that goes on: nothing left to do in it
             return Expect.REFUSE
         if ctype == SELECT and not values:
             return Expect.REFUSE
@@ -740,7 +814,7 @@ class Fuzzer:
         game = stored.games.get(int(number))
         elsewhere = game is not None and game["guild"] != guild_id and not (template.in_dms and guild_id is None)
         if (game is None or game["kind"] != kind or elsewhere or game["status"] not in ("active", "pending")
-                or user.id not in stored.seats.get(int(number), set())):
+                or user.id not in stored.seats.get(int(number), set()) or self.is_out(int(number), user.id)):
             return Expect.REFUSE
         return Expect.ANY
 
@@ -877,12 +951,15 @@ class Fuzzer:
                 game = stored.games.get(int(values["game"]))
                 elsewhere = game is not None and game["guild"] != channel.guild_id and not anywhere
                 if (game is None or game["kind"] != kind or elsewhere
-                        or game["status"] != "active" or user.id not in stored.seats.get(int(values["game"]), set())):
+                        or game["status"] != "active" or user.id not in stored.seats.get(int(values["game"]), set())
+                        or self.is_out(int(values["game"]), user.id)):
                     return Expect.REFUSE
-            elif not any(g["kind"] == kind and g["status"] == "active" and user.id in stored.seats.get(i, set())
-                         and (anywhere or channel.id in (g["channel"], g["thread"]))
-                         for i, g in stored.games.items()):
-                return Expect.REFUSE
+            else:
+                mine = [i for i, g in stored.games.items()
+                        if g["kind"] == kind and g["status"] == "active" and user.id in stored.seats.get(i, set())
+                        and (anywhere or channel.id in (g["channel"], g["thread"]))]
+                if not mine or (len(mine) == 1 and self.is_out(mine[0], user.id)):
+                    return Expect.REFUSE
         return Expect.ANY
 
     def slash_malformed(self, leaf_path: list[str] | None = None) -> Case | None:
@@ -1184,11 +1261,11 @@ async def start_games(fake: FakeDiscord, bot: TabletopBot, channels: list[FakeCh
 async def fuzz(fake: FakeDiscord, bot: TabletopBot, database: Path, guilds: list[FakeGuild],
                channels: list[FakeChannel], users: list[FakeUser], interactions: int, seed: int) -> Figures:
     """Set up games, then fuzz; the log capture covers both, at DEBUG, for faults and the token."""
-    # The bot's clock stands still: a turn time of a few seconds, which a valid command may well set, must not
-    # forfeit a game in the middle of the checks (timers are not input, and other tests cover them).
-    now = time.time()
-    bot.service.clock = lambda: now
-    fuzzer = Fuzzer(fake, bot, database, random.Random(seed), guilds, channels, users)
+    # The bot's clock stands still during an interaction, so that each is judged against one position, and jumps
+    # between them: reminders, forfeits and expiries fire, and games end, while the hostile input goes on.
+    clock = VirtualClock(time.time())
+    bot.service.clock = clock
+    fuzzer = Fuzzer(fake, bot, database, random.Random(seed), guilds, channels, users, clock)
     capture = LogCapture(fake.token, fuzzer.figures, fuzzer.current)
     root = logging.getLogger()
     level = root.level
@@ -1216,7 +1293,7 @@ async def _main(interactions: int, seed: int) -> int:
         runner = TabletopRunner(fake, database)
         try:
             guilds, channels, users = await build_world(fake)
-            bot = await runner.start_with(challenge_timeout=7 * 24 * 3600.0)
+            bot = await runner.start_with(**BOT_SETTINGS)
             figures = await fuzz(fake, bot, database, guilds, channels, users, interactions, seed)
         finally:
             await runner.stop_all()

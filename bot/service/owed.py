@@ -1,0 +1,71 @@
+"""A turn timer's announcement, owed until it was sent (see storage/owed.py).
+
+`owe` runs inside the timer's own write transaction; `owed_result` rebuilds, after a restart, what is to be announced
+from the game as stored and the recorded ending (its ratings as they were computed by the forfeit's write).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bot.service.results import GameEnded, RatingChange, Result
+from games.base import EndReason
+from storage import GameTransaction
+from storage.owed import OwedAnnouncement
+from storage.owed import owe as owe_row
+
+if TYPE_CHECKING:
+    from bot.service.games import GameService, TimerEvent
+
+
+async def owe(
+    tx: GameTransaction, event: TimerEvent, result: Result[Any, Any], now: float
+) -> tuple[TimerEvent, Result[Any, Any]]:
+    """Record, in the timer's transaction, that `event` is to be announced; returns the fired timer, its ending (if
+    the timer ended the game) marked as the timer loop's to announce."""
+    from bot.service.games import TimerEvent
+
+    ended = result.ended()
+    if ended is not None:
+        ended = replace(ended, by_timer=True)
+        result = replace(result, events=tuple(ended if isinstance(e, GameEnded) else e for e in result.events))
+    reminder = event is TimerEvent.REMINDER
+    await owe_row(await tx.writer(), result.id, event.value, ending=ending_json(ended) if ended else None,
+                  seat=result.game.to_decide if reminder else None,
+                  ply=result.game.move_count if reminder else None, now=now)
+    return event, result
+
+
+async def owed_result(
+    service: GameService, owed: OwedAnnouncement
+) -> tuple[TimerEvent, Result[Any, Any]] | None:
+    """What to announce for an announcement a stopped process left owed, or None when it no longer applies (a reminder
+    once the decision moved on, a game that is gone or archived)."""
+    from bot.service.games import ServiceError, TimerEvent, present
+
+    try:
+        event = TimerEvent(owed.event)
+        game = await service.load(owed.game_id)
+    except (ValueError, ServiceError):
+        return None
+    record = game.record
+    if event is TimerEvent.REMINDER and (record.status != "active" or record.move_count != owed.ply
+                                         or game.state.current_player() != owed.seat or record.deadline is None):
+        return None
+    events = (ending_from_json(owed.ending),) if owed.ending is not None else ()
+    return event, present(game, events)
+
+
+def ending_json(ended: GameEnded) -> str:
+    return json.dumps({
+        "places": list(ended.places), "reason": ended.reason.value,
+        "rating_changes": [[c.user_id, c.scope, c.before, c.after, c.provisional] for c in ended.rating_changes],
+    })
+
+
+def ending_from_json(text: str) -> GameEnded:
+    data = json.loads(text)
+    changes = tuple(RatingChange(int(u), int(s), int(b), int(a), bool(p)) for u, s, b, a, p in data["rating_changes"])
+    return GameEnded(tuple(int(p) for p in data["places"]), EndReason(data["reason"]), changes, by_timer=True)

@@ -1,0 +1,38 @@
+"""Background tasks that never die silently: every task the bot starts on its own goes through `background`.
+
+asyncio only reports a task's exception when the task is garbage-collected unretrieved ("Task exception was never
+retrieved"), and not at all when something gathers it with `return_exceptions=True` at shutdown: a board restore
+or a timer loop that failed would leave no trace. `background` logs the failure, with its traceback, the moment the
+task ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+from storage.health import UnusableDatabaseError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def background(coro: Coroutine[Any, Any, T], *, name: str) -> asyncio.Task[T]:
+    """Run `coro` as a task named `name`; an exception that ends it is logged as an ERROR naming the task."""
+    task = asyncio.create_task(coro, name=name)
+    task.add_done_callback(_log_failure)
+    return task
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    if task.cancelled():
+        return
+    exc = task.exception()  # also marks it retrieved: asyncio will not report it a second time
+    if exc is None:
+        return
+    if isinstance(exc, UnusableDatabaseError):  # its message names the file and what to do
+        log.error("background task %s stopped: %s", task.get_name(), exc, exc_info=exc)
+    else:
+        log.error("background task %s failed", task.get_name(), exc_info=exc)

@@ -1,0 +1,68 @@
+"""Owed announcements: what a turn timer's change still has to tell the players (an outbox).
+
+The record is written in the same transaction as the timer's change and deleted once the announcement was sent, so
+the change is made exactly once and its announcement goes out at least once, even when the process stops between
+the two. Plain functions of the connection, to run inside the caller's transaction (like storage/deals.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+
+@dataclass(frozen=True)
+class OwedAnnouncement:
+    game_id: int
+    event: str  # bot.service.TimerEvent's value
+    ending: str | None  # JSON of the ending when the timer ended the game
+    seat: int | None  # a reminder's seat ...
+    ply: int | None  # ... and the game's move count when it fell due
+    attempts: int  # failed sends so far
+    created_at: float
+
+
+_COLUMNS = "game_id, event, ending, seat, ply, attempts, created_at"
+
+
+async def owe(
+    conn: aiosqlite.Connection, game_id: int, event: str, *, ending: str | None = None, seat: int | None = None,
+    ply: int | None = None, now: float,
+) -> None:
+    """Record that `event` must be announced for the game; replaces an older one still owed (it no longer applies)."""
+    await conn.execute(
+        "INSERT OR REPLACE INTO owed_announcements (game_id, event, ending, seat, ply, attempts, created_at)"
+        " VALUES (?, ?, ?, ?, ?, 0, ?)",
+        (game_id, event, ending, seat, ply, now),
+    )
+
+
+async def owed(conn: aiosqlite.Connection, game_id: int | None = None) -> list[OwedAnnouncement]:
+    """What is owed (for game `game_id` only, if given), oldest first."""
+    rows = await conn.execute_fetchall(
+        f"SELECT {_COLUMNS} FROM owed_announcements WHERE ? IS NULL OR game_id = ? ORDER BY created_at, game_id",
+        (game_id, game_id),
+    )
+    return [OwedAnnouncement(int(r[0]), str(r[1]), r[2], r[3], r[4], int(r[5]), float(r[6])) for r in rows]
+
+
+async def settle(conn: aiosqlite.Connection, game_id: int, event: str, created_at: float | None = None) -> None:
+    """It was sent (or given up): forget it, unless a newer one replaced it meanwhile (`created_at`: the one read;
+    None: the one this process just recorded, under the game's lock)."""
+    await conn.execute(
+        "DELETE FROM owed_announcements WHERE game_id = ? AND event = ? AND (? IS NULL OR created_at = ?)",
+        (game_id, event, created_at, created_at),
+    )
+
+
+async def count_failure(
+    conn: aiosqlite.Connection, game_id: int, event: str, created_at: float | None = None
+) -> int:
+    """One more failed send; returns how many so far (0: it was settled or replaced meanwhile)."""
+    rows = list(await conn.execute_fetchall(
+        "UPDATE owed_announcements SET attempts = attempts + 1"
+        " WHERE game_id = ? AND event = ? AND (? IS NULL OR created_at = ?) RETURNING attempts",
+        (game_id, event, created_at, created_at),
+    ))
+    return int(rows[0][0]) if rows else 0

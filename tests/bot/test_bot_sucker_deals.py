@@ -1,0 +1,61 @@
+"""So Long Sucker's deals as the table sees them through the offline Discord: a defeated player, and anyone once the
+game is over, is refused with a reason only they see, and the deal stays as it was."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.sucker import open_table, stored
+from tests.support.world import TabletopRunner, World
+
+
+async def _resign(world: World, user: FakeUser, status: FakeMessage) -> None:
+    ask = await world.fake.click(user, status, status.button("Resign")["custom_id"])
+    assert ask.ephemeral and ask.message is not None, ask.errors
+    done = await world.fake.click(user, ask.message, ask.message.button("Yes, resign")["custom_id"])
+    assert done.callback_type in (4, 7), done.errors
+
+
+def _accepted_by(deal: FakeMessage) -> str:
+    return deal.text().split("accepted by:")[1] if "accepted by:" in deal.text() else ""
+
+
+async def test_deals_refuse_defeated_players_and_finished_games(
+    world: World, bots: TabletopRunner, caplog: pytest.LogCaptureFixture
+) -> None:
+    alice, bob, carol = world.alice, world.bob, world.carol
+    await bots.start()
+    status = await open_table(world, [alice, bob, carol])
+    res = await world.fake.slash(alice, world.channel, "sucker", "deal", options={"text": "Blue and I stick together."})
+    deal = res.message
+    assert deal is not None and "Deal #1" in deal.text()
+    accept = deal.buttons()[0]["custom_id"]
+    await world.fake.click(bob, deal, accept)
+    assert bob.mention in _accepted_by(deal)
+
+    await _resign(world, bob, status)  # blue is defeated; red and green play on
+    await world.fake.wait_until(lambda: "defeated" in status.text())
+    before = deal.text()
+    refused = await world.fake.click(bob, deal, accept)  # taking the acceptance back is refused as well
+    assert refused.ephemeral and refused.message is not None
+    assert refused.message.content == "You are out of this game (defeated): deals are for the players still in it."
+    assert deal.text() == before and bob.mention in _accepted_by(deal)
+    await world.fake.click(carol, deal, accept)
+    assert carol.mention in _accepted_by(deal), "players still in may accept"
+    proposal = await world.fake.slash(bob, world.channel, "sucker", "deal", options={"text": "Rescue me!", "game": 1})
+    assert proposal.ephemeral and proposal.message is not None
+    assert proposal.message.content == "You are out of this game (defeated): deals are for the players still in it."
+
+    await _resign(world, carol, status)  # alice is the last one in: the game is over
+    await world.fake.wait_until(lambda: "wins" in status.text())
+    assert stored(bots.database)[0] == "finished"
+    before = deal.text()
+    for user in (alice, carol):
+        late = await world.fake.click(user, deal, accept)
+        assert late.ephemeral and late.message is not None
+        assert late.message.content == "This game is over: its deals can no longer be made, accepted or taken back."
+    assert deal.text() == before and alice.mention not in _accepted_by(deal)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []

@@ -1,0 +1,129 @@
+"""The crash test's checks catch what they claim to (tests/tools/crash_checks.py, crash_timers.py): each is run on a
+real game or database that is right, then on one broken the way the check is about."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from bot.service import GameService, Player
+from games.engines import game_class
+from storage import Database
+from tests.support.fakediscord import FakeMessage
+from tests.tools.crash_checks import invariant_problems, rating_problems, read_games
+from tests.tools.crash_timers import TimerWatch, overdue_timers, timer_checks
+
+ALICE, BOB, CAROL = 11, 22, 33
+GUILD = 5
+
+
+def _played(kind: str, players: int, options: dict[str, Any], plies: int, seed: int = 1) -> dict[str, Any]:
+    """The snapshot after `plies` random legal actions from the start."""
+    rng = random.Random(seed)
+    state = game_class(kind).new(players, options, rng)
+    for _ in range(plies):
+        seat = state.current_player()
+        if seat is None:
+            break
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state.to_dict()
+
+
+def test_sucker_chips_are_counted_in_hands_piles_and_dead() -> None:
+    snapshot = _played("sucker", 3, {"chips": 3}, 6)
+    assert invariant_problems("sucker", snapshot, [0, 0]) == []
+    holdings = [list(row) for row in snapshot["holdings"]]
+    holdings[0][1] += 1  # a blue chip appears from nowhere in red's hand
+    broken = {**snapshot, "holdings": holdings}
+    problems = invariant_problems("sucker", broken, [0, 0])
+    assert len(problems) == 1 and problems[0].startswith("colour 1:") and problems[0].endswith("!= 3 dealt")
+
+
+def test_generals_armies_match_their_formation_and_the_challenges_of_the_log() -> None:
+    rng = random.Random(3)
+    state = game_class("generals").new(2, {"variants": ["small-army"], "first": 0}, rng)
+    eliminated = [0, 0]
+    for _ in range(200):  # setups, then moves until some challenge eliminated pieces
+        seat = state.current_player()
+        assert seat is not None
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+        assert invariant_problems("generals", state.to_dict(), eliminated) == []
+        if sum(eliminated) >= 2 or state.outcome() is not None:
+            break
+    assert sum(eliminated) >= 1
+    snapshot = state.to_dict()
+    armies = [[list(p) for p in army] for army in snapshot["armies"]]
+    # A piece taken off the board that no challenge eliminated, and an extra General on the other side.
+    on_board = next(p for p in armies[0] if p[1] is not None and p[0] != "FLG")
+    on_board[1] = None
+    armies[1].append(["5G", "a4", 0, []])
+    problems = invariant_problems("generals", {**snapshot, "armies": armies, "last": None}, list(eliminated))
+    assert any("side 0" in p and "eliminated in challenges" in p for p in problems), problems
+    assert any("side 1" in p and "too many" in p for p in problems), problems
+
+
+def test_chopsticks_hands_stay_below_the_rollover() -> None:
+    snapshot = _played("chopsticks", 2, {}, 3)
+    assert invariant_problems("chopsticks", snapshot, [0, 0]) == []
+    broken = {**snapshot, "hands": [[5, 1], list(snapshot["hands"][1])]}
+    assert invariant_problems("chopsticks", broken, [0, 0]) != []
+
+
+async def test_ratings_equal_openskill_over_the_finished_games_and_count_each_once(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    try:
+        service = GameService(db)
+        for players in ([ALICE, BOB], [BOB, CAROL], [CAROL, ALICE]):
+            game = await service.create("chopsticks", guild_id=GUILD, channel_id=1,
+                                        players=[Player(u) for u in players], options={"first": 0})
+            await service.act(game.id, players[0], "AC")
+            await service.resign(game.id, players[1])
+        unrated = await service.create("chopsticks", guild_id=GUILD, channel_id=1, players=[Player(ALICE), Player(BOB)])
+        await service.resign(unrated.id, ALICE)  # ended before its first move: not rated
+    finally:
+        await db.close()
+    games, _lobbies, _integrity = read_games(path)
+    assert rating_problems(path, games) == ([], 3)
+
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE ratings SET games = games + 1, wins = wins + 1 WHERE user_id = ? AND guild_id = ?",
+                 (ALICE, GUILD))  # one game counted twice on the server's ladder
+    conn.execute("UPDATE ratings SET mu = mu + 0.5 WHERE user_id = ? AND guild_id = 0", (CAROL,))
+    conn.commit()
+    conn.close()
+    problems, _rated = rating_problems(path, read_games(path)[0])
+    assert len(problems) == 2, problems
+    assert any(f"ladder {GUILD}, user {ALICE}: games/wins/draws/losses" in p for p in problems), problems
+    assert any(f"ladder global, user {CAROL}: mu/sigma" in p for p in problems), problems
+
+
+async def test_each_fired_timer_must_be_announced(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    now = [1000.0]
+    db = await Database.open(path)
+    try:
+        service = GameService(db, clock=lambda: now[0])
+        game = await service.create("chopsticks", guild_id=GUILD, channel_id=1,
+                                    players=[Player(ALICE), Player(BOB)], options={"first": 0}, turn_timeout=4)
+        watch = TimerWatch(path)
+        now[0] += 3.5
+        assert (await service.fire_timer(game.id) or (None,))[0] is not None  # the reminder
+        watch.look()
+        now[0] += 1.0
+        await service.fire_timer(game.id)  # the forfeit
+        watch.look()
+    finally:
+        await db.close()
+    games = read_games(path)[0]
+    unannounced = timer_checks(games, [], watch)
+    assert (unannounced.forfeits, unannounced.reminders) == (1, 1)
+    assert len(unannounced.problems) == 2, unannounced.problems
+    deadline = int(1000.0 + 4)
+    told = [FakeMessage(1, 1, 1, content=f"<@{ALICE}>, it is your move in Chopsticks #{game.id}. You forfeit "
+                                         f"<t:{deadline}:R> if you do not move."),
+            FakeMessage(2, 1, 1, embeds=[{"title": f"Chopsticks #{game.id} is over"}])]
+    assert timer_checks(games, told, watch).problems == []
+    assert overdue_timers(path, grace=1.0) == []

@@ -1,0 +1,309 @@
+"""What the crash test checks in the database once the kills are over (the run is tests/tools/crash.py).
+
+- Every game replays from its move log to exactly the stored snapshot, and after every move the position keeps
+  invariants computed here from the snapshot, not by the engine: So Long Sucker's chips are conserved (hands +
+  piles + dead = what was dealt), a Generals army has exactly its formation's pieces and the ones off the board
+  are exactly those the log's challenges eliminated, Chopsticks hands hold a count below the rollover.
+- Ratings: a finished game is rated exactly when it should be, and every ladder equals a recomputation with
+  openskill from the rated games in the order they finished.
+- The turn timers are checked in crash_timers.py.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from openskill.models import PlackettLuce
+
+from games.engines import game_class
+from games.generals.pieces import ABBREVIATIONS, FULL_ARMY, SMALL_ARMY, Rank
+
+GLOBAL = 0  # the guild id of the global ladder
+RATING_TOLERANCE = 1e-9
+
+
+class Row(NamedTuple):
+    ply: int
+    user: int | None
+    action: str
+    token: int  # the turn token before the move
+    seat: int
+    at: float
+
+
+class SeatRow(NamedTuple):
+    seat: int
+    user_id: int | None
+    bot: str | None
+    place: int | None
+
+
+@dataclass
+class GameCheck:
+    kind: str
+    status: str
+    message_id: int | None
+    state: dict[str, Any]
+    rows: list[Row]
+    problems: list[str]
+    id: int = 0
+    guild_id: int | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    turn_timeout: float = 0.0
+    rated: bool = False
+    finished_at: float | None = None
+    updated_at: float = 0.0
+    began_before_last: bool = False  # play had begun in the position the final move was made in
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def fact(self, name: str) -> Any:
+        """A stored fact a creation promise names."""
+        if name == "variants":
+            return sorted(self.options.get("variants", []))
+        if name == "bot":
+            return next((s.bot for s in self.seats if s.bot is not None), None)
+        return getattr(self, name)
+
+    def timer_rows(self) -> list[Row]:
+        """Actions the turn timer took: rows without a user for a seat a person holds."""
+        people = {s.seat for s in self.seats if s.user_id is not None}
+        return [r for r in self.rows if r.user is None and r.seat in people]
+
+
+def read_games(database: Path) -> tuple[dict[int, GameCheck], dict[int, dict[str, Any]], str]:
+    """Every game replayed from its move log, every lobby, and SQLite's integrity check, in one read."""
+    conn = sqlite3.connect(database, timeout=30, isolation_level=None)
+    try:
+        conn.execute("BEGIN")
+        integrity = str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+        games: dict[int, GameCheck] = {}
+        for (gid, kind, status, message_id, initial, state, move_count, guild_id, options, turn_timeout, rated,
+             finished_at, updated_at) in conn.execute(
+                "SELECT id, kind, status, message_id, initial_state, state, move_count, guild_id, options,"
+                " turn_timeout, rated, finished_at, updated_at FROM games ORDER BY id").fetchall():
+            moves = conn.execute("SELECT ply, seat, user_id, action, created_at FROM moves WHERE game_id = ?"
+                                 " ORDER BY ply", (gid,)).fetchall()
+            seats = [SeatRow(int(s), u, b, p) for s, u, b, p in conn.execute(
+                "SELECT seat, user_id, bot, place FROM game_players WHERE game_id = ? ORDER BY seat", (gid,))]
+            game = _check_game(kind, status, message_id, json.loads(initial), json.loads(state), int(move_count),
+                               moves, len(seats))
+            game.id, game.guild_id, game.seats, game.options = int(gid), guild_id, seats, json.loads(options)
+            game.turn_timeout, game.rated, game.finished_at = float(turn_timeout), bool(rated), finished_at
+            game.updated_at = float(updated_at)
+            games[int(gid)] = game
+        lobbies: dict[int, dict[str, Any]] = {}
+        for lid, host, status, game_id in conn.execute("SELECT id, host_id, status, game_id FROM lobbies"):
+            members = conn.execute("SELECT user_id, bot FROM lobby_members WHERE lobby_id = ?", (lid,)).fetchall()
+            lobbies[int(lid)] = {"host": host, "status": status, "game_id": game_id,
+                                 "users": {m[0] for m in members if m[0] is not None},
+                                 "bots": sum(1 for m in members if m[1] is not None)}
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    return games, lobbies, integrity
+
+
+def _check_game(kind: str, status: str, message_id: int | None, initial: dict[str, Any], stored: dict[str, Any],
+                move_count: int, moves: list[tuple[int, int, int | None, str, float]], seats: int) -> GameCheck:
+    problems: list[str] = []
+    rows: list[Row] = []
+    game = GameCheck(kind, status, message_id, stored, rows, problems)
+    if [m[0] for m in moves] != list(range(1, len(moves) + 1)):
+        problems.append(f"move log plies are {[m[0] for m in moves]}, not 1..{len(moves)}")
+    if move_count != len(moves):
+        problems.append(f"move_count {move_count} but {len(moves)} moves logged")
+    try:
+        state = game_class(kind).from_dict(initial)
+        if state.num_players != seats:
+            problems.append(f"{seats} seats for a {state.num_players}-player game")
+        eliminated = [0, 0]  # Generals: pieces each side lost in challenges, counted from the log
+        for ply, seat, user, action, at in moves:
+            token = state.turn_token()
+            rows.append(Row(int(ply), user, str(action), ply - 1 if token is None else token, int(seat), float(at)))
+            game.began_before_last = state.began()
+            state = state.apply_text(int(seat), str(action))
+            snapshot = state.to_dict()
+            for problem in invariant_problems(kind, snapshot, eliminated):
+                problems.append(f"after move {ply} ({action}): {problem}")
+                break
+        if _canonical(state.to_dict()) != _canonical(stored):
+            problems.append("the stored snapshot differs from the replay of the move log")
+        over = state.outcome() is not None
+        if over != (status == "finished"):
+            problems.append(f"status {status!r} but the replayed game is {'over' if over else 'not over'}")
+    except Exception as exc:  # a log that does not replay at all
+        problems.append(f"the move log does not replay: {type(exc).__name__}: {exc}")
+    # One problem of a kind per game is enough to read: a broken invariant usually stays broken.
+    game.problems[:] = list(dict.fromkeys(problems))[:5]
+    return game
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# ----- invariants the engines do not compute for themselves ----------------------------------------------------
+def invariant_problems(kind: str, snapshot: dict[str, Any], eliminated: list[int]) -> list[str]:
+    """What is wrong with a position, from its snapshot alone (and, for Generals, the eliminations so far)."""
+    if kind == "sucker":
+        return _sucker_problems(snapshot)
+    if kind == "generals":
+        return _generals_problems(snapshot, eliminated)
+    if kind == "chopsticks":
+        return _chopsticks_problems(snapshot)
+    return []
+
+
+def _sucker_problems(s: dict[str, Any]) -> list[str]:
+    """Every chip dealt is in someone's hand, on a pile or dead: per colour, exactly `chips`."""
+    players, chips, holdings = int(s["players"]), int(s["chips"]), s["holdings"]
+    out = []
+    for colour in range(players):
+        in_hands = sum(int(row[colour]) for row in holdings)
+        on_piles = sum(1 for pile in s["piles"] for chip in pile if int(chip[0]) == colour)
+        dead = int(s["dead"][colour])
+        if in_hands + on_piles + dead != chips or min(in_hands, dead) < 0:
+            out.append(f"colour {colour}: {in_hands} in hands + {on_piles} on piles + {dead} dead != {chips} dealt")
+    if any(int(v) < 0 for row in holdings for v in row):
+        out.append("a negative holding")
+    for seat in s["defeated"]:
+        if any(int(v) for v in holdings[int(seat)]):
+            out.append(f"defeated seat {seat} still holds chips")
+    return out
+
+
+def _generals_problems(s: dict[str, Any], eliminated: list[int]) -> list[str]:
+    """Each army is exactly its formation's pieces; off the board are exactly those the challenges eliminated."""
+    last = s.get("last")
+    if last is not None and last.get("kind") == "move" and last.get("result") is not None:
+        mover = int(last["seat"])
+        result = last["result"]
+        if result in ("defender won", "both eliminated"):
+            eliminated[mover] += 1
+        if result in ("attacker won", "both eliminated"):
+            eliminated[1 - mover] += 1
+    armies = s["armies"]
+    settings = s["settings"]
+    army = SMALL_ARMY if settings.get("small_army") else FULL_ARMY
+    wanted = Counter(ABBREVIATIONS[rank] for rank in army)
+    out = []
+    if not any(armies):
+        return [] if eliminated == [0, 0] else [f"pieces eliminated {eliminated} before play began"]
+    squares: Counter[str] = Counter()
+    for side, pieces in enumerate(armies):
+        ranks = Counter(str(p[0]) for p in pieces)
+        if ranks != wanted:
+            extra = ranks - wanted
+            out.append(f"side {side} has {len(pieces)} pieces, not its {len(army)}"
+                       + (f" (too many: {dict(extra)})" if extra else ""))
+        on_board = [str(p[1]) for p in pieces if p[1] is not None]
+        squares.update(on_board)
+        if len(on_board) + eliminated[side] != len(army):
+            out.append(f"side {side}: {len(on_board)} on the board + {eliminated[side]} eliminated in challenges"
+                       f" != {len(army)}")
+        flag = ABBREVIATIONS[Rank.FLAG]
+        if s["result"] is None and not any(str(p[0]) == flag and p[1] is not None for p in pieces):
+            out.append(f"side {side} lost its Flag but the game goes on")
+    doubled = [sq for sq, n in squares.items() if n > 1]
+    if doubled:
+        out.append(f"two pieces on {', '.join(doubled)}")
+    return out
+
+
+def _chopsticks_problems(s: dict[str, Any]) -> list[str]:
+    """As many players as seats, each with the rules' hands, each hand below the rollover (in half fingers with
+    stumps)."""
+    rules = s["rules"]
+    unit = 2 if "stumps" in rules.get("variants", []) else 1
+    limit = int(rules["rollover"]) * unit
+    out = []
+    if len(s["hands"]) != int(rules["players"]):
+        out.append(f"{len(s['hands'])} players' hands for {rules['players']} players")
+    for seat, hands in enumerate(s["hands"]):
+        if len(hands) != int(rules["hands"]) or any(not 0 <= int(f) < limit for f in hands):
+            out.append(f"seat {seat} holds {hands} (hands of 0..{limit - 1}, {rules['hands']} of them)")
+    return out
+
+
+# ----- ratings -----------------------------------------------------------------------------------------------
+@dataclass
+class Ladder:
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+
+def should_be_rated(game: GameCheck) -> bool:
+    """People only, past the first action (the one that ended it was not the first), and play had begun when it
+    ended (bot/service/ratings.py)."""
+    return (game.status == "finished" and all(s.user_id is not None for s in game.seats) and len(game.rows) >= 2
+            and game.began_before_last)
+
+
+def rating_problems(database: Path, games: dict[int, GameCheck]) -> tuple[list[str], int]:
+    """Each finished game rated exactly when it should be, and every stored ladder equal to openskill run again over
+    the rated games in the order they finished; returns the problems and how many games were rated."""
+    problems = []
+    for gid, game in games.items():
+        if game.rated != should_be_rated(game):
+            should = "should" if not game.rated else "should not"
+            problems.append(f"{game.kind} #{gid}: rated={game.rated} but it {should} count")
+    rated = sorted((g for g in games.values() if g.rated), key=lambda g: (g.finished_at or 0.0, g.id))
+    model = PlackettLuce()
+    expected: dict[tuple[str, int, int], Ladder] = {}
+    for game in rated:
+        places = [s.place for s in game.seats]
+        if any(p is None for p in places):
+            problems.append(f"{game.kind} #{game.id}: rated but not every seat has a place")
+            continue
+        ranks = [int(p) for p in places if p is not None]
+        users = [int(s.user_id) for s in game.seats if s.user_id is not None]
+        scopes = [GLOBAL] if game.guild_id is None else [int(game.guild_id), GLOBAL]
+        draw = len(set(ranks)) == 1
+        for scope in scopes:
+            rows = [expected.setdefault((game.kind, scope, u), Ladder(model.mu, model.sigma)) for u in users]
+            teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
+            for row, team, place in zip(rows, model.rate(teams, ranks=list(ranks)), ranks, strict=True):
+                row.mu, row.sigma = team[0].mu, team[0].sigma
+                row.games += 1
+                row.wins += place == 1 and not draw
+                row.draws += draw
+                row.losses += place != 1
+    stored = _stored_ladders(database)
+    for key in sorted(set(expected) | set(stored)):
+        want, have = expected.get(key), stored.get(key)
+        kind, scope, user = key
+        where = f"{kind} ladder {'global' if scope == GLOBAL else scope}, user {user}"
+        if want is None or have is None:
+            problems.append(f"{where}: {'stored' if want is None else 'missing'}, but the finished games say"
+                            f" {'no rating' if want is None else f'{want.games} rated games'}")
+            continue
+        counts = (want.games, want.wins, want.draws, want.losses)
+        if (have.games, have.wins, have.draws, have.losses) != counts:
+            problems.append(f"{where}: games/wins/draws/losses {(have.games, have.wins, have.draws, have.losses)}"
+                            f" but the finished games give {counts}")
+        elif abs(have.mu - want.mu) > RATING_TOLERANCE or abs(have.sigma - want.sigma) > RATING_TOLERANCE:
+            problems.append(f"{where}: mu/sigma {have.mu:.6f}/{have.sigma:.6f} but openskill over the finished"
+                            f" games gives {want.mu:.6f}/{want.sigma:.6f}")
+    return problems, len(rated)
+
+
+def _stored_ladders(database: Path) -> dict[tuple[str, int, int], Ladder]:
+    conn = sqlite3.connect(database, timeout=30)
+    try:
+        return {(str(k), int(g), int(u)): Ladder(float(mu), float(sigma), int(n), int(w), int(d), int(lo))
+                for k, g, u, mu, sigma, n, w, d, lo in conn.execute(
+                    "SELECT kind, guild_id, user_id, mu, sigma, games, wins, draws, losses FROM ratings")}
+    finally:
+        conn.close()

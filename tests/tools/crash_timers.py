@@ -1,0 +1,156 @@
+"""The crash test's checks of the turn timers (the run is tests/tools/crash.py): a forfeit or default taken by
+the timer is in the move log once per turn and was announced; every reminder seen firing (its deadline stayed,
+`remind_at` was cleared) was announced; a setup called off was announced; no deadline is left overdue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import sqlite3
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from games.base import TIMEOUT
+from games.registry import describe
+from tests.support.fakediscord import FakeMessage
+from tests.tools.crash_checks import GameCheck
+
+
+class TimerWatch:
+    """Looks at the database while the run goes on and notes each reminder that fired: an active game whose
+    deadline stays while its `remind_at` was cleared (the service clears it only when it sends the reminder), and
+    each game seen in play (one that ends `expired` after that was called off, not a challenge left to expire)."""
+
+    def __init__(self, database: Path, interval: float = 0.05) -> None:
+        self.database = database
+        self.interval = interval
+        # (game, the deadline it reminded of) -> when it was first seen fired
+        self.reminders: dict[tuple[int, float], float] = {}
+        self.active: set[int] = set()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="timer-watch")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def look(self) -> None:
+        if not self.database.exists():
+            return
+        conn = sqlite3.connect(self.database, timeout=5)
+        try:
+            for gid, deadline, remind_at in conn.execute(
+                    "SELECT id, deadline, remind_at FROM games WHERE status = 'active'"):
+                self.active.add(int(gid))
+                if deadline is not None and remind_at is None:
+                    self.reminders.setdefault((int(gid), float(deadline)), time.time())
+        finally:
+            conn.close()
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(sqlite3.Error):
+                self.look()
+            await asyncio.sleep(self.interval)
+
+
+def overdue_timers(database: Path, grace: float) -> list[str]:
+    """Games whose deadline passed more than `grace` seconds ago and whose timer has not fired."""
+    conn = sqlite3.connect(database, timeout=30)
+    try:
+        now = time.time()
+        return [f"{kind} #{gid}: its {'challenge' if status == 'pending' else 'turn'} deadline passed"
+                f" {now - deadline:.1f} s ago and nothing fired"
+                for gid, kind, status, deadline in conn.execute(
+                    "SELECT id, kind, status, deadline FROM games WHERE deadline IS NOT NULL AND deadline < ?"
+                    " AND status IN ('active', 'pending')", (now - grace,))]
+    finally:
+        conn.close()
+
+
+@dataclass
+class TimerFigures:
+    forfeits: int = 0  # timer rows that ended a player's game (timeouts)
+    defaults: int = 0  # timer rows that took a default decision (So Long Sucker: decline a rescue)
+    reminders: int = 0
+    called_off: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def timer_checks(games: dict[int, GameCheck], messages: Iterable[FakeMessage], watch: TimerWatch,
+                 kills: Sequence[float] = ()) -> TimerFigures:
+    """Each timer action in the logs once per turn and announced; each reminder seen firing announced. `kills`
+    (when the bot was SIGKILLed) only explain a miss."""
+    figures = TimerFigures()
+    said: dict[int, list[str]] = {}  # game -> contents of the messages that name it (deleted ones count: sent)
+    endings: set[int] = set()
+    called_off: set[int] = set()
+    for message in messages:
+        for embed in message.embeds:
+            title = str(embed.get("title", ""))
+            if title.endswith(" is over") and "#" in title:
+                with contextlib.suppress(ValueError):
+                    endings.add(int(title.rsplit("#", 1)[1].split()[0]))
+        content = message.content
+        for number in {int(n) for n in re.findall(r"#(\d+)", content)}:
+            said.setdefault(number, []).append(content)
+            if "is called off" in content:
+                called_off.add(number)
+    for gid, game in games.items():
+        name = str(describe(game.kind).title)  # in English, as the fake Discord's messages are
+        timed = game.timer_rows()
+        seen: Counter[tuple[int, int, str]] = Counter()
+        for row in timed:
+            seen[(row.seat, row.token, row.action)] += 1
+            if row.action == TIMEOUT:
+                figures.forfeits += 1
+            else:
+                figures.defaults += 1
+        doubled = [key for key, n in seen.items() if n > 1]
+        if doubled:
+            figures.problems.append(f"{game.kind} #{gid}: the timer acted twice on one turn: {doubled}")
+        outs = Counter(r.seat for r in timed if r.action == TIMEOUT)
+        if any(n > 1 for n in outs.values()):
+            figures.problems.append(f"{game.kind} #{gid}: a seat ran out of time twice: {dict(outs)}")
+        ended_by_timer = game.status == "finished" and bool(timed) and game.rows[-1] == timed[-1]
+        if ended_by_timer and gid not in endings:
+            figures.problems.append(f"{game.kind} #{gid}: ended by the turn timer, but no ending was announced"
+                                    + _kill_after(timed[-1].at, kills))
+        going_on = len(timed) - (1 if ended_by_timer else 0)
+        told = [c for c in said.get(gid, []) if c.startswith(f"{name} #{gid}:") and "time" in c.lower()]
+        if len(told) < going_on:
+            figures.problems.append(f"{game.kind} #{gid}: the timer acted {_times(going_on)} while the game went on,"
+                                    f" announced {_times(len(told))}"
+                                    + "".join(_kill_after(r.at, kills) for r in timed[:going_on]))
+        if game.status == "expired" and gid in watch.active:
+            figures.called_off += 1
+            if gid not in called_off:
+                figures.problems.append(f"{game.kind} #{gid}: called off by its timer, but nobody was told"
+                                        + _kill_after(game.updated_at, kills))
+    for (gid, deadline), first_seen in sorted(watch.reminders.items()):
+        figures.reminders += 1
+        stamp = f"<t:{int(deadline)}:R>"
+        if not any(stamp in c and "<@" in c for c in said.get(gid, [])):
+            kind = games[gid].kind if gid in games else "game"
+            figures.problems.append(f"{kind} #{gid}: the reminder for the deadline {stamp} fired but was not sent"
+                                    + _kill_after(first_seen - watch.interval, kills))
+    return figures
+
+
+def _times(n: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _kill_after(when: float, kills: Sequence[float]) -> str:
+    """"(the bot was killed 0.01 s after)" when a SIGKILL came within a second of `when`."""
+    after = [k - when for k in kills if 0 <= k - when < 1.0]
+    return f" (the bot was SIGKILLed {after[0]:.3f} s after)" if after else ""
