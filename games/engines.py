@@ -18,18 +18,43 @@ ComputerPlayer = Callable[[Any, int, str, random.Random], Action]
 
 def game_class(kind: str) -> type[GameState[Any, Any]]:
     """The engine of `kind` (for the service, storage tools and tests; never for the Discord layer)."""
-    cls = resolve(describe(kind).engine)
+    return _state_class(describe(kind).engine)
+
+
+def _state_class(target: str) -> type[GameState[Any, Any]]:
+    cls = resolve(target)
     if not (isinstance(cls, type) and issubclass(cls, GameState)):
-        raise TypeError(f"{describe(kind).engine} is not a game state class")
+        raise TypeError(f"{target} is not a game state class")
     return cls
 
 
 def computer_player(kind: str) -> ComputerPlayer:
-    target = describe(kind).computer
-    if target is None:
-        raise InvalidStateError(f"{describe(kind).title} has no computer player")
+    return _computer(computer_targets(kind)[1])
+
+
+def _computer(target: str) -> ComputerPlayer:
     player: ComputerPlayer = resolve(target)
     return player
+
+
+def computer_targets(kind: str) -> tuple[str, str]:
+    """Where the engine and the computer player of `kind` are ("module:name"), for `computer_move`."""
+    description = describe(kind)
+    if description.computer is None:
+        raise InvalidStateError(f"{description.title} has no computer player")
+    return description.engine, description.computer
+
+
+def computer_move(engine: str, computer: str, snapshot: Mapping[str, Any], seat: int, level: str) -> str:
+    """The text of the action the computer player `computer` takes at `level` for `seat`, in the game of `engine`
+    stored as `snapshot` (`computer_targets` names both).
+
+    Plain data in and out, so that the bot can run it in another process (whose registry need not know the game:
+    a kind registered at run time). Its randomness is the operating system's, drawn here: nobody can foresee or
+    reconstruct a computer player's choices (its hidden setup above all) from anything public, and the chosen
+    action, which the move log stores, replays exactly."""
+    state = _state_class(engine).from_dict(snapshot)
+    return _computer(computer)(state, seat, level, random.SystemRandom()).text()
 
 
 def replay(kind: str, initial: Mapping[str, Any], moves: Iterable[tuple[int, str]]) -> GameState[Any, Any]:

@@ -4,13 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 import aiosqlite
 
+from storage.health import (
+    UnusableDatabaseError,
+    check_database_file,
+    create_private_file,
+    damaged,
+    is_damage,
+    private_directory,
+)
+from storage.snapshots import ReadOnlyConnection
+from storage.writes import GroupCommit, WriteUnit, run_sync
+
+T = TypeVar("T")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -46,7 +60,12 @@ class Database:
     a `transaction()` block begins the transaction in the same call (one trip to aiosqlite's thread fewer
     per move than an explicit BEGIN, which the benchmark shows). Reads before that first write run while
     this process holds `_lock`, so nothing in the process can change what they saw; writes from another
-    process are caught by the version guard on every game write.
+    process are caught by the version guard on every game write. A write computed from rows that have no version
+    guard (ratings, settings, a count or a next number) must read them inside the write transaction:
+    `transaction(read_first=True)` (or `begin_writing`) begins it before the first read.
+
+    A write with nothing else to do in its transaction (a move) goes through `write`: the writes waiting at the same
+    moment are committed together, in one trip to aiosqlite's thread (storage/writes.py).
     """
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
@@ -54,6 +73,9 @@ class Database:
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[object] | None = None
         self.path = path
+        # Long reads go to a second, read-only connection (see `read`); an in-memory database has none.
+        self._reader = None if str(path) == ":memory:" else ReadOnlyConnection(path)
+        self._group = GroupCommit(self._exclusive, path)  # see `write`
 
     @asynccontextmanager
     async def _exclusive(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -66,15 +88,30 @@ class Database:
             self._holder = task
             try:
                 yield self._conn
+            except sqlite3.DatabaseError as exc:
+                if is_damage(exc):  # name the file and what to do, wherever the damaged page was met
+                    raise damaged(self.path, exc) from exc
+                raise
             finally:
                 self._holder = None
 
     @classmethod
     async def open(cls, path: str | Path, *, migrate_to: int | None = None) -> Database:
+        """Open (or create) the database and bring it up to date; a file that cannot be used is refused with an
+        `UnusableDatabaseError` (one line) before SQLite changes anything in it."""
         path = Path(path)
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level="IMMEDIATE")
+            check_database_file(path)
+            try:
+                private_directory(path.parent)
+                create_private_file(path)  # SQLite gives its -wal and -shm files the database's mode
+            except OSError as exc:
+                raise UnusableDatabaseError(
+                    f"cannot create the database {path.absolute()}: {exc.strerror or exc}.") from None
+        try:
+            conn = await aiosqlite.connect(path, isolation_level="IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise UnusableDatabaseError(f"cannot open the database {path.absolute()}: {exc}.") from None
         conn.row_factory = aiosqlite.Row
         try:
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -83,12 +120,16 @@ class Database:
             await conn.execute("PRAGMA busy_timeout = 5000")
             db = cls(conn, path)
             await db.migrate(LATEST_VERSION if migrate_to is None else migrate_to)
-        except BaseException:
+        except BaseException as exc:
             await conn.close()
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise (damaged(path, exc) if is_damage(exc) else _unusable(path, exc)) from exc
             raise
         return db
 
     async def close(self) -> None:
+        if self._reader is not None:  # first: the main connection, closing last, tidies the WAL away
+            await self._reader.close()
         async with self._exclusive() as conn:
             await conn.close()
 
@@ -119,10 +160,16 @@ class Database:
                         raise
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Everything the block writes is committed together at its end, or rolled back if it raises."""
+    async def transaction(self, *, read_first: bool = False) -> AsyncIterator[aiosqlite.Connection]:
+        """Everything the block writes is committed together at its end, or rolled back if it raises.
+
+        With `read_first` the block reads what it then writes from (a read-modify-write without a version
+        guard): the write transaction begins before its first read, so no other process can change what it
+        reads before its writes commit."""
         async with self._exclusive() as conn:
             try:
+                if read_first:
+                    await begin_writing(conn)
                 yield conn
             except BaseException:
                 if conn.in_transaction:
@@ -136,3 +183,35 @@ class Database:
         """The connection for reads outside a transaction."""
         async with self._exclusive() as conn:
             yield conn
+
+    async def write(self, unit: WriteUnit[T]) -> T:
+        """Run `unit` (plain sqlite3 statements, on the database's thread) in a write transaction shared with the other
+        writes waiting now, each in its own savepoint (storage/writes.py: group commit). Returns its value, or raises
+        its error, once that transaction is committed; a unit that raises is undone alone."""
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            raise RuntimeError("a group-committed write from inside this task's own transaction would wait forever")
+        return await self._group.write(unit)
+
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` (plain sqlite3 reads) on the read-only connection, in one read transaction and one trip to its
+        thread: WAL lets it read the last committed state while a write is under way, so a long read (ladders,
+        stats) neither holds up a move nor waits for one."""
+        if self._reader is None:  # an in-memory database has no second connection: read under the lock
+            async with self.reading() as conn:
+                return await run_sync(conn, fn)
+        return await self._reader.read(fn)
+
+
+async def begin_writing(conn: aiosqlite.Connection) -> None:
+    """Begin the write transaction now, if it is not open yet, rather than at the first write: SQLite then holds
+    the write lock for this connection, so what it reads next stays current until it commits (another process's
+    write waits for it, up to busy_timeout)."""
+    if not conn.in_transaction:
+        await conn.execute("BEGIN IMMEDIATE")
+
+
+def _unusable(path: Path, exc: sqlite3.DatabaseError) -> UnusableDatabaseError:
+    """One line for an error SQLite gave while opening or upgrading the database (not damage)."""
+    return UnusableDatabaseError(f"cannot use the database {path.absolute()}: {exc}; check the file and its directory "
+                                 "(free space, permissions, another program holding it).")

@@ -3,25 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
-from storage.db import Database
+from storage.db import Database, begin_writing
+from storage.game_cache import RecordCache
+from storage.game_writes import MoveWrite, UpdateWrite, dumps, move_writer, update_writer
+from storage.game_writes import StaleVersionError as StaleVersionError
+from storage.writes import run_sync
 
 ACTIVE_STATUSES = ("pending", "active")
-
-
-class StaleVersionError(Exception):
-    """A write was based on a version of the game that is no longer current; nothing was written."""
-
-    def __init__(self, game_id: int, expected: int) -> None:
-        super().__init__(f"game {game_id} is no longer at version {expected}; reload it and try again")
-        self.game_id = game_id
-        self.expected = expected
 
 
 class GameNotFoundError(LookupError):
@@ -72,40 +68,49 @@ class MoveRow:
     created_at: float
 
 
-# Columns a write may change besides the state; anything else is fixed when the game is created.
-_UPDATABLE = frozenset(
-    {"status", "message_id", "thread_id", "draw_offer", "deadline", "remind_at", "finished_at", "state"}
-)
-
-
 class GameTransaction:
     """Reads and writes of games that commit together (see `GameStore.transaction`).
 
-    The transaction opens at the first write, not at the first read: a game is read in one short statement,
-    the rules decide without holding the database, and the writes then run in one transaction. Nothing can
-    slip in between unnoticed, because every game write is guarded by the version that was read (and in this
-    process the service also holds the game's lock from the read to the commit).
+    The transaction opens at the first write, not at the first read: a game is read in one short statement (or
+    not at all, when this process has its current version in memory: `RecordCache`), the rules decide without
+    holding the database, and the writes then run in one transaction. Nothing can slip in between unnoticed,
+    because every game write is guarded by the version that was read (and in this process the service also holds
+    the game's lock from the read to the commit). A read once the transaction is open is always from the database.
     """
 
-    def __init__(self, db: Database, stack: AsyncExitStack) -> None:
+    def __init__(self, db: Database, stack: AsyncExitStack, cache: RecordCache) -> None:
         self._db = db
         self._stack = stack
+        self._cache = cache
         self._conn: aiosqlite.Connection | None = None
+        # Games read or written inside the open transaction: they become the cache's once it commits (not before:
+        # until then they may include this transaction's own writes, which a rollback would undo).
+        self.seen: dict[int, GameRecord] = {}
 
-    async def writer(self) -> aiosqlite.Connection:
-        """The transaction's connection, opening the transaction now if it is not open yet."""
+    @property
+    def is_open(self) -> bool:
+        """Whether the write transaction has begun (anything written from now on commits with it)."""
+        return self._conn is not None
+
+    async def writer(self, *, read_first: bool = False) -> aiosqlite.Connection:
+        """The transaction's connection, opening the transaction now if it is not open yet. With `read_first` the
+        caller is about to read rows without a version guard that it will write from (ratings, a lobby, a deal):
+        SQLite's write transaction then begins at once, so no other process can change them in between."""
         if self._conn is None:
-            self._conn = await self._stack.enter_async_context(self._db.transaction())
+            self._conn = await self._stack.enter_async_context(self._db.transaction(read_first=read_first))
+        elif read_first:
+            await begin_writing(self._conn)
         return self._conn
 
     async def load(self, game_id: int) -> GameRecord:
-        if self._conn is not None:
-            record = await _load(self._conn, game_id)
-        else:
-            async with self._db.reading() as conn:
-                record = await _load(conn, game_id)
+        """The game: before the transaction opens, as this process last knew it if it is being played (see
+        `RecordCache`), else read; inside the open transaction, always read (current until it commits)."""
+        if self._conn is None:
+            return await _current(self._db, self._cache, game_id)
+        record = await _load(self._conn, game_id)
         if record is None:
             raise GameNotFoundError(game_id)
+        self.seen[game_id] = record
         return record
 
     async def create(
@@ -123,13 +128,13 @@ class GameTransaction:
         remind_at: float | None,
         now: float,
     ) -> GameRecord:
-        state_json = _dumps(state)
+        state_json = dumps(state)
         conn = await self.writer()
         cur = await conn.execute(
             "INSERT INTO games (kind, guild_id, channel_id, status, options, initial_state, state,"
             " turn_timeout, deadline, remind_at, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (kind, guild_id, channel_id, status, _dumps(options), state_json, state_json,
+            (kind, guild_id, channel_id, status, dumps(options), state_json, state_json,
              turn_timeout, deadline, remind_at, now, now),
         )
         game_id = cur.lastrowid
@@ -153,80 +158,81 @@ class GameTransaction:
         deadline: float | None,
         remind_at: float | None,
         places: Sequence[int] | None = None,
+        then: Callable[[sqlite3.Connection], object] | None = None,
     ) -> GameRecord:
-        """Append one move and write the new snapshot, guarded by `game.version`."""
-        finished_at = now if status == "finished" else None
-        conn = await self.writer()
-        rows = list(await conn.execute_fetchall(
-            "UPDATE games SET state = ?, status = ?, deadline = ?, remind_at = ?, draw_offer = NULL,"
-            " finished_at = ?, version = version + 1, move_count = move_count + 1, updated_at = ?"
-            " WHERE id = ? AND version = ? RETURNING move_count",
-            (_dumps(state), status, deadline, remind_at, finished_at, now, game.id, game.version),
-        ))
-        if not rows:
-            raise StaleVersionError(game.id, game.version)
-        ply = int(rows[0][0])
-        await conn.execute(
-            "INSERT INTO moves (game_id, ply, seat, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (game.id, ply, seat, user_id, action, now),
-        )
-        if places is not None:
-            await conn.executemany(
-                "UPDATE game_players SET place = ? WHERE game_id = ? AND seat = ?",
-                [(place, game.id, seat_no) for seat_no, place in enumerate(places)],
-            )
-        return replace(
-            game, state=dict(state), status=status, deadline=deadline, remind_at=remind_at, draw_offer=None,
-            finished_at=finished_at, version=game.version + 1, move_count=ply, updated_at=now,
-            seats=_with_places(game.seats, places),
-        )
+        """Append one move and write the new snapshot, guarded by `game.version`, then `then`'s statements (one
+        trip to the database's thread for all of them)."""
+        return await self._write(game, move_writer(
+            game, seat=seat, user_id=user_id, action=action, state=state, now=now, status=status, deadline=deadline,
+            remind_at=remind_at, places=places, then=then))
 
     async def update(self, game: GameRecord, *, now: float, **changes: Any) -> GameRecord:
         """Change a few columns (status, message id, draw offer, timers), guarded by `game.version`."""
-        bad = set(changes) - _UPDATABLE
-        if bad:
-            raise ValueError(f"cannot update {sorted(bad)}")
-        values = [_dumps(v) if c == "state" else v for c, v in changes.items()]
-        sets = "".join(f"{c} = ?, " for c in changes)
-        conn = await self.writer()
-        cur = await conn.execute(
-            f"UPDATE games SET {sets}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-            (*values, now, game.id, game.version),
-        )
-        if cur.rowcount != 1:
-            raise StaleVersionError(game.id, game.version)
-        return replace(game, version=game.version + 1, updated_at=now, **changes)
+        return await self._write(game, update_writer(game, now, changes))
+
+    async def _write(self, game: GameRecord, unit: MoveWrite | UpdateWrite) -> GameRecord:
+        try:
+            record = unit.record(await run_sync(await self.writer(), unit))
+        except StaleVersionError:
+            self._cache.forget(game.id)  # whatever this transaction becomes, that copy is not current
+            raise
+        self.seen[game.id] = record
+        return record
 
 
 class GameStore:
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._cache = RecordCache()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[GameTransaction]:
         """Read, decide, then write: everything written in the block commits together at its end, and an
         exception in the block writes nothing."""
-        async with AsyncExitStack() as stack:
-            yield GameTransaction(self._db, stack)
+        tx: GameTransaction | None = None
+        try:
+            async with AsyncExitStack() as stack:
+                tx = GameTransaction(self._db, stack, self._cache)
+                yield tx
+        except BaseException:
+            for game_id in tx.seen if tx is not None else ():
+                self._cache.forget(game_id)  # rolled back, or a commit that failed: read them afresh next time
+            raise
+        for record in tx.seen.values():
+            self._cache.remember(record)
 
     async def get(self, game_id: int) -> GameRecord:
-        async with self._db.reading() as conn:
-            record = await _load(conn, game_id)
-        if record is None:
-            raise GameNotFoundError(game_id)
+        """The game as stored now (always read)."""
+        record = await _read(self._db, game_id)
+        self._cache.remember(record)
         return record
+
+    async def current(self, game_id: int) -> GameRecord:
+        """The game as this process last wrote or read it while it is being played (no read), else as stored now.
+        Another process may have changed it since: every write based on it is guarded by its version."""
+        return await _current(self._db, self._cache, game_id)
 
     async def create(self, **fields: Any) -> GameRecord:
         async with self.transaction() as tx:
             return await tx.create(**fields)
 
     async def record_move(self, game: GameRecord, **fields: Any) -> GameRecord:
-        async with self.transaction() as tx:
-            return await tx.record_move(game, **fields)
+        """`GameTransaction.record_move` on its own, committed together with the other writes waiting at the same
+        moment (group commit, `Database.write`); returns once committed."""
+        return await self._write(game, move_writer(game, **fields))
 
     async def update(self, game: GameRecord, *, now: float, **changes: Any) -> GameRecord:
-        async with self.transaction() as tx:
-            return await tx.update(game, now=now, **changes)
+        """`GameTransaction.update` on its own, group-committed like `record_move`."""
+        return await self._write(game, update_writer(game, now, changes))
+
+    async def _write(self, game: GameRecord, unit: MoveWrite | UpdateWrite) -> GameRecord:
+        try:
+            record = unit.record(await self._db.write(unit))
+        except StaleVersionError:
+            self._cache.forget(game.id)
+            raise
+        self._cache.remember(record)
+        return record
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         async with self._db.reading() as conn:
@@ -246,13 +252,18 @@ class GameStore:
             ))
         return float(rows[0][0]) if rows and rows[0][0] is not None else None
 
-    async def history(self, user_id: int, limit: int = 10) -> list[tuple[GameRecord, Seat]]:
-        """The user's most recent games (newest first) with their seat in each."""
+    async def history(self, user_id: int, limit: int = 10, *,
+                      guild_id: int | None = None) -> list[tuple[GameRecord, Seat]]:
+        """The user's most recent games (newest first) with their seat in each; with `guild_id`, only the games
+        played on that server. (The user's seats come from `game_players_by_user`, each game by its id: the
+        server is checked on those few rows, so no index on the server is needed.)"""
+        on_server = "" if guild_id is None else " AND g.guild_id = ?"
         async with self._db.reading() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
-                " WHERE p.user_id = ? AND g.status IN ('active', 'finished') ORDER BY g.created_at DESC, g.id DESC"
-                " LIMIT ?", (user_id, limit))
+                f" WHERE p.user_id = ?{on_server} AND g.status IN ('active', 'finished')"
+                " ORDER BY g.created_at DESC, g.id DESC LIMIT ?",
+                (user_id, *(() if guild_id is None else (guild_id,)), limit))
             records = [await _load(conn, int(r[0])) for r in rows]
         out = []
         for record in records:
@@ -280,15 +291,6 @@ class GameStore:
             )
         return [int(r[0]) for r in rows]
 
-    async def active_games_before(self, updated_before: float) -> list[int]:
-        """Ids of active games last written before `updated_before` (a process start), most recent first."""
-        async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT id FROM games WHERE status = 'active' AND updated_at < ? ORDER BY updated_at DESC, id DESC",
-                (updated_before,),
-            )
-        return [int(r[0]) for r in rows]
-
     async def due_lobbies(self, now: float) -> list[int]:
         """Ids of open lobbies whose deadline has passed."""
         async with self._db.reading() as conn:
@@ -304,6 +306,22 @@ class GameStore:
                 (now, now),
             )
         return [int(r[0]) for r in rows]
+
+
+async def _read(db: Database, game_id: int) -> GameRecord:
+    async with db.reading() as conn:
+        record = await _load(conn, game_id)
+    if record is None:
+        raise GameNotFoundError(game_id)
+    return record
+
+
+async def _current(db: Database, cache: RecordCache, game_id: int) -> GameRecord:
+    record = cache.get(game_id)
+    if record is None:
+        record = await _read(db, game_id)
+        cache.remember(record)
+    return record
 
 
 async def _load(conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
@@ -326,13 +344,3 @@ async def _load(conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
             seats=tuple(Seat(int(s[0]), s[1], s[2], s[3]) for s in json.loads(row[19])),
         )
     return None
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-def _with_places(seats: tuple[Seat, ...], places: Sequence[int] | None) -> tuple[Seat, ...]:
-    if places is None:
-        return seats
-    return tuple(Seat(s.seat, s.user_id, s.bot, places[s.seat]) for s in seats)

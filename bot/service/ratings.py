@@ -7,14 +7,16 @@ updates one ladder for its server and the global one, in the same transaction as
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from dataclasses import replace
 
 from openskill.models import PlackettLuce
 
 from bot.service.results import RatingChange
 from games import Outcome
-from storage import GameRecord, GameTransaction
-from storage.ratings import GLOBAL, RatingRow, load_ratings, mark_rated, save_ratings
+from storage import GameRecord
+from storage.ratings import GLOBAL, RatingRow, read_ratings, set_rated, write_ratings
 
 MODEL = PlackettLuce()
 PROVISIONAL_GAMES = 10  # a rating is shown as provisional until the player has this many rated games
@@ -52,23 +54,28 @@ def rate(rows: list[RatingRow], places: tuple[int, ...]) -> list[RatingRow]:
     return out
 
 
-async def apply_result(
-    tx: GameTransaction, game: GameRecord, outcome: Outcome, now: float
-) -> tuple[RatingChange, ...]:
-    """Update the server's and the global ladder for a finished game, inside the final move's transaction;
-    returns each person's rating before and after, per ladder (nothing for an unrated game)."""
+def result_writer(
+    game: GameRecord, outcome: Outcome, now: float, changes: list[RatingChange]
+) -> Callable[[sqlite3.Connection], None] | None:
+    """The update of the server's and the global ladder for a finished game, as statements that run inside the final
+    move's write, right after its version-guarded update (`GameStore.record_move(then=...)`); they add each person's
+    rating before and after, per ladder, to `changes`. None for an unrated game."""
     if not is_rated(game):
-        return ()
-    users = [seat.user_id for seat in game.seats]
-    conn = await tx.writer()
+        return None
+    users = [seat.user_id for seat in game.seats if seat.user_id is not None]
     scopes = [GLOBAL] if game.guild_id is None else [game.guild_id, GLOBAL]
-    changes: list[RatingChange] = []
-    for scope in scopes:
-        known = await load_ratings(conn, game.kind, scope, [u for u in users if u is not None])
-        rows = [known.get(u) or RatingRow(game.kind, scope, u, MODEL.mu, MODEL.sigma) for u in users if u is not None]
-        rated = rate(rows, outcome.places)
-        await save_ratings(conn, rated, now)
-        changes += [RatingChange(new.user_id, scope, display_rating(old), display_rating(new), is_provisional(new))
-                    for old, new in zip(rows, rated, strict=True)]
-    await mark_rated(conn, game.id)
-    return tuple(changes)
+
+    def write(conn: sqlite3.Connection) -> None:
+        # Each row is read, recomputed and written back in the move's write transaction, which holds SQLite's write
+        # lock from before this read (BEGIN IMMEDIATE, or the move's own UPDATE): another process finishing a game of
+        # the same player waits for it instead of being overwritten.
+        for scope in scopes:
+            known = read_ratings(conn, game.kind, scope, users)
+            rows = [known.get(u) or RatingRow(game.kind, scope, u, MODEL.mu, MODEL.sigma) for u in users]
+            rated = rate(rows, outcome.places)
+            write_ratings(conn, rated, now)
+            changes.extend(RatingChange(new.user_id, scope, display_rating(old), display_rating(new),
+                                        is_provisional(new)) for old, new in zip(rows, rated, strict=True))
+        set_rated(conn, game.id)
+
+    return write

@@ -17,6 +17,9 @@ from functools import partial
 from bot.games.generals.pictures import render_player_board, render_public_board, text_board
 from games.generals import GeneralsState, random_setup
 
+GOAL_MS = 8.0  # issue 15: per picture on this machine
+GOAL_KIB = 20
+
 
 def positions(count: int, seed: int) -> list[GeneralsState]:
     rng = random.Random(seed)
@@ -58,18 +61,37 @@ def figures(count: int, seed: int = 1) -> list[str]:
     for seat in (0, 1):
         render_player_board(states[0].view_for(seat))
     public, player, text = [], [], []
+    public_sizes, player_sizes, revealed_sizes = [], [], []
     for state in states:
         view = state.public_view()
         public += timed(partial(render_public_board, view), 1)
+        public_sizes.append(len(render_public_board(view)))
         for seat in (0, 1):
             mine = state.view_for(seat)
             player += timed(partial(render_player_board, mine), 1)
             text += timed(partial(text_board, mine), 1)
+            player_sizes.append(len(render_player_board(mine)))
+            if state.outcome() is not None:
+                revealed_sizes.append(player_sizes[-1])
     finished = sum(s.outcome() is not None for s in states)
     return [f"Game of the Generals pictures: {len(states)} positions ({finished} finished, shown fully revealed)",
             report("public board (PNG)", public), report("player board (PNG)", player),
             report("text board (fallback)", text),
-            "Drawn in a worker thread by the bot (asyncio.to_thread), so the event loop never waits for them."]
+            f"goal: p50 <= {GOAL_MS:.0f} ms per picture: public {statistics.median(public):.2f} ms, "
+            f"player {statistics.median(player):.2f} ms",
+            sizes("public board bytes", public_sizes), sizes("player board bytes", player_sizes),
+            sizes("  of finished games", revealed_sizes),
+            f"goal: <= {GOAL_KIB} KiB per picture (p50 above; a finished game shows every insignia of both armies)",
+            "Drawn in the bot's worker processes (bot/workers.py), so the event loop never waits for them."]
+
+
+def sizes(name: str, values: list[int]) -> str:
+    if not values:
+        return f"{name:<22} none"
+    ordered = sorted(values)
+    return (f"{name:<22} n={len(values):<5} p50 {statistics.median(values) / 1024:6.1f} KiB  "
+            f"p99 {ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] / 1024:6.1f} KiB  "
+            f"max {ordered[-1] / 1024:6.1f} KiB")
 
 
 def main() -> None:

@@ -1,0 +1,86 @@
+"""What each board message shows: the key it was drawn from and the game version, so that an unchanged board is
+not edited again, now or after a restart.
+
+Every presenter asks `current(message, key, game)` before drawing a board and calls `remember(...)` once Discord
+accepted the edit (or the new message). This process keeps the keys in memory (a front of the table, filled at
+start with the rows of the active games); what is remembered is written to `drawn_boards` by `flush`, which the bot
+calls as each drawing of a game ends, under that game's drawing lock. A record is written only after its edit
+succeeded: a process that stops before (a crash) leaves the older version in the table, and the next start redraws
+that board (storage/drawn_boards.py `stale_games`). A record lost before its flush costs only one redundant edit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+from storage.drawn_boards import DrawnBoard, DrawnBoardStore
+
+if TYPE_CHECKING:
+    from bot.presenter import Board
+    from bot.service import GameInfo
+
+
+def drawn_key(*parts: Any) -> str:
+    """A key for what a board is drawn from: equal keys, equal messages."""
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def board_key(board: Board) -> str:
+    """The board's own key if its presenter gave one (computed without drawing its picture), else a key of the
+    message itself: its text, embed, controls and picture bytes."""
+    if board.key:
+        return board.key
+    image = hashlib.sha256(board.image).hexdigest() if board.image is not None else None
+    controls = board.view.to_components() if board.view is not None else None
+    return drawn_key(board.content, board.embed.to_dict(), controls, image)
+
+
+class DrawnBoards:
+    """Which key and game version each board message was last drawn from (see the module's docstring)."""
+
+    LIMIT = 100_000  # messages kept in memory; forgetting one costs one redundant edit, never a stale board
+
+    def __init__(self, store: DrawnBoardStore) -> None:
+        self.store = store
+        self._shown: dict[int, DrawnBoard] = {}
+        self._unsaved: list[DrawnBoard] = []
+
+    def get(self, message_id: int) -> str | None:
+        """The key `message_id` was last drawn from, if known."""
+        shown = self._shown.get(message_id)
+        return shown.key if shown is not None else None
+
+    def current(self, message_id: int, key: str, game: GameInfo) -> bool:
+        """Whether `message_id` shows `key` already (an edit would change nothing). If it does but was recorded at
+        an older version of `game` (a change that left this board as it was), it is recorded at this one, so that a
+        restart does not look at it again."""
+        shown = self._shown.get(message_id)
+        if shown is None or shown.key != key:
+            return False
+        if shown.version != game.version or (game.status == "active") != shown.active:
+            self.remember(message_id, key, game)
+        return True
+
+    def remember(self, message_id: int, key: str, game: GameInfo) -> None:
+        """`message_id` now shows `game` (as at its version) drawn from `key`: call only once Discord accepted the
+        edit or the message. Written to the database by the next `flush`."""
+        board = DrawnBoard(message_id, game.id, game.version, key, active=game.status == "active")
+        self._shown.pop(message_id, None)  # re-inserted last: the oldest entries are the ones dropped
+        self._shown[message_id] = board
+        while len(self._shown) > self.LIMIT:
+            del self._shown[next(iter(self._shown))]
+        self._unsaved.append(board)
+
+    async def flush(self) -> None:
+        """Write what was remembered since the last flush (one transaction)."""
+        unsaved, self._unsaved = self._unsaved, []
+        await self.store.save(unsaved)
+
+    async def load(self) -> None:
+        """Fill memory with the rows of the active games (at start, before any drawing); rows of games that are over
+        are removed first."""
+        await self.store.forget_games_over()
+        for board in await self.store.of_active_games():
+            self._shown.setdefault(board.message_id, board)

@@ -1,0 +1,99 @@
+"""What each board shows (`drawn_boards`) over a real SQLite file, and which active games a start must look at
+again: only those with a board not recorded at the game's current version."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service import GameService, Player
+from storage import Database
+from storage.drawn_boards import DrawnBoard, DrawnBoardStore
+from storage.private_boards import LiveBoard, PrivateBoardStore
+
+ALICE, BOB = 11, 12
+LATER = 1e12  # a start after every write of the test
+PRIVATE = ("generals",)
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    yield database
+    await database.close()
+
+
+async def _game(service: GameService, kind: str = "chopsticks", message_id: int | None = 500) -> tuple[int, int]:
+    """A new active game between Alice and Bob shown on `message_id`; (its id, its version)."""
+    result = await service.create(kind, guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)])
+    if message_id is not None:
+        result = await service.set_message(result.id, message_id + result.id)
+    return result.id, result.game.version
+
+
+async def test_only_games_with_a_board_behind_their_version_are_stale(db: Database) -> None:
+    service, store = GameService(db), DrawnBoardStore(db)
+    current, version = await _game(service)
+    behind, behind_version = await _game(service)
+    unknown, _ = await _game(service)
+    unposted, _ = await _game(service, message_id=None)
+    await store.save([DrawnBoard(500 + current, current, version, "k"),
+                      DrawnBoard(500 + behind, behind, behind_version - 1, "k")])
+    assert await store.stale_games(LATER, 0.0, PRIVATE) == [unposted, unknown, behind]
+    # A start sees only games an earlier process wrote: the ones this one writes, it draws itself.
+    assert await store.stale_games(0.0, 0.0, PRIVATE) == []
+    # A move behind the board's back (a crash before the redraw): stale again, until drawn at the new version.
+    game = await service.load(current)
+    seat = game.state.current_player()
+    assert seat is not None
+    moved = await service.act(current, game.user_at(seat) or 0, game.state.legal_actions(seat)[0].text())
+    assert current in await store.stale_games(LATER, 0.0, PRIVATE)
+    await store.save([DrawnBoard(500 + current, current, moved.game.version, "k2")])
+    assert current not in await store.stale_games(LATER, 0.0, PRIVATE)
+
+
+async def test_private_boards_count_and_undelivered_ones_make_a_game_stale(db: Database) -> None:
+    service, store, private = GameService(db), DrawnBoardStore(db), PrivateBoardStore(db)
+    game, version = await _game(service, "generals")
+    channel = DrawnBoard(500 + game, game, version, "c")
+    await store.save([channel])
+    assert await store.stale_games(LATER, 0.0, PRIVATE) == [game]  # no player's board was delivered yet
+    await private.set(game, 0, 90, 900, now=1.0)
+    await private.set(game, 1, None, None, now=1.0)  # Bob's DMs are closed: he uses My board
+    assert await store.stale_games(LATER, 0.0, PRIVATE) == [game]  # Alice's DM board is not recorded
+    await store.save([DrawnBoard(900, game, version, "a")])
+    assert await store.stale_games(LATER, 0.0, PRIVATE) == []
+    # Bob's ephemeral board counts while Discord lets the bot edit it.
+    await private.set_live(LiveBoard(game, 1, 901, "token", expires_at=100.0))
+    assert await store.stale_games(LATER, 50.0, PRIVATE) == [game]
+    assert await store.stale_games(LATER, 150.0, PRIVATE) == []  # lapsed: nothing can redraw it
+    await store.save([DrawnBoard(901, game, version, "b")])
+    assert await store.stale_games(LATER, 50.0, PRIVATE) == []
+    # A kind without private boards never waits for their delivery.
+    assert await store.stale_games(LATER, 0.0, ()) == []
+
+
+async def test_records_never_go_back_and_games_over_leave_no_rows(db: Database) -> None:
+    service, store = GameService(db), DrawnBoardStore(db)
+    game, version = await _game(service)
+    await store.save([DrawnBoard(1, game, version + 2, "new")])
+    await store.save([DrawnBoard(1, game, version + 1, "old")])  # a drawing recorded late: ignored
+    assert [(b.version, b.key) for b in await store.of_active_games()] == [(version + 2, "new")]
+    await store.save([DrawnBoard(1, game, version + 2, "same version, other key")])
+    assert [b.key for b in await store.of_active_games()] == ["same version, other key"]
+    # The game ends: its last drawing removes its rows.
+    await store.save([DrawnBoard(1, game, version + 3, "end", active=False)])
+    assert await store.of_active_games() == []
+    # Rows left behind by a game that ended unseen are removed at the next start.
+    other, other_version = await _game(service)
+    await store.save([DrawnBoard(2, other, other_version, "x")])
+    await service.resign(other, ALICE)
+    assert await store.forget_games_over() == 1
+    conn = sqlite3.connect(db.path)
+    try:
+        assert conn.execute("SELECT count(*) FROM drawn_boards").fetchone() == (0,)
+    finally:
+        conn.close()
