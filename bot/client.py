@@ -17,10 +17,13 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import workers
 from bot.components import MAX_CONCURRENT_CLICKS
 from bot.config import Settings
-from bot.endings import RematchButton, ReplayFromStartButton
+from bot.drawn import DrawnBoards
+from bot.endings import RematchButton, ReplayFromStartButton, announce_ending
 from bot.errors import reply_with_error
+from bot.i18n import Languages
 from bot.lobby import LobbyButton, show_closed
 from bot.notifications import NotificationsCog, Notifier
 from bot.presenter import GamePresenter
@@ -29,11 +32,15 @@ from bot.service.bot_turns import BotTurns
 from bot.service.lobbies import LobbyService
 from bot.service.locks import KeyedLocks
 from bot.service.rematch import Rematch
-from bot.service.timers import TimerLoop
+from bot.service.tasks import background
+from bot.service.timers import TimerLoop, Undeliverable
+from bot.translator import CommandTranslator
 from bot.validation import TabletopTree, answer_unhandled_component
 from games.registry import descriptions
 from storage import BotStateStore, Database
 from storage.deals import DealStore
+from storage.drawn_boards import DrawnBoardStore
+from storage.health import check_integrity, integrity_report
 from storage.lobbies import LobbyRecord
 from storage.notifications import NotificationStore
 from storage.ratings import RatingStore
@@ -81,6 +88,8 @@ class TabletopBot(commands.Bot):
         self.click_slots = asyncio.Semaphore(MAX_CONCURRENT_CLICKS)
         self._timers: TimerLoop | None = None
         self._restoring: asyncio.Task[None] | None = None
+        self._checking: asyncio.Task[None] | None = None
+        self._workers_started = False
 
     @property
     def db(self) -> Database:
@@ -107,7 +116,15 @@ class TabletopBot(commands.Bot):
         return self._service
 
     async def setup_hook(self) -> None:
+        # Bots' thinking and board pictures run in worker processes, so the event loop never waits on them.
+        workers.start()
+        self._workers_started = True
         self._db = await Database.open(self.settings.database_path)
+        # What each board shows, known before anything is drawn: unchanged boards are not edited again.
+        self.drawn = DrawnBoards(DrawnBoardStore(self._db))
+        await self.drawn.load()
+        # A full check reads every page (about half a second for 100,000 games): after start, while serving.
+        self._checking = background(self._check_database(self._db), name="integrity-check")
         started = time.time()  # everything written before this moment was written by an earlier process
         self._service = GameService(
             self._db,
@@ -123,6 +140,8 @@ class TabletopBot(commands.Bot):
         self.deals = DealStore(self._db)
         self.ratings = RatingStore(self._db)
         self.server_settings = ServerSettingsStore(self._db)
+        self.languages = Languages(self, self.server_settings, self.notifier.store)
+        await self.tree.set_translator(CommandTranslator())
         for description in descriptions():  # one presenter per game kind, as the registry says
             await self.load_extension(description.presenter)
         for extension in EXTENSIONS:
@@ -131,15 +150,16 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(LobbyButton, RematchButton, ReplayFromStartButton)
         self._bot_turns = BotTurns(self.service, self.redraw)
         await self.bot_turns.resume_all()  # bot turns that a stop interrupted
-        self._restoring = asyncio.create_task(self._restore_boards(started), name="restore-boards")
+        self._restoring = background(self._restore_boards(started), name="restore-boards")
         await self.sync_commands()
         self._timers = TimerLoop(self.service, self._announce_timer, self.lobbies, self._announce_lobby)
         self._timers.start()
 
     async def close(self) -> None:
-        if self._restoring is not None:
-            self._restoring.cancel()
-            await asyncio.gather(self._restoring, return_exceptions=True)
+        started = [task for task in (self._restoring, self._checking) if task is not None]
+        for task in started:
+            task.cancel()
+        await asyncio.gather(*started, return_exceptions=True)  # a failure was logged when it happened
         if self._timers is not None:
             await self._timers.stop()
         if self._bot_turns is not None:
@@ -149,15 +169,21 @@ class TabletopBot(commands.Bot):
                 await asyncio.wait_for(self._service.told(), timeout=10)
         await super().close()
         if self._db is not None:
+            await self.drawn.flush()  # boards remembered outside a drawing (a new game's first message)
             await self._db.close()
             self._db = None
+        if self._workers_started:
+            self._workers_started = False
+            await workers.stop()
 
     async def sync_commands(self) -> None:
         """Sync to the development guild when set; otherwise globally, only if the commands changed."""
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        translator = self.tree.translator
+        payload = [await command.get_translated_payload(self.tree, translator) if translator is not None
+                   else command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         assert self._db is not None
         memory = BotStateStore(self._db)
@@ -200,14 +226,24 @@ class TabletopBot(commands.Bot):
         if presenter is None:
             log.warning("no presenter for %s game %s", result.game.kind, result.id)
             return
-        await presenter.announce_timer(event, result)
+        try:
+            await presenter.announce_timer(event, result)
+            ended = result.ended()
+            if ended is not None and ended.by_timer:  # the timer loop's to send, at least once (bot/service/owed.py)
+                await announce_ending(presenter, result, ended)
+        except (discord.NotFound, discord.Forbidden) as exc:  # the channel is gone or closed to me: never sendable
+            raise Undeliverable(str(exc)) from exc
         self.bot_turns.schedule(result.game)  # a forfeit can hand the turn to a bot
 
     @asynccontextmanager
     async def drawing(self, game_id: int) -> AsyncIterator[Result[Any, Any]]:
-        """The game as stored now, while no other drawing of it can happen (see `redraw`)."""
+        """The game as stored now, while no other drawing of it can happen (see `redraw`). What the block drew is
+        recorded as it ends, still under the lock, so records of one game are written in the order it was drawn."""
         async with self._redraw_locks.hold(game_id):
-            yield await self.service.view(game_id)
+            try:
+                yield await self.service.view(game_id)
+            finally:
+                await self.drawn.flush()
 
     async def redraw(self, game_id: int) -> None:
         """Redraw a game's channel message (and private boards) from what is stored now.
@@ -220,16 +256,23 @@ class TabletopBot(commands.Bot):
                 await presenter.draw(result)
 
     async def _restore_boards(self, started: float) -> None:
-        """Redraw each active game's message once after a start. A process that stops between storing an action
-        and redrawing its game (a crash, a kill) leaves the message showing an older position, whose buttons are
-        then refused as stale and which nothing else would ever redraw."""
-        for game_id in await self.service.games_to_restore(started):
+        """Redraw, after a start, the active games with a board not recorded as showing their current version. A
+        process that stops between storing an action and redrawing its game (a crash, a kill) leaves the message
+        showing an older position, whose buttons are then refused as stale and which nothing else would ever
+        redraw. Boards recorded at the current version are not even read; of the others, a board that would look
+        the same (its key) is not edited (see bot/drawn.py)."""
+        clock = time.perf_counter()
+        private_kinds = [d.kind for d in descriptions() if d.hidden_information]  # a private board per player
+        stale = await self.drawn.store.stale_games(started, time.time(), private_kinds)
+        for game_id in stale:
             try:
                 await self._restore_board(game_id)
             except discord.HTTPException as exc:  # e.g. the message or channel was deleted meanwhile
                 log.warning("could not restore the message of game %s: %s", game_id, exc)
             except Exception:
                 log.exception("could not restore the message of game %s", game_id)
+        log.info("boards restored: %d active games to look at again, in %.3f s", len(stale),
+                 time.perf_counter() - clock)
 
     async def _restore_board(self, game_id: int) -> None:
         async with self.drawing(game_id) as result:
@@ -242,7 +285,7 @@ class TabletopBot(commands.Bot):
                 channel = self.get_partial_messageable(result.game.channel_id, guild_id=result.game.guild_id)
                 sent = await channel.send(f"Game #{result.id}: its board again, after a restart of the bot.")
                 result = await self.service.set_message(result.id, sent.id)
-            await presenter.draw(result)
+            await presenter.restore(result)
 
     async def _announce_lobby(self, lobby: LobbyRecord) -> None:
         presenter = self.presenters.get(lobby.kind)
@@ -256,6 +299,29 @@ class TabletopBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await answer_unhandled_component(interaction)
+        try:
+            await self.languages.saw(interaction)  # for the direct messages we send them later
+        except Exception:
+            log.warning("could not remember the language of user %s", interaction.user.id, exc_info=True)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # discord.py's ready task (ConnectionState._delay_ready) dispatches `ready` guild_ready_timeout after the last
+        # GUILD_CREATE. A bot stopped within that window has had its `loop` set to MISSING by Client.close, and that
+        # dispatch then fails with an AttributeError nobody catches, logged as "Task exception was never retrieved".
+        # After a close there is nobody to serve an event for, so none is dispatched.
+        if self.is_closed():
+            log.debug("closed: not dispatching %s", event_name)
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
+    async def _check_database(self, db: Database) -> None:
+        """SQLite's quick_check of the whole file; damage is an ERROR naming the file and what to do."""
+        started = time.perf_counter()
+        problems = await check_integrity(db.path)
+        if problems:
+            log.error("%s", integrity_report(db.path, problems))
+        else:
+            log.info("database integrity check: ok (%.1f s)", time.perf_counter() - started)
 
     async def on_ready(self) -> None:
         assert self.user is not None

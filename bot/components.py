@@ -27,6 +27,7 @@ import discord
 from bot.errors import DISCORD_FAILED_MESSAGE, discord_failed, reply_with_error, tell
 from bot.service import GameService, ServiceError
 from bot.service.bot_turns import BotTurns
+from games.text import Text
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +170,7 @@ class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
     def choice(self) -> str:
         """The one option chosen; refuses an empty choice."""
         if not self.item.values:
-            raise ServiceError("Choose one of the options.")
+            raise ServiceError(Text("Choose one of the options."))
         return str(self.item.values[0])
 
 
@@ -181,7 +182,7 @@ def presenter_for(interaction: discord.Interaction[Any], kind: str, cls: type[Pr
     to the game it belongs to)."""
     presenter = cast(GameHost, interaction.client).presenter(kind)
     if not isinstance(presenter, cls):
-        raise ServiceError("This game is not available on this bot right now.")
+        raise ServiceError(Text("This game is not available on this bot right now."))
     return presenter
 
 
@@ -219,6 +220,10 @@ async def dispatch(
     host = cast(GameHost, interaction.client)
     async with host.click_slots:
         try:
+            if game_id is not None and not 0 < game_id < 2**63:
+                # A forged id (the template admits 19 digits): SQLite could not even look it up. Checked here for
+                # every component, also those of no game kind (Rematch, Replay).
+                raise ServiceError(Text("There is no game #{number}.", number=game_id))
             if game_kind is not None and game_id is not None:
                 await host.check_game(interaction, game_kind, game_id)
             await handler(interaction)

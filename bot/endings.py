@@ -12,9 +12,12 @@ from typing import Any
 import discord
 
 from bot.components import Button, CustomId
+from bot.i18n import Say
 from bot.presenter import GamePresenter
 from bot.service import GameEnded, RatingChange, Result, ServiceError
 from bot.service.rematch import Rematch
+from bot.words import duration
+from games.text import Plural, Text, TextIn
 from storage.ratings import GLOBAL
 
 log = logging.getLogger(__name__)
@@ -24,9 +27,10 @@ COLOUR = discord.Colour.from_rgb(241, 196, 15)
 async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], ended: GameEnded) -> None:
     game = result.game
     people = [s.user_id for s in game.seats if s.user_id is not None]
+    say = await presenter.public_say(result)
     lines = [presenter.ending_line(result), "", *_ratings(presenter, result, ended), _length(result)]
-    embed = discord.Embed(title=f"{presenter.title} #{game.id} is over", description="\n".join(lines)[:4096],
-                          colour=COLOUR)
+    embed = discord.Embed(title=say(Text("{game} #{number} is over", game=presenter.title, number=game.id)),
+                          description="\n".join(say(line) for line in lines)[:4096], colour=COLOUR)
     extra = await presenter.ending_board(result)
     files: list[discord.File] = []
     embeds = [embed]
@@ -36,51 +40,50 @@ async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], en
     reference = (discord.MessageReference(message_id=game.message_id, channel_id=game.channel_id,
                                           fail_if_not_exists=False) if game.message_id is not None else None)
     await presenter.channel(result).send(
-        " ".join(f"<@{u}>" for u in people) or None, embeds=embeds, files=files, view=ending_view(game.id),
-        reference=reference or discord.utils.MISSING,
+        " ".join(f"<@{u}>" for u in people) or None, embeds=embeds, files=files,
+        view=ending_view(game.id, say), reference=reference or discord.utils.MISSING,
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in people], replied_user=False))
 
 
-def ending_view(game_id: int) -> discord.ui.View:
+def ending_view(game_id: int, say: Say) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton.of(game=game_id, label="Rematch", style=discord.ButtonStyle.primary))
-    view.add_item(ReplayFromStartButton.of(game=game_id, label="Replay", style=discord.ButtonStyle.secondary))
+    view.add_item(RematchButton.of(game=game_id, label=say(TextIn("button", "Rematch")),
+                                   style=discord.ButtonStyle.primary))
+    view.add_item(ReplayFromStartButton.of(game=game_id, label=say(TextIn("button", "Replay")),
+                                           style=discord.ButtonStyle.secondary))
     return view
 
 
-def _ratings(presenter: GamePresenter, result: Result[Any, Any], ended: GameEnded) -> list[str]:
+def _ratings(presenter: GamePresenter, result: Result[Any, Any], ended: GameEnded) -> list[Text | str]:
     """Each person's rating before → after on this server's ladder (the global one in a DM)."""
     scope = result.game.guild_id or GLOBAL
     shown = [c for c in ended.rating_changes if c.scope == scope]
     if not shown:
-        why = ("games against me are not rated" if any(s.bot for s in result.game.seats)
-               else "it ended before it really began")
-        return [f"Not rated: {why}."]
-    return ["**Ratings**", *(_rating_line(c) for c in shown)]
+        if any(s.bot for s in result.game.seats):
+            return [Text("Not rated: games against me are not rated.")]
+        return [Text("Not rated: it ended before it really began.")]
+    return [Text("**Ratings**"), *(_rating_line(c) for c in shown)]
 
 
-def _rating_line(change: RatingChange) -> str:
+def _rating_line(change: RatingChange) -> Text | str:
     delta = change.after - change.before
     sign = "+" if delta >= 0 else "-"
-    provisional = " (provisional)" if change.provisional else ""
-    return f"<@{change.user_id}>: {change.before} → {change.after} ({sign}{abs(delta)}){provisional}"
+    line = f"<@{change.user_id}>: {change.before} → {change.after} ({sign}{abs(delta)})"
+    return Text("{line} (provisional)", line=line) if change.provisional else line
 
 
-def _length(result: Result[Any, Any]) -> str:
+def _length(result: Result[Any, Any]) -> Text:
     game = result.game
-    moves = game.move_count
     seconds = max(0.0, (game.finished_at or game.updated_at) - game.created_at)
-    return f"{moves} move{'' if moves == 1 else 's'} in {_duration(seconds)}."
+    return Plural("{count} move in {time}.", "{count} moves in {time}.", game.move_count,
+                  time=duration(_rounded(seconds)))
 
 
-def _duration(seconds: float) -> str:
+def _rounded(seconds: float) -> float:
+    """A game's length to the second under a minute, to the minute under an hour."""
     if seconds < 60:
-        return f"{int(seconds)} s"
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min"
-    if seconds < 86400:
-        return f"{seconds / 3600:.1f} h".replace(".0 h", " h")
-    return f"{seconds / 86400:.1f} days".replace(".0 days", " days")
+        return int(seconds)
+    return seconds - seconds % 60 if seconds < 3600 else seconds
 
 
 class RematchButton(Button, custom_id=CustomId("rm:{game}")):
@@ -91,7 +94,12 @@ class RematchButton(Button, custom_id=CustomId("rm:{game}")):
         info = await client.service.info(self.game_id)
         presenter: GamePresenter = client.presenter(info.kind)
         if info.guild_id != interaction.guild_id:
-            raise ServiceError("This game was played on another server; start a rematch there.")
+            raise ServiceError(Text("This game was played on another server; start a rematch there."))
+        if info.channel_id != interaction.channel_id:
+            # The rematch is posted where it is asked for but belongs to the old game's channel, where every later
+            # redraw of it would look for its message (and not find it).
+            raise ServiceError(Text("Ask for the rematch in <#{channel}>, where the game was played.",
+                                    channel=info.channel_id))
         rematch: Rematch = client.rematch
         offered = await rematch.offer(self.game_id, interaction.user.id)
         if offered.lobby is not None:
@@ -109,5 +117,5 @@ class ReplayFromStartButton(Button, custom_id=CustomId("rps:{game}")):
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Replay")
         if cog is None:
-            raise ServiceError("Replays are not available on this bot right now.")
+            raise ServiceError(Text("Replays are not available on this bot right now."))
         await cog.send_frame(interaction, self.game_id, 0)

@@ -9,8 +9,11 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.i18n import for_interaction, render
 from bot.service import ServiceError
 from games import GameError
+from games.text import Text
+from storage.health import UnusableDatabaseError
 
 log = logging.getLogger(__name__)
 
@@ -19,38 +22,43 @@ MAX_CONTENT = 2000  # Discord's limit on a message's text
 UNKNOWN_INTERACTION = 10062
 UNKNOWN_WEBHOOK = 10015
 ALREADY_ACKNOWLEDGED = 40060
-DISCORD_FAILED_MESSAGE = (
+DISCORD_FAILED_MESSAGE = Text(
     "Discord did not pass on my answer, so what you see may be out of date. "
     "I am redrawing the board from what was saved; look at it before trying again."
 )
-COMMAND_ANSWER_LOST_MESSAGE = (
+COMMAND_ANSWER_LOST_MESSAGE = Text(
     "Discord did not pass on my answer to this command. If it started or changed a game, that did happen: "
     "look at the channel before trying again."
 )
-OUTDATED_MESSAGE = (
+OUTDATED_MESSAGE = Text(
     "Discord sent a version of this command that I do not know (it may still show an old one). "
     "Try again in a minute, or type the command afresh."
 )
-FAULT_MESSAGE = (
+DAMAGED_DATABASE_MESSAGE = Text(
+    "I cannot answer this now: the bot's database is damaged. Its admin has been told in the bot's log "
+    "(please tell them too); until it is repaired, games may not load or save."
+)
+FAULT_MESSAGE = Text(
     "Something went wrong on my side and it has been logged. "
     "Anything already shown on the board did happen; look at it before trying again."
 )
 
 
-def user_message(exc: BaseException) -> str | None:
-    """The explanation for a refusal the user caused, or None for a real fault."""
+def user_message(exc: BaseException) -> Text | str | None:
+    """The explanation for a refusal the user caused (a Text when we wrote it), or None for a real fault."""
     if isinstance(exc, app_commands.CommandInvokeError):
         exc = exc.original
     if isinstance(exc, ServiceError | GameError):
-        return str(exc)
+        return reason(exc)
     if isinstance(exc, app_commands.NoPrivateMessage):
-        return "This command works in a server channel, not in DMs."
+        return Text("This command works in a server channel, not in DMs.")
     if isinstance(exc, app_commands.MissingPermissions):
-        return f"You need the {', '.join(exc.missing_permissions)} permission for this."
+        return Text("You need the {permissions} permission for this.",
+                    permissions=", ".join(exc.missing_permissions))
     if isinstance(exc, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {exc.retry_after:.0f} s."
+        return Text("Slow down: try again in {seconds} s.", seconds=f"{exc.retry_after:.0f}")
     if isinstance(exc, app_commands.TransformerError | app_commands.CheckFailure):
-        return str(exc)
+        return reason(exc)
     if isinstance(exc, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return OUTDATED_MESSAGE
     return None
@@ -67,8 +75,15 @@ def discord_failed(exc: BaseException) -> bool:
         UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK, ALREADY_ACKNOWLEDGED)
 
 
-async def tell(interaction: discord.Interaction[Any], message: str) -> None:
-    """An ephemeral word to the user, by whichever way the interaction still allows."""
+def reason(exc: BaseException) -> Text | str:
+    """A refusal's reason as it was raised: a Text (translated where shown), or a string (shown as it is)."""
+    said = exc.args[0] if exc.args else ""
+    return said if isinstance(said, Text) else str(exc)
+
+
+async def tell(interaction: discord.Interaction[Any], said: Text | str) -> None:
+    """An ephemeral word to the user, in their language, by whichever way the interaction still allows."""
+    message = render(said, for_interaction(interaction))
     try:
         if not interaction.response.is_done():
             try:
@@ -91,12 +106,17 @@ async def reply_with_error(interaction: discord.Interaction[Any], exc: BaseExcep
         log.warning("Discord failed while answering a command from user %s: %r", interaction.user.id, exc)
         await tell(interaction, COMMAND_ANSWER_LOST_MESSAGE)
         return
-    message = user_message(exc)
-    if message is None:
-        command = interaction.command.qualified_name if interaction.command else interaction.data
-        log.error("fault while handling %s from user %s", command, interaction.user.id, exc_info=exc)
-        message = FAULT_MESSAGE
-    elif len(message) > MAX_CONTENT:  # a reason quoting something huge the user sent
+    said = user_message(exc)
+    cause = exc.original if isinstance(exc, app_commands.CommandInvokeError) else exc
+    if isinstance(cause, UnusableDatabaseError):  # not a bug: its message names the damage and what to do
+        log.error("could not handle %s from user %s: %s", _what(interaction), interaction.user.id, cause,
+                  exc_info=cause)
+        said = DAMAGED_DATABASE_MESSAGE
+    elif said is None:
+        log.error("fault while handling %s from user %s", _what(interaction), interaction.user.id, exc_info=exc)
+        said = FAULT_MESSAGE
+    message = render(said, for_interaction(interaction))
+    if len(message) > MAX_CONTENT:  # a reason quoting something huge the user sent
         message = message[: MAX_CONTENT - 1] + "…"
     try:
         if interaction.type is discord.InteractionType.autocomplete:
@@ -108,3 +128,9 @@ async def reply_with_error(interaction: discord.Interaction[Any], exc: BaseExcep
             await interaction.response.send_message(message, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
+
+
+def _what(interaction: discord.Interaction[Any]) -> object:
+    """The command's name for the log, else the raw data (read only for a fault: a refused, garbled interaction's
+    data may not even parse as a command)."""
+    return interaction.command.qualified_name if interaction.command else interaction.data

@@ -6,66 +6,72 @@ presenter, and which bot joins from its description, both looked up by the lobby
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.components import Button, CustomId
+from bot.i18n import Say
 from bot.service import ServiceError
 from bot.service.lobbies import LobbyService
+from bot.words import duration
 from games.registry import describe
+from games.text import Text, TextIn
 from storage.lobbies import LobbyRecord
 
 if TYPE_CHECKING:
     from bot.presenter import GamePresenter
 
+log = logging.getLogger(__name__)
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
 
-def lobby_embed(lobby: LobbyRecord, bot_user_id: int | None, title: str, rules: Sequence[str]) -> discord.Embed:
+def lobby_embed(lobby: LobbyRecord, bot_user_id: int | None, title: Text | str, rules: Sequence[Text | str],
+                say: Say) -> discord.Embed:
+    """The lobby as the table sees it (in the server's language: `say`)."""
     members = []
     for i, m in enumerate(lobby.members, start=1):
         who = f"<@{m.user_id}>" if m.user_id is not None else f"<@{bot_user_id}> (bot, {m.bot})"
-        members.append(f"{i}. {who}" + (" — host" if m.user_id == lobby.host_id else ""))
-    lines = [*rules, f"{per_turn(lobby.kind, lobby.turn_timeout)}.", "",
-             f"**Players ({len(lobby.members)}/{lobby.max_players})**", *members, ""]
+        members.append(say(Text("{i}. {who} — host", i=i, who=who)) if m.user_id == lobby.host_id else f"{i}. {who}")
+    lines = [*(say(rule) for rule in rules), say(Text("{time}.", time=per_turn(lobby.kind, lobby.turn_timeout))), "",
+             say(Text("**Players ({count}/{most})**", count=len(lobby.members), most=lobby.max_players)), *members,
+             ""]
     if lobby.status == "open":
         assert lobby.deadline is not None
-        lines.append(f"Click **Join** to play. The host starts the game (open until <t:{int(lobby.deadline)}:R>).")
+        lines.append(say(Text("Click **Join** to play. The host starts the game (open until <t:{deadline}:R>).",
+                              deadline=int(lobby.deadline))))
     elif lobby.status == "cancelled":
-        lines.append("The host closed this lobby.")
+        lines.append(say(Text("The host closed this lobby.")))
     elif lobby.status == "expired":
-        lines.append("This lobby expired before the game started.")
-    return discord.Embed(title=f"{title} lobby #{lobby.id}", description="\n".join(lines), colour=COLOUR)
+        lines.append(say(Text("This lobby expired before the game started.")))
+    return discord.Embed(title=say(Text("{game} lobby #{number}", game=title, number=lobby.id)),
+                         description="\n".join(lines), colour=COLOUR)
 
 
-def lobby_view(lobby: LobbyRecord) -> discord.ui.View | None:
+def lobby_view(lobby: LobbyRecord, say: Say) -> discord.ui.View | None:
     if lobby.status != "open":
         return None
     view = discord.ui.View(timeout=None)
     for verb, label, style in (
-        ("join", "Join", discord.ButtonStyle.success),
-        ("leave", "Leave", discord.ButtonStyle.secondary),
-        ("bot", "Add bot", discord.ButtonStyle.secondary),
-        ("unbot", "Remove bot", discord.ButtonStyle.secondary),
-        ("start", "Start", discord.ButtonStyle.primary),
+        ("join", TextIn("button", "Join"), discord.ButtonStyle.success),
+        ("leave", TextIn("button", "Leave"), discord.ButtonStyle.secondary),
+        ("bot", TextIn("button", "Add bot"), discord.ButtonStyle.secondary),
+        ("unbot", TextIn("button", "Remove bot"), discord.ButtonStyle.secondary),
+        ("start", TextIn("button", "Start"), discord.ButtonStyle.primary),
     ):
-        view.add_item(LobbyButton.of(lobby=lobby.id, verb=verb, label=label, style=style))
+        view.add_item(LobbyButton.of(lobby=lobby.id, verb=verb, label=say(label), style=style))
     return view
 
 
-def per_turn(kind: str, seconds: float) -> str:
+def per_turn(kind: str, seconds: float) -> Text:
     """A turn time in the game's own word for what it counts: "24 h per move", "1 h per decision"."""
-    return f"{format_duration(seconds)} per {describe(kind).turn_word}"
+    return Text("{time} per {what}", time=duration(seconds), what=describe(kind).turn_word)
 
 
-def format_duration(seconds: float) -> str:
-    if seconds >= 3600:
-        return f"{seconds / 3600:g} h"
-    if seconds >= 60:
-        return f"{seconds / 60:g} min"
-    return f"{seconds:g} s"
+def format_duration(seconds: float) -> Text:
+    return duration(seconds)
 
 
 class LobbyButton(Button, custom_id=CustomId("cl:{lobby}:{verb}", lobby=r"[0-9]{1,18}",
@@ -79,7 +85,8 @@ class LobbyButton(Button, custom_id=CustomId("cl:{lobby}:{verb}", lobby=r"[0-9]{
         current = await lobbies.load(lobby_id)
         presenter: GamePresenter = client.presenter(current.kind)
         if current.guild_id != interaction.guild_id:
-            raise ServiceError(f"Lobby #{lobby_id} is on another server; you can only join or run it there.")
+            raise ServiceError(Text("Lobby #{number} is on another server; you can only join or run it there.",
+                                    number=lobby_id))
         if verb == "start":
             message_id = interaction.message.id if interaction.message is not None else None
             lobby, game = await lobbies.start(lobby_id, user, message_id=message_id)
@@ -93,7 +100,8 @@ class LobbyButton(Button, custom_id=CustomId("cl:{lobby}:{verb}", lobby=r"[0-9]{
             lobby = await lobbies.add_bot(lobby_id, user, bot_level(current))
         else:
             lobby = await lobbies.remove_bot(lobby_id, user)
-        await interaction.response.edit_message(embed=_embed(presenter, lobby), view=lobby_view(lobby),
+        say = Say(await client.languages.public(lobby.guild_id))
+        await interaction.response.edit_message(embed=_embed(presenter, lobby, say), view=lobby_view(lobby, say),
                                                 allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -102,13 +110,13 @@ def bot_level(lobby: LobbyRecord) -> str:
     description = describe(lobby.kind)
     level = lobby.options.get("bot_level") or description.default_bot_level
     if level is None:
-        raise ServiceError(f"{description.title} has no computer player.")
+        raise ServiceError(Text("{game} has no computer player.", game=description.title))
     return str(level)
 
 
-def _embed(presenter: GamePresenter, lobby: LobbyRecord) -> discord.Embed:
+def _embed(presenter: GamePresenter, lobby: LobbyRecord, say: Say) -> discord.Embed:
     return lobby_embed(lobby, presenter.bot_user_id, presenter.title,
-                       presenter.rules_lines(lobby.options, lobby.max_players))
+                       presenter.rules_lines(lobby.options, lobby.max_players), say)
 
 
 async def post_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord, presenter: GamePresenter, *,
@@ -116,9 +124,10 @@ async def post_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord, 
     """Answer the command that opened `lobby` with its message, and remember that message; `mention` are invited
     to join (a rematch)."""
     content = " ".join(f"<@{u}>" for u in mention)
+    say = Say(await presenter.bot.languages.public(lobby.guild_id))
     response = await interaction.response.send_message(
-        content=f"{content}: a rematch! Join to play again." if content else None,
-        embed=_embed(presenter, lobby), view=lobby_view(lobby) or discord.utils.MISSING,
+        content=say(Text("{people}: a rematch! Join to play again.", people=content)) if content else None,
+        embed=_embed(presenter, lobby, say), view=lobby_view(lobby, say) or discord.utils.MISSING,
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention]),
     )
     if response.message_id is not None:
@@ -130,4 +139,10 @@ async def show_closed(client: Any, lobby: LobbyRecord, presenter: GamePresenter)
     if lobby.message_id is None:
         return
     channel = client.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
-    await channel.get_partial_message(lobby.message_id).edit(embed=_embed(presenter, lobby), view=None)
+    try:
+        say = Say(await client.languages.public(lobby.guild_id))
+        await channel.get_partial_message(lobby.message_id).edit(embed=_embed(presenter, lobby, say), view=None)
+    except (discord.NotFound, discord.Forbidden) as exc:
+        # A moderator deleted the message (or the channel, or my access to it): nothing is left to show closed,
+        # and the lobby is closed all the same.
+        log.warning("could not show lobby %s closed: %s", lobby.id, exc)

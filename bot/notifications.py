@@ -19,16 +19,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.endings import announce_ending
+from bot.i18n import Say
 from bot.presenter import GamePresenter
 from bot.service import DecisionPassed, GameStarted, PlayBegan, Result
 from bot.service.locks import KeyedLocks
+from games.text import Text
 from storage.notifications import NotificationStore, NotifyMode, TurnPing
 
 log = logging.getLogger(__name__)
 MODE_WORDS = {
-    NotifyMode.MENTION: "a mention in the game's channel or thread",
-    NotifyMode.DM: "a direct message",
-    NotifyMode.OFF: "nothing (the reminder before a forfeit still comes)",
+    NotifyMode.MENTION: Text("a mention in the game's channel or thread"),
+    NotifyMode.DM: Text("a direct message"),
+    NotifyMode.OFF: Text("nothing (the reminder before a forfeit still comes)"),
 }
 
 
@@ -54,7 +56,8 @@ class Notifier:
         ended = result.ended()
         if ended is not None:
             await self._retire(result.id)
-            await announce_ending(presenter, result, ended)
+            if not ended.by_timer:  # a timer's ending is the timer loop's to send, at least once
+                await announce_ending(presenter, result, ended)
             return
         started = next((e for e in result.events if isinstance(e, GameStarted)), None)
         began = next((e for e in result.events if isinstance(e, PlayBegan)), None)
@@ -65,8 +68,7 @@ class Notifier:
             text = presenter.play_began_text(result, began.user_id)
             await self._ping(presenter, result, began.user_id, text, announcement=True)
         elif decision is not None and decision.user_id is not None and result.game.began:
-            text = f"<@{decision.user_id}>, {await presenter.turn_notice(result, decision.seat)}"
-            await self._ping(presenter, result, decision.user_id, text)
+            await self._ping(presenter, result, decision.user_id, await presenter.turn_notice(result, decision.seat))
 
     async def _announce_start(self, presenter: GamePresenter, result: Result[Any, Any], started: GameStarted,
                               decision: DecisionPassed | None) -> None:
@@ -75,20 +77,26 @@ class Notifier:
         modes = {user: await self.store.mode(user) for user in started.user_ids}
         first = decision.user_id if decision is not None else None
         seat = decision.seat if decision is not None else result.game.to_decide
-        who = f"{presenter.seat_name(result, seat)} decides first" if seat is not None else ""
-        text = (f"{presenter.title} #{result.id} has begun: " + ", ".join(f"<@{u}>" for u in started.user_ids)
-                + (f". {who}." if who else ".") + _link(presenter, result))
+        people = ", ".join(f"<@{u}>" for u in started.user_ids)
+        if seat is not None:
+            text = Text("{game} #{number} has begun: {people}. {first} decides first.", game=presenter.title,
+                        number=result.id, people=people, first=presenter.seat_name(result, seat))
+        else:
+            text = Text("{game} #{number} has begun: {people}.", game=presenter.title, number=result.id,
+                        people=people)
+        text = _linked(presenter, result, text)
         mentioned = [u for u in started.user_ids if modes[u] is NotifyMode.MENTION]
         await self._retire(result.id)
+        say = await presenter.public_say(result)
         sent = await presenter.channel(result, talk=True).send(
-            text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mentioned]))
+            say(text), allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mentioned]))
         if first is not None:
             await self.store.set_live_ping(TurnPing(result.id, first, sent.channel.id, sent.id), time.time())
         for user in started.user_ids:
             if modes[user] is NotifyMode.DM:
-                await self._direct(user, text)
+                await self._direct(presenter, user, text)
 
-    async def _ping(self, presenter: GamePresenter, result: Result[Any, Any], user: int | None, text: str, *,
+    async def _ping(self, presenter: GamePresenter, result: Result[Any, Any], user: int | None, text: Text, *,
                     announcement: bool = False) -> None:
         """Replace the game's live notification with `text` for `user` (None: a computer, told nothing), by the way
         they chose. An `announcement` is posted in the channel even when its person wants no mention."""
@@ -96,22 +104,25 @@ class Notifier:
         if mode is NotifyMode.OFF and not announcement:
             return
         await self._retire(result.id)
-        text += _link(presenter, result)
-        if mode is NotifyMode.DM and user is not None and await self._direct(user, text) is not None:
+        text = _linked(presenter, result, text)
+        if mode is NotifyMode.DM and user is not None and await self._direct(presenter, user, text) is not None:
             if not announcement:
                 return
             mode = NotifyMode.OFF  # told by DM: the channel's announcement need not mention them again
         mentions = [discord.Object(user)] if user is not None and mode is NotifyMode.MENTION else []
+        say = await presenter.public_say(result)
         sent = await presenter.channel(result, talk=True).send(
-            text, allowed_mentions=discord.AllowedMentions(users=mentions))
+            say(text), allowed_mentions=discord.AllowedMentions(users=mentions))
         if user is not None:
             await self.store.set_live_ping(TurnPing(result.id, user, sent.channel.id, sent.id), time.time())
 
-    async def _direct(self, user: int, text: str) -> discord.Message | None:
-        """A direct message, or None when it cannot be delivered (the caller falls back to the channel)."""
+    async def _direct(self, presenter: GamePresenter, user: int, text: Text) -> discord.Message | None:
+        """A direct message in the person's language, or None when it cannot be delivered (the caller falls back
+        to the channel)."""
         try:
+            say = await presenter.say_to(user)
             channel = await self.bot.create_dm(discord.Object(user))
-            sent: discord.Message = await channel.send(text)
+            sent: discord.Message = await channel.send(say(text))
             return sent
         except discord.HTTPException as exc:
             log.info("could not DM user %s a notification: %s", user, exc)
@@ -129,9 +140,9 @@ class Notifier:
             log.info("could not delete the old turn notification of game %s: %s", game_id, exc)
 
 
-def _link(presenter: GamePresenter, result: Result[Any, Any]) -> str:
+def _linked(presenter: GamePresenter, result: Result[Any, Any], text: Text) -> Text:
     url = presenter.jump_url(result)
-    return f" Board: {url}" if url else ""
+    return Text("{text} Board: {url}", text=text, url=url) if url else text
 
 
 class NotificationsCog(commands.Cog, name="Notifications"):
@@ -148,9 +159,10 @@ class NotificationsCog(commands.Cog, name="Notifications"):
         user = interaction.user.id
         if how is None:
             mode = await self.store.mode(user)
-            text = f"When it is your move I send you {MODE_WORDS[mode]}. Change it with `/notifications how:`."
+            text = Text("When it is your move I send you {what}. Change it with `/notifications how:`.",
+                        what=MODE_WORDS[mode])
         else:
             mode = NotifyMode(how)
             await self.store.set_mode(user, mode, time.time())
-            text = f"Saved: when it is your move I send you {MODE_WORDS[mode]}."
-        await interaction.response.send_message(text, ephemeral=True)
+            text = Text("Saved: when it is your move I send you {what}.", what=MODE_WORDS[mode])
+        await interaction.response.send_message(Say.to(interaction)(text), ephemeral=True)

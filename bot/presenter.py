@@ -11,6 +11,7 @@ checks every component and command of a game makes.
 from __future__ import annotations
 
 import io
+import logging
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,12 +21,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.drawn import board_key
+from bot.i18n import Say
 from bot.service import GameInfo, GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.lobbies import LobbyService
 from games.registry import GameDescription, describe
+from games.text import Text
 from storage.lobbies import LobbyRecord
 from storage.server_settings import ServerSettings
 
+log = logging.getLogger(__name__)
 IMAGE_NAME = "board.png"
 
 
@@ -66,20 +71,20 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         """The game's channel message: the challenge while it is pending or closed, else the public board."""
 
     @abstractmethod
-    def replay_embed(self, frame: ReplayFrame[Any]) -> discord.Embed:
-        """One replay frame's board (the replay adds its title prefix "Replay · ... · move N of M" and the line that
-        says which move led there)."""
+    def replay_embed(self, frame: ReplayFrame[Any], say: Say) -> discord.Embed:
+        """One replay frame's board in `say`'s language (the replay adds its title prefix "Replay · ... · move N of
+        M" and the line that says which move led there)."""
 
-    async def replay_board(self, frame: ReplayFrame[Any]) -> Board:
+    async def replay_board(self, frame: ReplayFrame[Any], say: Say) -> Board:
         """One replay frame as a message: by default its embed; a game that draws pictures draws them here."""
-        return Board(None, self.replay_embed(frame), None)
+        return Board(None, self.replay_embed(frame, say), None)
 
     @abstractmethod
-    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[str]:
+    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[Text | str]:
         """The rules a table with these options plays by, in plain lines (lobbies and challenges show them)."""
 
     @abstractmethod
-    def ending_line(self, result: Result[Any, Any]) -> str:
+    def ending_line(self, result: Result[Any, Any]) -> Text | str:
         """How the game ended, in words (a finished game)."""
 
     # ----- shared by every game -----------------------------------------------------------------------------
@@ -89,7 +94,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         return describe(self.kind)
 
     @property
-    def title(self) -> str:
+    def title(self) -> Text | str:
         return self.game_description.title
 
     @property
@@ -107,11 +112,21 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         user = self.bot.user
         return user.id if user else None
 
+    async def public_say(self, result: Result[Any, Any]) -> Say:
+        """The language of the game's public messages: its server's (in DMs, its human player's)."""
+        people = [seat.user_id for seat in result.game.seats if seat.user_id is not None]
+        return Say(await self.bot.languages.public(result.game.guild_id, people[0] if people else None))
+
+    async def say_to(self, user_id: int) -> Say:
+        """The language of a direct message to `user_id`."""
+        return Say(await self.bot.languages.of_user(user_id))
+
     def seat_name(self, result: Result[Any, Any], seat: int) -> str:
         user = result.game.user_at(seat)
         if user is not None:
             return f"<@{user}>"
-        return f"<@{self.bot_user_id}> (bot)" if self.bot_user_id else "the bot"
+        # "(bot)" is the word Discord itself shows beside a bot's name: the same in every language.
+        return f"<@{self.bot_user_id}> (bot)" if self.bot_user_id else "(bot)"
 
     async def own_game(self, interaction: discord.Interaction[Any], game_id: int, *,
                        in_dms: bool = False) -> GameInfo:
@@ -119,23 +134,24 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         server the interaction comes from (a DM is no server unless `in_dms`): no one acts in a game from
         elsewhere."""
         if not 0 < game_id < 2**63:  # a forged id: SQLite could not even look it up
-            raise ServiceError(f"There is no game #{game_id}.")
+            raise ServiceError(Text("There is no game #{number}.", number=game_id))
         game = await self.service.info(game_id)
         if game.kind != self.kind:
-            raise ServiceError(f"Game #{game_id} is not a {self.title} game.")
+            raise ServiceError(Text("Game #{number} is not a {game} game.", number=game_id, game=self.title))
         if game.guild_id != interaction.guild_id and not (in_dms and interaction.guild_id is None):
-            raise ServiceError(f"{self.title} #{game_id} is played on another server; you can only act on it there.")
+            raise ServiceError(Text("{game} #{number} is played on another server; you can only act on it there.",
+                                    game=self.title, number=game_id))
         return game
 
     def rival(self, challenger_id: int, opponent: discord.abc.User | None, level: str) -> Player:
         """The second seat of a two-player challenge: `opponent`, or a bot of `level` when there is none or it is
         me; refuses a challenge to oneself or to another bot."""
         if opponent is not None and opponent.id == challenger_id:
-            raise ServiceError("You cannot challenge yourself. Leave `opponent` empty to play against me.")
+            raise ServiceError(Text("You cannot challenge yourself. Leave `opponent` empty to play against me."))
         if opponent is None or opponent.id == self.bot_user_id:
             return Player(bot=level)
         if opponent.bot:
-            raise ServiceError("Other bots cannot play. Leave `opponent` empty to play against me.")
+            raise ServiceError(Text("Other bots cannot play. Leave `opponent` empty to play against me."))
         return Player(user_id=opponent.id)
 
     async def new_game_timeout(self, interaction: discord.Interaction[Any], turn_minutes: int | None) -> float | None:
@@ -146,9 +162,10 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
             settings = await self.bot.server_settings.get(interaction.guild_id)
             assert settings is not None
             if self.kind in settings.disabled_games:
-                raise app_commands.CheckFailure("This game is switched off on this server.")
+                raise app_commands.CheckFailure(Text("This game is switched off on this server."))
             if settings.channel_id is not None and interaction.channel_id not in (settings.channel_id, None):
-                raise app_commands.CheckFailure(f"New games start in <#{settings.channel_id}> on this server.")
+                raise app_commands.CheckFailure(Text("New games start in <#{channel}> on this server.",
+                                                     channel=settings.channel_id))
         if turn_minutes:
             return turn_minutes * 60.0
         return settings.turn_timeout if settings is not None else None
@@ -169,10 +186,28 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         default, the channel message. Games with private boards redraw those too."""
         if result.game.message_id is None:
             return
+        await self._edit_channel_message(result, await self.channel_board(result))
+
+    async def restore(self, result: Result[Any, Any]) -> None:
+        """After a start, redraw what may not show `result` (the bot found a board of the game recorded at an older
+        version, see bot/drawn.py): by default the channel message, unless it shows exactly this board already.
+        Games with private boards look at those too."""
+        if result.game.message_id is None:
+            return
         board = await self.channel_board(result)
+        if not self.bot.drawn.current(result.game.message_id, board_key(board), result.game):
+            await self._edit_channel_message(result, board)
+
+    async def _edit_channel_message(self, result: Result[Any, Any], board: Board) -> None:
+        assert result.game.message_id is not None
         message = self.channel(result).get_partial_message(result.game.message_id)
         await message.edit(content=board.content, embed=board.embed, view=board.view,
                            attachments=board.attachments(), allowed_mentions=discord.AllowedMentions.none())
+        self.remember_drawn(result.game.message_id, board, result.game)
+
+    def remember_drawn(self, message_id: int, board: Board, game: GameInfo) -> None:
+        """`message_id` now shows `board`, drawn from `game` (once Discord accepted it): see bot/drawn.py."""
+        self.bot.drawn.remember(message_id, board_key(board), game)
 
     async def show_board(self, interaction: discord.Interaction[Any], result: Result[Any, Any]) -> None:
         """Answer a click on the game's channel message by redrawing that message from the latest state (another
@@ -182,6 +217,8 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
             await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
                                                     attachments=board.attachments(),
                                                     allowed_mentions=discord.AllowedMentions.none())
+            if interaction.message is not None:
+                self.remember_drawn(interaction.message.id, board, latest.game)
         self.schedule_bots(result)
 
     async def post_game(self, interaction: discord.Interaction[Any], result: Result[Any, Any], *,
@@ -191,12 +228,15 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         board = await self.channel_board(result)
         content = " ".join(f"<@{u}>" for u in mention)
         if content and result.game.status == "pending":
-            content += f": a rematch of {self.title}! Accept below."
+            say = await self.public_say(result)
+            content = say(Text("{people}: a rematch of {game}! Accept below.", people=content, game=self.title))
         response = await interaction.response.send_message(
             content=content or board.content, embed=board.embed, view=board.view or discord.utils.MISSING,
             files=board.attachments(),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention]))
         if response.message_id is not None:
+            if (content or board.content) == board.content:  # else its text is the rematch's, not the board's
+                self.remember_drawn(response.message_id, board, result.game)
             result = await self.service.set_message(result.id, response.message_id)
         await self.game_opened(result)
 
@@ -210,21 +250,27 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         await self.show_board(interaction, result)
 
     # ----- what players are told (bot/notifications.py sends it) ----------------------------------------------
-    def turn_text(self, result: Result[Any, Any], seat: int) -> str:
-        """What the person at `seat` is told when a decision becomes theirs (after "<@them>, ")."""
+    def turn_text(self, result: Result[Any, Any], seat: int) -> Text:
+        """What the person at `seat` is told when a decision becomes theirs: a whole sentence, which "{person}"
+        (their mention) may begin."""
+        person = f"<@{result.game.user_at(seat)}>"
         if not result.game.began:
-            return f"it is your turn to set up in {self.title} #{result.id}"
-        return f"it is your move in {self.title} #{result.id}"
+            return Text("{person}, it is your turn to set up in {game} #{number}.", person=person, game=self.title,
+                        number=result.id)
+        return Text("{person}, it is your move in {game} #{number}.", person=person, game=self.title,
+                    number=result.id)
 
-    async def turn_notice(self, result: Result[Any, Any], seat: int) -> str:
+    async def turn_notice(self, result: Result[Any, Any], seat: int) -> Text:
         """The turn notification's words for `seat`: `turn_text`, and what else that player needs to know now
-        (Generals: to open their board again when the bot can no longer keep it current), a whole sentence."""
-        return self.turn_text(result, seat) + "."
+        (Generals: to open their board again when the bot can no longer keep it current)."""
+        return self.turn_text(result, seat)
 
-    def play_began_text(self, result: Result[Any, Any], first: int | None) -> str:
+    def play_began_text(self, result: Result[Any, Any], first: int | None) -> Text:
         """The announcement that secret setups are done and play begins, `first` (None: a computer) to move."""
-        who = f"<@{first}> moves first" if first is not None else "I move first"
-        return f"{self.title} #{result.id}: everyone is ready. {who}."
+        if first is None:
+            return Text("{game} #{number}: everyone is ready. I move first.", game=self.title, number=result.id)
+        return Text("{game} #{number}: everyone is ready. <@{first}> moves first.", game=self.title,
+                    number=result.id, first=first)
 
     async def ending_board(self, result: Result[Any, Any]) -> Board | None:
         """Something to show with a game's ending besides its words (Generals: both armies revealed)."""
@@ -237,38 +283,44 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
             return None
         return f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/{game.message_id}"
 
-    def reminder_text(self, result: Result[Any, Any], user_id: int, deadline: float) -> str:
-        return (f"<@{user_id}>, it is your move in {self.title} #{result.id}. "
-                f"You forfeit <t:{int(deadline)}:R> if you do not move.")
+    def reminder_text(self, result: Result[Any, Any], user_id: int, deadline: float) -> Text:
+        return Text("<@{user}>, it is your move in {game} #{number}. You forfeit <t:{deadline}:R> if you do not "
+                    "move.", user=user_id, game=self.title, number=result.id, deadline=int(deadline))
 
-    def timeout_text(self, result: Result[Any, Any], event: TimerEvent) -> str:
+    def timeout_text(self, result: Result[Any, Any], event: TimerEvent) -> Text:
         """What the channel is told when time ran out (a forfeit, or the game's default decision)."""
         if result.ended() is not None:
-            return f"{self.title} #{result.id}: {self.ending_line(result)}"
-        return f"{self.title} #{result.id}: a player ran out of time and is out."
+            return Text("{game} #{number}: {ending}", game=self.title, number=result.id,
+                        ending=self.ending_line(result))
+        return Text("{game} #{number}: a player ran out of time and is out.", game=self.title, number=result.id)
 
     async def announce_timer(self, event: TimerEvent, result: Result[Any, Any]) -> None:
         """Redraw the game, then remind the player to move, or say that time ran out when the game goes on (when
         it ended, its ending message says so)."""
-        await self.bot.redraw(result.id)
+        try:
+            await self.bot.redraw(result.id)
+        except (discord.NotFound, discord.Forbidden) as exc:  # its board was deleted, or the channel closed to me
+            log.warning("could not redraw game %s for its timer: %s", result.id, exc)  # the words still go out
         if event is TimerEvent.EXPIRED:
             return
         channel = self.channel(result, talk=True)
+        say = await self.public_say(result)
         if event is TimerEvent.REMINDER:
             seat = result.game.to_decide
             user = result.game.user_at(seat) if seat is not None else None
             if user is None or result.game.deadline is None:
                 return
-            await channel.send(self.reminder_text(result, user, result.game.deadline),
+            await channel.send(say(self.reminder_text(result, user, result.game.deadline)),
                                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)]))
             return
         if event is TimerEvent.CALLED_OFF:
-            await channel.send(f"{self.title} #{result.id} is called off: nobody finished their setup in time, so "
-                               "it never began (it is not rated).", allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(say(Text("{game} #{number} is called off: nobody finished their setup in time, so "
+                                        "it never began (it is not rated).", game=self.title, number=result.id)),
+                               allowed_mentions=discord.AllowedMentions.none())
             return
         if result.ended() is not None:
             return  # the game's ending message (bot/endings.py) says how time ran out, and to everyone at once
-        await channel.send(self.timeout_text(result, event), allowed_mentions=discord.AllowedMentions.none())
+        await channel.send(say(self.timeout_text(result, event)), allowed_mentions=discord.AllowedMentions.none())
 
 
 def seat_names(presenter: GamePresenter, result: Result[Any, Any]) -> Sequence[str]:

@@ -20,6 +20,7 @@ from discord.enums import AppCommandOptionType as OptionType
 
 from bot.errors import reply_with_error
 from bot.service import ServiceError
+from games.text import Text
 
 # Discord's integers are at most 2**53 in size; storage and the engines never see bigger ones.
 MAX_INTEGER = 2**53
@@ -84,9 +85,9 @@ async def answer_unhandled_component(interaction: discord.Interaction[Any]) -> N
                   for entity in (message.id if message else None, None))
     if (matched and on_message) or waiting:
         return
-    await reply_with_error(interaction, ServiceError(
+    await reply_with_error(interaction, ServiceError(Text(
         "This button or menu is not one I know (it may be from an older version of me). "
-        "Use the game's latest message or its slash commands."))
+        "Use the game's latest message or its slash commands.")))
 
 
 async def _answer_unknown_form(interaction: discord.Interaction[Any], custom_id: str) -> None:
@@ -96,8 +97,8 @@ async def _answer_unknown_form(interaction: discord.Interaction[Any], custom_id:
     known = any(re.fullmatch(template, custom_id) for p in presenters for template in p.form_templates)
     if known or custom_id in interaction.client._connection._view_store._modals:
         return
-    await reply_with_error(interaction, ServiceError(
-        "This form is not one I know (it may be from an older version of me). Open it again from the game."))
+    await reply_with_error(interaction, ServiceError(Text(
+        "This form is not one I know (it may be from an older version of me). Open it again from the game.")))
 
 
 def _walk(components: Sequence[Any]) -> Iterator[Any]:
@@ -117,7 +118,7 @@ def leaf_options(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         if not isinstance(options, list) or not all(
             isinstance(o, Mapping) and isinstance(o.get("name"), str) and type(o.get("type")) is int for o in options
         ):
-            raise BadOption("This command arrived garbled; please run it again.")
+            raise BadOption(Text("This command arrived garbled; please run it again."))
         if options and options[0]["type"] in _SUBCOMMAND_TYPES:
             options = options[0].get("options", [])
             continue
@@ -151,60 +152,62 @@ def check_options(
         name = option["name"]
         param = params.get(name)
         if param is None or name in seen:
-            raise BadOption(f"`/{command.qualified_name}` has no option `{_short(name)}` (or got it twice); "
-                            "Discord may be showing an old version of the command: try again in a minute.")
+            raise BadOption(Text("`/{command}` has no option `{option}` (or got it twice); Discord may be showing an "
+                                 "old version of the command: try again in a minute.",
+                                 command=command.qualified_name, option=_short(name)))
         seen.add(name)
         if option["type"] != param.type.value or "value" not in option:
-            raise BadOption(f"The option `{name}` arrived garbled; please run the command again.")
+            raise BadOption(Text("The option `{option}` arrived garbled; please run the command again.", option=name))
         problem = _value_problem(param, option["value"], resolved if isinstance(resolved, Mapping) else {}, guild_id)
         if problem is not None:
-            raise BadOption(f"`{name}` {problem}.")
+            raise BadOption(Text("`{option}` {problem}.", option=name, problem=problem))
     missing = [p.display_name for p in command.parameters if p.required and p.display_name not in seen]
     if missing and complete:
-        raise BadOption(f"`/{command.qualified_name}` needs {', '.join(f'`{m}`' for m in missing)}.")
+        raise BadOption(Text("`/{command}` needs {options}.", command=command.qualified_name,
+                             options=", ".join(f"`{m}`" for m in missing)))
 
 
 def _value_problem(
     param: app_commands.Parameter, value: Any, resolved: Mapping[str, Any], guild_id: int | None
-) -> str | None:
+) -> Text | None:
     """What is wrong with one option's value, or None."""
     kind, low, high = param.type, param.min_value, param.max_value
     if kind is OptionType.string:
         if not isinstance(value, str) or not _encodable(value):
-            return "must be text"
+            return Text("must be text")
         if (low is not None and len(value) < low) or (high is not None and len(value) > high):
-            return f"must be {_bounds(low, high)} characters long"
+            return Text("must be {bounds} characters long", bounds=_bounds(low, high))
     elif kind is OptionType.integer:
         if type(value) is not int or abs(value) > MAX_INTEGER:
-            return "must be a whole number"
+            return Text("must be a whole number")
         if (low is not None and value < low) or (high is not None and value > high):
-            return f"must be a whole number {_bounds(low, high)}"
+            return Text("must be a whole number {bounds}", bounds=_bounds(low, high))
     elif kind is OptionType.number:
         if type(value) not in (int, float) or not math.isfinite(value):
-            return "must be a number"
+            return Text("must be a number")
         if (low is not None and value < low) or (high is not None and value > high):
-            return f"must be a number {_bounds(low, high)}"
+            return Text("must be a number {bounds}", bounds=_bounds(low, high))
     elif kind is OptionType.boolean:
         if type(value) is not bool:
-            return "must be True or False"
+            return Text("must be True or False")
     elif kind.value in _RESOLVED_KEY:
         if not isinstance(value, str | int) or not str(value).isdecimal():
-            return "must name someone or something Discord knows"
+            return Text("must name someone or something Discord knows")
         found = [
             resolved[key][str(value)]
             for key in _RESOLVED_KEY[kind.value]
             if isinstance(resolved.get(key), Mapping) and isinstance(resolved[key].get(str(value)), Mapping)
         ]
         if not found:
-            return "must name someone or something Discord knows"
+            return Text("must name someone or something Discord knows")
         allowed = {t.value for t in param.channel_types}
         if kind is OptionType.channel and allowed and found[0].get("type") not in allowed:
-            return "must be a channel of another kind"
+            return Text("must be a channel of another kind")
         home = found[0].get("guild_id")
         if kind is OptionType.channel and home is not None and str(home) != str(guild_id):
-            return "must be a channel of this server"
+            return Text("must be a channel of this server")
     if param.choices and value not in [c.value for c in param.choices]:
-        return "must be one of " + ", ".join(f"`{c.value}`" for c in param.choices[:25])
+        return Text("must be one of {choices}", choices=", ".join(f"`{c.value}`" for c in param.choices[:25]))
     return None
 
 
@@ -217,12 +220,12 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _bounds(low: float | None, high: float | None) -> str:
+def _bounds(low: float | None, high: float | None) -> Text:
     if low is not None and high is not None:
-        return f"from {low:g} to {high:g}"
+        return Text("from {low} to {high}", low=f"{low:g}", high=f"{high:g}")
     if low is not None:
-        return f"of at least {low:g}"
-    return f"of at most {high:g}"
+        return Text("of at least {low}", low=f"{low:g}")
+    return Text("of at most {high}", high=f"{high:g}")
 
 
 def _short(text: str) -> str:

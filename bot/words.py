@@ -5,6 +5,8 @@ Kept in one place so that every game says the same thing the same way (a challen
 
 from __future__ import annotations
 
+from games.text import Text
+
 
 def plural(count: int, noun: str, plural_noun: str | None = None) -> str:
     """The count with its noun: "1 game", "2 games", "0 games"; irregular plurals are given ("loss", "losses")."""
@@ -12,16 +14,27 @@ def plural(count: int, noun: str, plural_noun: str | None = None) -> str:
     return f"{count} {word}"
 
 
-def closed_challenge_line(status: str, challenger: str, opponent: str, declined_by: int | None = None) -> str:
+def closed_challenge_line(status: str, challenger: str, opponent: str, declined_by: int | None = None) -> Text:
     """Why a two-player challenge is no longer open, in words. `declined_by` is the seat that called it off
     when it is known (0: the challenger withdrew it, 1: the opponent declined it)."""
     if status == "expired":
-        return f"This challenge has expired: {opponent} did not answer in time."
+        return Text("This challenge has expired: {opponent} did not answer in time.", opponent=opponent)
     if status == "declined":
         if declined_by == 0:
-            return f"{challenger} withdrew this challenge."
+            return Text("{challenger} withdrew this challenge.", challenger=challenger)
         if declined_by == 1:
-            return f"{opponent} declined this challenge."
-        return "This challenge was called off."
+            return Text("{opponent} declined this challenge.", opponent=opponent)
+        return Text("This challenge was called off.")
     # Accepted: the message shows the game itself from then on, so this only words a status read too late.
-    return f"{opponent} accepted this challenge."
+    return Text("{opponent} accepted this challenge.", opponent=opponent)
+
+
+def duration(seconds: float) -> Text:
+    """A turn time or a game's length, as people say it: "30 s", "15 min", "24 h", "1.5 days"."""
+    if seconds < 60:
+        return Text("{n} s", n=f"{seconds:g}")
+    if seconds < 3600:
+        return Text("{n} min", n=f"{seconds / 60:g}")
+    if seconds < 3 * 86400:
+        return Text("{n} h", n=f"{seconds / 3600:.1f}".removesuffix(".0"))
+    return Text("{n} days", n=f"{seconds / 86400:.1f}".removesuffix(".0"))

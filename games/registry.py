@@ -11,11 +11,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from games.base import InvalidStateError
+from games.text import Plural, Text, TextIn
 
 
 @dataclass(frozen=True)
@@ -23,26 +24,28 @@ class GameDescription:
     """Everything the product needs to know about one kind of game, besides its rules."""
 
     kind: str  # the stored name, e.g. "chopsticks"
-    title: str  # how players call it, e.g. "Chopsticks"
+    # The texts players read are `Text`s (games/text.py), translated where shown; `str()` of one is its English.
+    title: Text | str  # how players call it, e.g. Text("Chopsticks")
     min_players: int
     max_players: int
     hidden_information: bool  # whether players see different things (private boards, leak tests)
     bot_levels: tuple[str, ...]  # computer player levels, weakest first; empty: no computer player
     default_bot_level: str | None
     start_command: str  # the command that starts a game, e.g. "/chopsticks challenge"
-    summary: str  # a few lines for /help: what the game is
+    summary: Text | str  # a few lines for /help: what the game is
     engine: str  # "module:StateClass" (resolved by games.engines, for the service only)
     computer: str | None  # "module:function", a ComputerPlayer
     presenter: str  # the Discord extension module that presents it (loaded by the bot)
-    rules: str = ""  # how to play, for /<game> rules and /help (Discord markdown, at most 4000 characters)
+    # How to play, for /<game> rules and /help: one text of Discord markdown (at most 4000 characters).
+    rules: Text | str = ""
     # What a turn timer counts, as in "24 h per move": So Long Sucker's clock runs per decision (a play, a kill,
     # naming the next player, a rescue), so lobbies, challenges and boards all take the word from here.
-    turn_word: str = "move"
+    turn_word: Text | str = field(default_factory=lambda: TextIn("turn word", "move"))
 
-    def player_range(self) -> str:
+    def player_range(self) -> Text:
         if self.min_players == self.max_players:
-            return f"{self.min_players} players"
-        return f"{self.min_players}-{self.max_players} players"
+            return Plural("{count} player", "{count} players", self.min_players)
+        return Text("{low}-{high} players", low=self.min_players, high=self.max_players)
 
 
 _DESCRIPTIONS: dict[str, GameDescription] = {}

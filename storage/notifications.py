@@ -1,4 +1,5 @@
-"""Who wants to be told how (user_settings), and each game's one live turn notification (turn_pings)."""
+"""Who wants to be told how, and in which language (user_settings), and each game's one live turn notification
+(turn_pings)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,20 @@ class NotificationStore:
                 "INSERT INTO user_settings (user_id, notify, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, updated_at = excluded.updated_at",
                 (user_id, mode.value, now))
+
+    async def language(self, user_id: int) -> str | None:
+        """The language a person's latest interaction showed (None: none seen yet)."""
+        async with self._db.reading() as conn:
+            rows = list(await conn.execute_fetchall("SELECT language FROM user_settings WHERE user_id = ?",
+                                                    (user_id,)))
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def set_language(self, user_id: int, language: str, now: float) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_settings (user_id, language, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
+                (user_id, language, now))
 
     async def live_ping(self, game_id: int) -> TurnPing | None:
         async with self._db.reading() as conn:

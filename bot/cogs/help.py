@@ -10,8 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.components import Button, CustomId
+from bot.i18n import Say, command_words
 from bot.service import ServiceError
 from games.registry import GameDescription, descriptions
+from games.text import Text
 
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
 MAX_CONTENT = 2000  # Discord's limit on a message's content
@@ -19,37 +21,51 @@ MAX_ROWS = 5  # Discord's limit on rows of buttons in one message
 _KIND = r"[a-z0-9_-]{1,40}"
 
 
-def help_embed(bot: Any) -> discord.Embed:
+def help_embed(bot: Any, say: Say) -> discord.Embed:
     """Every game in a few lines (with its start command as text), then the bot's other commands."""
-    lines = ["I host and referee games right here: pick one below and start it with its command. Every game is "
-             "kept safe across restarts, has a turn timer, and feeds the ladders (`/leaderboard`, `/stats`).",
-             "The buttons below show each game's rules, and how to start one.", ""]
+    lines = [say(Text("I host and referee games right here: pick one below and start it with its command. Every "
+                      "game is kept safe across restarts, has a turn timer, and feeds the ladders (`/leaderboard`, "
+                      "`/stats`).")),
+             say(Text("The buttons below show each game's rules, and how to start one.")), ""]
     for game in descriptions():
-        bots = f"; against me: {', '.join(game.bot_levels)}" if game.bot_levels else ""
-        lines += [f"**{game.title}** ({game.player_range()}{bots})", game.summary, f"Start: `{game.start_command}`", ""]
-    others = _other_commands(bot)
+        if game.bot_levels:
+            heading = Text("**{game}** ({players}; against me: {levels})", game=game.title,
+                           players=game.player_range(), levels=", ".join(game.bot_levels))
+        else:
+            heading = Text("**{game}** ({players})", game=game.title, players=game.player_range())
+        # A command mention: Discord shows it clickable, and in the reader's language.
+        lines += [say(heading), say(game.summary),
+                  say(Text("Start: {command}", command=command_mention(bot, game.start_command.removeprefix("/")))),
+                  ""]
+    others = _other_commands(bot, say)
     if others:
-        lines += ["**More commands**", *others]
-    return discord.Embed(title="Games on this server", description="\n".join(lines)[:4096], colour=COLOUR)
+        lines += [say(Text("**More commands**")), *others]
+    return discord.Embed(title=say(Text("Games on this server")), description="\n".join(lines)[:4096],
+                         colour=COLOUR)
 
 
-def help_view() -> discord.ui.View:
+def help_view(say: Say) -> discord.ui.View:
     """Two buttons per game, one row each (while they fit in Discord's five rows): its rules, how to start it."""
     games = descriptions()[: 25 // 2]  # Discord shows at most 25 buttons
     view = discord.ui.View(timeout=None)
     for index, game in enumerate(games):
         row = index if len(games) <= MAX_ROWS else None
-        view.add_item(RulesButton.of(kind=game.kind, label=f"{game.title}: rules"[:80], emoji="📖", row=row))
-        view.add_item(StartButton.of(kind=game.kind, label=f"Play {game.title}"[:80], emoji="▶️",
-                                     style=discord.ButtonStyle.primary, row=row))
+        view.add_item(RulesButton.of(kind=game.kind, label=say(Text("{game}: rules", game=game.title))[:80],
+                                     emoji="📖", row=row))
+        view.add_item(_start_button(game, say, row))
     return view
 
 
-def rules_embed(game: GameDescription) -> discord.Embed:
+def _start_button(game: GameDescription, say: Say, row: int | None = None) -> StartButton:
+    return StartButton.of(kind=game.kind, label=say(Text("Play {game}", game=game.title))[:80], emoji="▶️",
+                          style=discord.ButtonStyle.primary, row=row)
+
+
+def rules_embed(game: GameDescription, say: Say) -> discord.Embed:
     """A game's rules text from its description (its summary, for a game that has none)."""
-    embed = discord.Embed(title=f"{game.title}: how to play", description=game.rules or game.summary,
-                          colour=COLOUR)
-    embed.set_footer(text=f"Start a game with {game.start_command}")
+    embed = discord.Embed(title=say(Text("{game}: how to play", game=game.title)),
+                          description=say(game.rules or game.summary), colour=COLOUR)
+    embed.set_footer(text=say(Text("Start a game with {command}", command=game.start_command)))
     return embed
 
 
@@ -60,16 +76,18 @@ def command_mention(bot: Any, name: str) -> str:
     return f"</{name}:{command_id}>" if command_id else f"`/{name}`"
 
 
-def start_text(bot: Any, game: GameDescription, disabled: bool) -> str:
+def start_text(bot: Any, game: GameDescription, disabled: bool, say: Say) -> str:
     """How to start a game: its start command, then every command of the game, as clickable mentions."""
     start = game.start_command.removeprefix("/")
-    lines = [f"**{game.title}** ({game.player_range()}): start with {command_mention(bot, start)}."]
+    lines = [say(Text("**{game}** ({players}): start with {command}.", game=game.title, players=game.player_range(),
+                      command=command_mention(bot, start)))]
     if disabled:
-        lines.append("It is switched off on this server: an admin can switch it on with `/settings`.")
+        lines.append(say(Text("It is switched off on this server: an admin can switch it on with `/settings`.")))
     group = _game_group(bot, game.kind)
     if group is not None:
-        lines += ["", "Its commands:"]
-        lines += [f"{command_mention(bot, command.qualified_name)}: {command.description}"
+        lines += ["", say(Text("Its commands:"))]
+        lines += [f"{command_mention(bot, command.qualified_name)}: "
+                  f"{command_words(command.description, say.language)}"
                   for command in group.walk_commands() if isinstance(command, app_commands.Command)]
     text = ""
     for line in lines:  # whole lines only, within Discord's limit on a message
@@ -86,18 +104,18 @@ def _game_group(bot: Any, kind: str) -> app_commands.Group | None:
     return group if isinstance(group, app_commands.Group) else None
 
 
-def _other_commands(bot: Any) -> list[str]:
+def _other_commands(bot: Any, say: Say) -> list[str]:
     """The bot's commands that belong to no game (ladders, replays, settings...), as the tree has them."""
     games = {group.name for game in descriptions() if (group := _game_group(bot, game.kind)) is not None}
     slash = bot.tree.get_commands(type=discord.AppCommandType.chat_input)
-    return [f"`/{command.name}`: {command.description}" for command in sorted(slash, key=lambda c: c.name)
-            if command.name not in games and command.name != "help"]
+    return [f"`/{command.name}`: {command_words(command.description, say.language)}"
+            for command in sorted(slash, key=lambda c: c.name) if command.name not in games and command.name != "help"]
 
 
 def _game(kind: str) -> GameDescription:
     game = next((game for game in descriptions() if game.kind == kind), None)
     if game is None:
-        raise ServiceError("That game is no longer played on this bot; see /help for the games there are.")
+        raise ServiceError(Text("That game is no longer played on this bot; see /help for the games there are."))
     return game
 
 
@@ -106,10 +124,10 @@ class RulesButton(Button, custom_id=CustomId("help:rules:{kind}", kind=_KIND)):
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         game = _game(self.fields["kind"])
+        say = Say.to(interaction)
         view = discord.ui.View(timeout=None)
-        view.add_item(StartButton.of(kind=game.kind, label=f"Play {game.title}"[:80], emoji="▶️",
-                                     style=discord.ButtonStyle.primary))
-        await interaction.response.send_message(embed=rules_embed(game), view=view, ephemeral=True)
+        view.add_item(_start_button(game, say))
+        await interaction.response.send_message(embed=rules_embed(game, say), view=view, ephemeral=True)
 
 
 class StartButton(Button, custom_id=CustomId("help:start:{kind}", kind=_KIND)):
@@ -121,7 +139,8 @@ class StartButton(Button, custom_id=CustomId("help:start:{kind}", kind=_KIND)):
         if interaction.guild_id is not None:
             settings = await interaction.client.server_settings.get(interaction.guild_id)
             disabled = game.kind in settings.disabled_games
-        await interaction.response.send_message(start_text(interaction.client, game, disabled), ephemeral=True,
+        await interaction.response.send_message(start_text(interaction.client, game, disabled, Say.to(interaction)),
+                                                ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -131,7 +150,8 @@ class HelpCog(commands.Cog, name="Help"):
 
     @app_commands.command(name="help", description="What I can do: every game, its rules, and how to start one")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(embed=help_embed(self.bot), view=help_view(), ephemeral=True)
+        say = Say.to(interaction)
+        await interaction.response.send_message(embed=help_embed(self.bot, say), view=help_view(say), ephemeral=True)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(RulesButton, StartButton)

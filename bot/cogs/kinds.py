@@ -7,12 +7,14 @@ from typing import Any
 from discord import app_commands
 
 from games.registry import descriptions
+from games.text import Text
 
 
 def game_choices() -> list[app_commands.Choice[str | int | float]]:
     """Every registered game kind, as Discord lists choices (at most 25)."""
     choices: list[app_commands.Choice[str | int | float]] = [
-        app_commands.Choice(name=d.title, value=d.kind) for d in descriptions()]
+        # locale_str: a choice's name reaches the tree's translator only as one.
+        app_commands.Choice(name=app_commands.locale_str(str(d.title)), value=d.kind) for d in descriptions()]
     return choices[:25]
 
 
@@ -25,5 +27,5 @@ def offer_games(command: app_commands.Command[Any, ..., Any], option: str = "gam
     command._params[option].choices = game_choices()
 
 
-def title_of(kind: str) -> str:
+def title_of(kind: str) -> Text | str:
     return next((d.title for d in descriptions() if d.kind == kind), kind)

@@ -9,12 +9,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.kinds import offer_games, title_of
+from bot.cogs.past_games import history_line
 from bot.components import Button, CustomId
+from bot.i18n import Say
 from bot.service import ServiceError
 from bot.service.ratings import PROVISIONAL_GAMES, display_rating, is_provisional
 from bot.words import plural
 from games.registry import descriptions
-from storage.ratings import GLOBAL, RatingRow, RatingStore, count_rated, favourite_opponent
+from games.text import Text
+from storage.ratings import GLOBAL, RatingRow, RatingStore, favourite_opponent
 
 PAGE = 10
 Scope = Literal["server", "global"]
@@ -80,16 +83,12 @@ class LadderCog(commands.Cog, name="Ladder"):
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
 
     async def page(self, kind: str, guild: int, page: int, caller: int) -> tuple[discord.Embed, discord.ui.View]:
-        total = await count_rated(self.bot.db, kind, guild)
-        pages = max(1, -(-total // PAGE))
-        page = min(page, pages - 1)
-        rows = await self.ratings.ladder(kind, guild, offset=page * PAGE, limit=PAGE)
+        # One snapshot: the page, the number of pages and the caller's place agree, whatever games end meanwhile.
+        ladder = await self.ratings.page(kind, guild, page, PAGE, caller=caller)
+        page, pages, total, rows = ladder.page, ladder.pages, ladder.total, ladder.rows
         lines = [_line(page * PAGE + i + 1, row, caller) for i, row in enumerate(rows)] or ["No rated games yet."]
-        if all(row.user_id != caller for row in rows):
-            mine = await self.ratings.get(kind, guild, caller)
-            rank = await self.ratings.rank_of(kind, guild, caller)
-            if mine is not None and rank is not None:
-                lines += ["…", _line(rank, mine, caller)]
+        if ladder.mine is not None and all(row.user_id != caller for row in rows):
+            lines += ["…", _line(*ladder.mine, caller)]
         where = "global" if guild == GLOBAL else "this server"
         embed = discord.Embed(title=f"{title_of(kind)} ladder ({where})", description="\n".join(lines),
                               colour=COLOUR)
@@ -100,28 +99,27 @@ class LadderCog(commands.Cog, name="Ladder"):
         view.add_item(PageButton.of(kind=kind, scope=guild, page=page + 1, label="Next ▶", disabled=page + 1 >= pages))
         return embed, view
 
-    @app_commands.command(name="history", description="A player's recent games, with links to them")
-    @app_commands.describe(user="Whose games (default: yours)")
+    @app_commands.command(name="history", description="Recent games: yours from everywhere (only you see them), or "
+                                                      "a player's on this server")
+    @app_commands.describe(user="Whose games on this server (default: yours, from everywhere, shown only to you)")
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        # Someone else's games: only those of the server asked in, which its members could see in its channels.
+        # Your own: every one, wherever it was played, but only to you, and never naming another server.
         who = user or interaction.user
-        lines = []
-        for record in await self.bot.service.history(who.id, limit=10):
-            title = title_of(record.kind)
-            if record.status == "active":
-                result = "in progress"
-            elif record.place == 1 and all(s.place == 1 for s in record.seats):
-                result = "draw"
-            elif record.place == 1:
-                result = "won"
-            else:
-                result = f"place {record.place}" if len(record.seats) > 2 else "lost"
-            link = (f" · [board](https://discord.com/channels/{record.guild_id or '@me'}/{record.channel_id}/"
-                    f"{record.message_id})" if record.message_id else "")
-            lines.append(f"{title} #{record.id} · {result} · <t:{int(record.created_at)}:d>{link}"
-                         f" · replay: `/replay game:{record.id}`")
-        embed = discord.Embed(title=f"Recent games of {who.display_name}", colour=COLOUR,
-                              description="\n".join(lines) or "No games yet.")
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        own = who.id == interaction.user.id
+        if not own and interaction.guild_id is None:
+            raise ServiceError(Text("In DMs, /history shows only your own games. Ask about another player in a "
+                                    "server you both use."))
+        records = await self.bot.service.history(who.id, limit=10, guild_id=None if own else interaction.guild_id)
+        # Your own: just to you, in your language; someone else's: to the channel, in the server's.
+        say = Say.to(interaction) if own else Say(await self.bot.languages.public(interaction.guild_id))
+        lines = [history_line(record, interaction, say) for record in records]
+        title = (Text("Your recent games") if own
+                 else Text("Recent games of {name} on this server", name=who.display_name))
+        embed = discord.Embed(title=say(title), colour=COLOUR,
+                              description="\n".join(lines) or say(Text("No games yet.")))
+        await interaction.response.send_message(embed=embed, ephemeral=own,
+                                                allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="A player's ratings and record in every game")
     @app_commands.describe(user="Whose stats (default: yours)")

@@ -4,29 +4,62 @@ What a frame may show is the service's decision (a hidden-information game shows
 secret setup is one step, frame 0, before the moves of play); how it looks is the game's presenter's (`replay_board`;
 by default its `replay_embed`). A replay is private; a player of a finished
 game may post it to the channel, where its step buttons work for anyone.
+
+Who may see which game: on a server, anyone there may replay that server's games (its members saw them in its
+channels); a player may also replay their own games from anywhere (another server, DMs), but only privately, and
+such a replay is never posted here. In DMs, only one's own games. Nothing shown names another server.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.past_games import MAX_CHOICES, game_choices
 from bot.components import Button, CustomId
+from bot.i18n import Say
 from bot.presenter import Board, GamePresenter
-from bot.service import ReplayFrame, Result, ServiceError
+from bot.service import GameInfo, ReplayFrame, Result, ServiceError
 from games.base import DRAW_AGREED, RESIGN, TIMEOUT
+from games.text import Text
 
 # What a logged meta action (not a move of the game's own) reads as after the player's name.
-_META_WORDS = {RESIGN: "resigned", TIMEOUT: "ran out of time", DRAW_AGREED: "agreed to a draw"}
+_META_WORDS: dict[str, Callable[[Text, str], Text]] = {
+    RESIGN: lambda head, name: Text("{head}: {name} resigned.", head=head, name=name),
+    TIMEOUT: lambda head, name: Text("{head}: {name} ran out of time.", head=head, name=name),
+    DRAW_AGREED: lambda head, name: Text("{head}: {name} agreed to a draw.", head=head, name=name),
+}
+
+
+def _played_here(game: GameInfo, interaction: discord.Interaction[Any], *, public: bool) -> bool:
+    """Whether `game` was played on the server `interaction` comes from (anyone there may replay it, and a player may
+    post it), or else is the caller's own game from elsewhere, shown to them only (False). Refuses everyone else,
+    and refuses to show a game from elsewhere in a server channel's public message."""
+    if interaction.guild_id is not None and game.guild_id == interaction.guild_id:
+        return True
+    if interaction.guild_id is None:
+        if game.seat_of(interaction.user.id) is None:
+            raise ServiceError(Text("In DMs you can replay only your own games, and you did not play in game "
+                                    "#{number}. Replay it in the server where it was played.", number=game.id))
+        return False
+    if game.seat_of(interaction.user.id) is None:
+        raise ServiceError(Text("Game #{number} was not played in this server, so it cannot be replayed here. You "
+                                "can replay this server's games, and your own games from anywhere (just for you).",
+                                number=game.id))
+    if public:
+        raise ServiceError(Text("Game #{number} was not played in this server, so its replay is not shown in this "
+                                "channel. Use `/replay game:{number}` to see it just for yourself.", number=game.id))
+    return False
 
 
 def _cog(interaction: discord.Interaction[Any]) -> ReplayCog:
     cog = interaction.client.get_cog(ReplayCog.__cog_name__)
     if not isinstance(cog, ReplayCog):
-        raise ServiceError("Replays are not available on this bot right now.")
+        raise ServiceError(Text("Replays are not available on this bot right now."))
     return cog
 
 
@@ -36,7 +69,7 @@ class ReplayButton(Button, custom_id=CustomId("rp:{game}:{ply}:{which}", game=r"
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         # A posted replay is a channel message: it steps for anyone, and offers no second posting.
         public = interaction.message is not None and not interaction.message.flags.ephemeral
-        board = await _cog(interaction).frame(self.game_id, self.ply, public=public)
+        board = await _cog(interaction).frame(interaction, self.game_id, self.ply, public=public)
         await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
                                                 attachments=board.attachments(),
                                                 allowed_mentions=discord.AllowedMentions.none())
@@ -48,12 +81,16 @@ class PostReplayButton(Button, custom_id=CustomId("rpp:{game}:{ply}", game=r"[0-
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         cog = _cog(interaction)
         game = await cog.bot.service.info(self.game_id)
+        if interaction.guild_id is not None and game.guild_id != interaction.guild_id:
+            raise ServiceError(Text("Game #{number} was not played in this server, so its replay cannot be posted "
+                                    "here; post it from the server where it was played.", number=self.game_id))
         if game.finished_at is None:
-            raise ServiceError(f"Game #{self.game_id} is not over yet: its replay can be posted once it has ended.")
+            raise ServiceError(Text("Game #{number} is not over yet: its replay can be posted once it has ended.",
+                                    number=self.game_id))
         if game.seat_of(interaction.user.id) is None:
-            raise ServiceError(f"Only the players of game #{self.game_id} can post its replay; you can still "
-                               "step through it here.")
-        board = await cog.frame(self.game_id, self.ply, public=True)
+            raise ServiceError(Text("Only the players of game #{number} can post its replay; you can still step "
+                                    "through it here.", number=self.game_id))
+        board = await cog.frame(interaction, self.game_id, self.ply, public=True)
         await interaction.response.send_message(content=board.content, embed=board.embed,
                                                 view=board.view or discord.utils.MISSING, files=board.attachments(),
                                                 allowed_mentions=discord.AllowedMentions.none())
@@ -64,52 +101,70 @@ class ReplayCog(commands.Cog, name="Replay"):
         self.bot = bot
 
     @app_commands.command(name="replay", description="Step through a game move by move")
-    @app_commands.describe(game="The game's number (see /history)", move="Start at this move (default: the end)")
+    @app_commands.describe(game="The game's number (see /history; your own games are suggested)",
+                           move="Start at this move (default: the end)")
     async def replay(self, interaction: discord.Interaction[Any], game: int,
                      move: app_commands.Range[int, 0, 100000] | None = None) -> None:
         await self.send_frame(interaction, game, move)
 
+    @replay.autocomplete("game")
+    async def _complete_game(self, interaction: discord.Interaction[Any],
+                             current: str) -> list[app_commands.Choice[int]]:
+        """Your own latest games (only yours: they may be from anywhere, and say so without naming the place)."""
+        records = await self.bot.service.history(interaction.user.id, limit=MAX_CHOICES)
+        return game_choices(records, interaction, str(current), Say.to(interaction))
+
     async def send_frame(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None) -> None:
         """Answer `interaction` with a private replay of game `game_id` at move `ply` (None: the end)."""
-        board = await self.frame(game_id, ply)
+        board = await self.frame(interaction, game_id, ply)
         await interaction.response.send_message(content=board.content, embed=board.embed,
                                                 view=board.view or discord.utils.MISSING, files=board.attachments(),
                                                 ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
-    async def frame(self, game_id: int, ply: int | None, *, public: bool = False) -> Board:
+    async def frame(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None, *,
+                    public: bool = False) -> Board:
         """The position after `ply` moves of play (None: the latest), drawn by the game's presenter, with the step
-        buttons (and, privately for a finished game, Post publicly)."""
+        buttons (and, privately for a finished game played on this server, Post publicly); refuses a game that
+        `interaction`'s user may not see there."""
         if not 0 < game_id < 2**63:
-            raise ServiceError(f"There is no game #{game_id}.")
+            raise ServiceError(Text("There is no game #{number}.", number=game_id))
         frame: ReplayFrame[Any] = await self.bot.service.replay_frame(game_id, ply)
+        here = _played_here(frame.game, interaction, public=public)
         presenter: GamePresenter = self.bot.presenter(frame.game.kind)
-        drawn = await presenter.replay_board(frame)
+        # A posted replay speaks to the channel (the server's language); a private one to its viewer.
+        say = Say(await self.bot.languages.public(interaction.guild_id)) if public else Say.to(interaction)
+        drawn = await presenter.replay_board(frame, say)
         embed = drawn.embed
-        embed.title = f"Replay · {embed.title} · move {frame.ply} of {frame.total}"
+        embed.title = say(Text("Replay · {board} · move {ply} of {total}", board=embed.title or "", ply=frame.ply,
+                               total=frame.total))
         view = discord.ui.View(timeout=None)
         for which, label, target in (("f", "⏮", 0), ("p", "◀", max(frame.ply - 1, 0)),
                                      ("n", "▶", min(frame.ply + 1, frame.total)), ("l", "⏭", frame.total)):
             view.add_item(ReplayButton.of(game=game_id, ply=target, which=which, label=label,
                                           disabled=target == frame.ply))
-        if not public and frame.game.finished_at is not None:
-            view.add_item(PostReplayButton.of(game=game_id, ply=frame.ply, label="Post publicly",
+        if not public and here and frame.game.finished_at is not None:
+            view.add_item(PostReplayButton.of(game=game_id, ply=frame.ply, label=say(Text("Post publicly")),
                                               style=discord.ButtonStyle.primary))
-        return Board(_step_line(presenter, frame), embed, view, drawn.image)
+        return Board(say(_step_line(presenter, frame)), embed, view, drawn.image)
 
 
-def _step_line(presenter: GamePresenter, frame: ReplayFrame[Any]) -> str:
+def _step_line(presenter: GamePresenter, frame: ReplayFrame[Any]) -> Text:
     """What this frame shows, in words: Move 5 of 23: <@alice> played `AC`."""
-    head = f"Move {frame.ply} of {frame.total}"
+    head = Text("Move {ply} of {total}", ply=frame.ply, total=frame.total)
     if frame.last is None:
         if not frame.game.began:
-            return "Play never began: the game ended during the setup." if frame.game.finished_at is not None \
-                else "Play has not begun yet: the players are still setting up."
+            if frame.game.finished_at is not None:
+                return Text("Play never began: the game ended during the setup.")
+            return Text("Play has not begun yet: the players are still setting up.")
         if frame.setup_steps:
-            return f"{head}: the setup is done and play begins."
-        return f"{head}: the starting position."
+            return Text("{head}: the setup is done and play begins.", head=head)
+        return Text("{head}: the starting position.", head=head)
     seat, action = frame.last
     name = presenter.seat_name(Result(frame.game, frame.view), seat)
-    return f"{head}: {name} {_META_WORDS.get(action) or f'played `{action}`'}"
+    said = _META_WORDS.get(action)
+    if said is not None:
+        return said(head, name)
+    return Text("{head}: {name} played `{action}`", head=head, name=name, action=action)
 
 
 async def setup(bot: Any) -> None:

@@ -10,20 +10,33 @@ from discord.ext import commands
 
 from bot.cogs.kinds import offer_games
 from bot.config import parse_duration
-from bot.lobby import format_duration
+from bot.i18n import LANGUAGES, Say
+from bot.words import duration
+from games.text import Text, TextIn
 from storage.server_settings import ServerSettings, ServerSettingsStore
 
 COLOUR = discord.Colour.from_rgb(149, 165, 166)
 
 
-def settings_embed(settings: ServerSettings) -> discord.Embed:
-    timeout = format_duration(settings.turn_timeout) if settings.turn_timeout else "the bot's default"
-    disabled = ", ".join(sorted(settings.disabled_games)) or "none"
-    channel = f"<#{settings.channel_id}> only" if settings.channel_id else "any channel"
-    lines = [f"Turn time for new games: **{timeout}**", f"Board pictures: **{'on' if settings.images else 'off'}**",
-             f"A thread per game (So Long Sucker): **{'on' if settings.threads else 'off'}**",
-             f"Games switched off: **{disabled}**", f"New games start in: **{channel}**"]
-    return discord.Embed(title="Game settings for this server", description="\n".join(lines), colour=COLOUR)
+def settings_embed(settings: ServerSettings, say: Say, server_language: str) -> discord.Embed:
+    """The settings as the admin reads them (in their language; `server_language` is what the server's public
+    messages use now)."""
+    on, off = say(TextIn("setting", "on")), say(TextIn("setting", "off"))
+    timeout = say(duration(settings.turn_timeout) if settings.turn_timeout else Text("the bot's default"))
+    disabled = ", ".join(sorted(settings.disabled_games)) or say(TextIn("setting", "none"))
+    channel = (say(Text("<#{channel}> only", channel=settings.channel_id)) if settings.channel_id
+               else say(Text("any channel")))
+    language = LANGUAGES[server_language]
+    if settings.language is None:
+        language = say(Text("{language} (the server's preferred language)", language=language))
+    lines = [say(Text("Turn time for new games: **{time}**", time=timeout)),
+             say(Text("Board pictures: **{state}**", state=on if settings.images else off)),
+             say(Text("A thread per game (So Long Sucker): **{state}**", state=on if settings.threads else off)),
+             say(Text("Games switched off: **{games}**", games=disabled)),
+             say(Text("New games start in: **{channel}**", channel=channel)),
+             say(Text("Language of boards and announcements: **{language}**", language=language))]
+    return discord.Embed(title=say(Text("Game settings for this server")), description="\n".join(lines),
+                         colour=COLOUR)
 
 
 @app_commands.guild_only()
@@ -42,23 +55,35 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         # Discord hides the commands from others by default, but a server can change that: check again here.
         if not interaction.permissions.manage_guild:
-            raise app_commands.CheckFailure("Only members with the Manage Server permission can change game settings.")
+            raise app_commands.CheckFailure(
+                Text("Only members with the Manage Server permission can change game settings."))
         return True
 
     @app_commands.command(name="show", description="Show this server's game settings")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
-        await interaction.response.send_message(embed=settings_embed(await self.store.get(interaction.guild_id)),
+        await self._answer(interaction, await self.store.get(interaction.guild_id), saved=False)
+
+    async def _answer(self, interaction: discord.Interaction[Any], settings: ServerSettings, *, saved: bool) -> None:
+        assert interaction.guild_id is not None
+        say = Say.to(interaction)
+        embed = settings_embed(settings, say, await self.bot.languages.public(interaction.guild_id))
+        await interaction.response.send_message(say(Text("Saved.")) if saved else None, embed=embed,
                                                 ephemeral=True)
 
     @app_commands.command(name="set", description="Change this server's game settings")
     @app_commands.describe(turn_time="Time per move for new games, like 30m, 24h or 2d ('default' to reset)",
                            images="Board pictures on or off", threads="A thread per So Long Sucker game",
                            channel="Only start new games in this channel",
-                           any_channel="Let new games start in any channel again")
+                           any_channel="Let new games start in any channel again",
+                           language="The language of boards and announcements (players' own answers follow "
+                                    "their Discord language)")
+    @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+                          + [app_commands.Choice(name="The server's preferred language", value="server")])
     async def set_(self, interaction: discord.Interaction[Any], turn_time: app_commands.Range[str, 1, 20] | None = None,
                    images: bool | None = None, threads: bool | None = None,
-                   channel: discord.TextChannel | None = None, any_channel: bool = False) -> None:
+                   channel: discord.TextChannel | None = None, any_channel: bool = False,
+                   language: str | None = None) -> None:
         assert interaction.guild_id is not None
         changes: dict[str, Any] = {}
         if turn_time is not None:
@@ -69,7 +94,7 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
                     changes["turn_timeout"] = parse_duration(turn_time)
                 except ValueError:
                     raise app_commands.CheckFailure(
-                        f"{turn_time!r} is not a duration: write it like 30m, 24h or 2d.") from None
+                        Text("{text} is not a duration: write it like 30m, 24h or 2d.", text=repr(turn_time))) from None
         if images is not None:
             changes["images"] = images
         if threads is not None:
@@ -78,17 +103,21 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
             changes["channel_id"] = channel.id
         if any_channel:
             changes["channel_id"] = None
+        if language is not None:
+            if language != "server" and language not in LANGUAGES:
+                raise app_commands.CheckFailure(Text("Choose a language from the list."))
+            changes["language"] = None if language == "server" else language
         settings = await self.store.update(interaction.guild_id, **changes)
-        await interaction.response.send_message("Saved.", embed=settings_embed(settings), ephemeral=True)
+        await self._answer(interaction, settings, saved=True)
 
     @app_commands.command(name="game", description="Switch a game on or off on this server")
     @app_commands.describe(game="Which game", enabled="On or off (games already started finish either way)")
     async def game(self, interaction: discord.Interaction[Any], game: str, enabled: bool) -> None:
         assert interaction.guild_id is not None
-        current = await self.store.get(interaction.guild_id)
-        disabled = current.disabled_games - {game} if enabled else current.disabled_games | {game}
-        settings = await self.store.update(interaction.guild_id, disabled_games=frozenset(disabled))
-        await interaction.response.send_message("Saved.", embed=settings_embed(settings), ephemeral=True)
+        # One atomic change of the stored list (not a list read here and written back, which would drop a game
+        # another admin switched at the same moment).
+        settings = await self.store.switch_game(interaction.guild_id, game, enabled)
+        await self._answer(interaction, settings, saved=True)
 
 
 async def setup(bot: Any) -> None:

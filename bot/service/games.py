@@ -21,8 +21,11 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from bot import workers
+from bot.service.game_states import EngineStates
 from bot.service.locks import KeyedLocks
-from bot.service.ratings import apply_result
+from bot.service.owed import owe
+from bot.service.ratings import result_writer
 from bot.service.results import (
     DecisionPassed,
     Event,
@@ -36,10 +39,12 @@ from bot.service.results import (
     Result,
     SeatInfo,
 )
+from bot.service.tasks import background
 from games import GameError, GameState
 from games.base import DRAW_AGREED, RESIGN, TIMEOUT, EndReason
-from games.engines import computer_player, game_class, replay
+from games.engines import computer_move, computer_targets, game_class, replay
 from games.registry import describe
+from games.text import Text
 from storage import Database, GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
 from storage.archive import archived_at
 
@@ -57,6 +62,10 @@ class ServiceError(Exception):
 
 class StaleStateError(ServiceError):
     """The game moved on after the user looked at it."""
+
+
+# The one answer to a lost race, whatever the write (a move, an accept, a draw offer): look again, then decide.
+STALE_MESSAGE = Text("The game changed while you were choosing: look at the board again.")
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,7 @@ class GameService:
         # Tests pin it to play the same game twice and compare everything the bot sent.
         self.rng: random.Random | None = None
         self._locks = KeyedLocks()
+        self._states = EngineStates()  # rebuilt from JSON once per version of a game being played, not per click
         # Set whenever a write creates or moves a deadline, so the timer loop can look again.
         self.timers_changed = asyncio.Event()
         # Told of every committed change that has events (whose decision it is, a game's end, ...), once the
@@ -124,7 +134,7 @@ class GameService:
         """Tell the listeners about a committed change that has events; returns `result`."""
         if result.events:
             for listener in self.listeners:
-                task = asyncio.create_task(listener(result), name=f"events-{result.id}")
+                task = background(listener(result), name=f"events-{result.id}")
                 self._telling.add(task)
                 task.add_done_callback(self._telling.discard)
         return result
@@ -136,20 +146,43 @@ class GameService:
 
     # ----- reading ----------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> Game:
-        """The game with its omniscient state: for the service package only (see `view`)."""
+        """The game as stored now (always read), with its omniscient state: for the service package only (see
+        `view`)."""
         try:
             record = await self.store.get(game_id)
         except GameNotFoundError:
-            raise ServiceError(f"There is no game #{game_id}.") from None
-        return _game(record)
+            raise ServiceError(Text("There is no game #{number}.", number=game_id)) from None
+        return self._game(record)
+
+    async def _current(self, game_id: int) -> Game:
+        """The game as this process last wrote or read it while it is being played (no read at all), else as stored:
+        for checks before an action, whose write is guarded by the version (a stale copy is refused there)."""
+        try:
+            record = await self.store.current(game_id)
+        except GameNotFoundError:
+            raise ServiceError(Text("There is no game #{number}.", number=game_id)) from None
+        return self._game(record)
+
+    def _game(self, record: GameRecord) -> Game:
+        _refuse_archived(record)
+        return Game(record, self._states.state_of(record))
+
+    def _written(self, record: GameRecord, state: GameState[Any, Any]) -> Game:
+        """The game after a write: its state is kept for the next action on this version."""
+        self._states.keep(record, state)
+        return Game(record, state)
 
     async def view(self, game_id: int) -> Result[Any, Any]:
-        """Game `game_id` as every audience may see it now."""
-        return present(await self.load(game_id))
+        """Game `game_id` as every audience may see it now: as this process last wrote or read it while it is being
+        played (no read: every change made here is in memory as it commits), else read. A change made by another
+        process shows once this process reads the game again, which its next write to it (refused as stale) makes it
+        do."""
+        return present(await self._current(game_id))
 
     async def info(self, game_id: int) -> GameInfo:
-        """The public facts of game `game_id` (no views built: for checks that need only who plays where)."""
-        return info(await self.load(game_id))
+        """The public facts of game `game_id` (no views built: for checks that need only who plays where, which never
+        change; no read when its version is in memory)."""
+        return info(await self._current(game_id))
 
     async def replay_frame(self, game_id: int, frame: int | None) -> ReplayFrame[Any]:
         """Frame `frame` of a stored game (None: the latest), as a replay may show it: hidden ranks only once the
@@ -172,29 +205,42 @@ class GameService:
         last = moves[setup + number - 1] if number else None
         return ReplayFrame(info(Game(record, state)), view, number, total, last=last, setup_steps=setup)
 
-    async def history(self, user_id: int, limit: int = 10) -> list[PastGame]:
-        """The user's latest games, newest first, with their places (no positions)."""
+    async def history(self, user_id: int, limit: int = 10, *, guild_id: int | None = None) -> list[PastGame]:
+        """The user's latest games, newest first, with their places (no positions); with `guild_id`, only those
+        played on that server (what others there may be shown)."""
         return [PastGame(record.id, record.kind, record.status, record.guild_id, record.channel_id,
                          record.message_id, record.created_at, seat.place, _seats(record))
-                for record, seat in await self.store.history(user_id, limit=limit)]
-
-    async def games_to_restore(self, started: float) -> list[int]:
-        """Active games last written before `started` (by an earlier process), whose boards may be stale."""
-        return await self.store.active_games_before(started)
+                for record, seat in await self.store.history(user_id, limit=limit, guild_id=guild_id)]
 
     async def active_games_of(self, kind: str, user_id: int) -> list[int]:
         return await self.store.active_games_of(kind, user_id, None)
 
     @asynccontextmanager
-    async def _editing(self, game_id: int) -> AsyncIterator[tuple[GameTransaction, Game]]:
+    async def _editing(
+        self, game_id: int, *, read_first: bool = False
+    ) -> AsyncIterator[tuple[GameTransaction, Game]]:
         """The game, read inside the transaction that will write its next state (nothing is written if the
-        block raises). Callers hold the game's lock, so bot moves that follow cannot interleave."""
+        block raises). Callers hold the game's lock, so bot moves that follow cannot interleave.
+
+        A player's write (a move, an accept) is checked against the version they read, and a lost race is refused
+        as stale. The bot's own writes (which message shows the game, a timer) have nobody to tell: they ask for
+        `read_first`, which reads the game with SQLite's write lock already held, so no other process can change
+        it before they commit and they cannot lose a race at all."""
         async with self.store.transaction() as tx:
+            if read_first:
+                await tx.writer(read_first=True)
             try:
                 record = await tx.load(game_id)
             except GameNotFoundError:
-                raise ServiceError(f"There is no game #{game_id}.") from None
-            yield tx, _game(record)
+                raise ServiceError(Text("There is no game #{number}.", number=game_id)) from None
+            yield tx, self._game(record)
+
+    @asynccontextmanager
+    async def holding(self, game_id: int) -> AsyncIterator[tuple[GameTransaction, Game]]:
+        """The game, read with the write transaction already open, for a write that belongs to the game without
+        changing it (a deal's acceptance): the game cannot end, nor a player be defeated, before it commits."""
+        async with self._editing(game_id, read_first=True) as pair:
+            yield pair
 
     # ----- creating ---------------------------------------------------------------------------------------
     async def create(
@@ -244,7 +290,7 @@ class GameService:
         state = self.new_state(kind, players, options, rng or self.rng)
         timeout = self.turn_timeout if turn_timeout is None else turn_timeout
         if timeout <= 0:
-            raise ServiceError("The turn timeout must be positive.")
+            raise ServiceError(Text("The turn timeout must be positive."))
         now = self.clock()
         seats = [Seat(i, p.user_id, p.bot) for i, p in enumerate(players)]
         deadline: float | None
@@ -261,7 +307,7 @@ class GameService:
         )
         if message_id is not None:
             record = await tx.update(record, now=now, message_id=message_id)
-        game = Game(record, state)
+        game = self._written(record, state)
         return present(game, () if challenge else _decision(game, actor))
 
     @staticmethod
@@ -271,26 +317,27 @@ class GameService:
         """The starting position, or the reason these players and options cannot make a game."""
         users = [p.user_id for p in players if p.user_id is not None]
         if len(set(users)) != len(users):
-            raise ServiceError("A player can take only one seat in a game.")
+            raise ServiceError(Text("A player can take only one seat in a game."))
         description = describe(kind)
         for p in players:
             if p.bot is not None and p.bot not in description.bot_levels:
-                raise ServiceError(f"There is no {p.bot!r} bot for {description.title}; choose from "
-                                   f"{', '.join(description.bot_levels)}.")
+                raise ServiceError(Text("There is no {level} bot for {game}; choose from {levels}.",
+                                        level=repr(p.bot), game=description.title,
+                                        levels=", ".join(description.bot_levels)))
         rules = {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
         try:
             return game_class(kind).new(len(players), rules, rng or random.SystemRandom())
-        except GameError as exc:
-            raise ServiceError(str(exc)) from None
+        except GameError as exc:  # its reason as raised: a Text is translated where it is shown
+            raise ServiceError(exc.args[0] if exc.args else str(exc)) from None
 
     async def set_message(self, game_id: int, message_id: int) -> Result[Any, Any]:
         """Remember which channel message shows the game (set once the bot has posted it)."""
-        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+        async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):
             record = await self._update(tx, game.record, message_id=message_id)
             return present(Game(record, game.state))
 
     async def set_thread(self, game_id: int, thread_id: int) -> Result[Any, Any]:
-        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+        async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):
             return present(Game(await self._update(tx, game.record, thread_id=thread_id), game.state))
 
     # ----- challenges -------------------------------------------------------------------------------------
@@ -315,7 +362,7 @@ class GameService:
         async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
             self._require_pending(game)
             if game.seat_of(user_id) is None:
-                raise ServiceError("This challenge is not yours to decline.")
+                raise ServiceError(Text("This challenge is not yours to decline."))
             record = await self._update(tx, game.record, status="declined", deadline=None, remind_at=None)
             return present(Game(record, game.state))
 
@@ -323,27 +370,30 @@ class GameService:
         self._require_pending(game)
         seat = game.seat_of(user_id)
         if seat == game.record.options.get("challenger", 0):
-            raise ServiceError("You sent this challenge; wait for your opponent to accept it.")
+            raise ServiceError(Text("You sent this challenge; wait for your opponent to accept it."))
         if seat is None:
             start = describe(game.record.kind).start_command
-            raise ServiceError(f"This challenge is for someone else. Start your own with {start}.")
+            raise ServiceError(Text("This challenge is for someone else. Start your own with {command}.",
+                                    command=start))
 
     @staticmethod
     def _require_pending(game: Game) -> None:
         status = game.record.status
         if status == "active":
-            raise ServiceError("This challenge was already accepted; the game is on.")
+            raise ServiceError(Text("This challenge was already accepted; the game is on."))
         if status == "expired":
-            raise ServiceError("This challenge is closed: it has expired.")
+            raise ServiceError(Text("This challenge is closed: it has expired."))
         if status != "pending":
-            raise ServiceError("This challenge is closed: it was declined or withdrawn.")
+            raise ServiceError(Text("This challenge is closed: it was declined or withdrawn."))
 
     # ----- playing ----------------------------------------------------------------------------------------
     async def act(
         self, game_id: int, user_id: int, action_text: str, expected_ply: int | None = None
     ) -> Result[Any, Any]:
-        """Play one action for `user_id`; `expected_ply` is the turn token the user was looking at."""
-        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+        """Play one action for `user_id`; `expected_ply` is the turn token the user was looking at. The game is the
+        one in memory when its version is (no read), and the move is written with the other writes of the moment."""
+        async with self._locks.hold(game_id):
+            game = await self._current(game_id)
             # Whose turn it is is the engine's to judge: some games allow actions out of turn.
             seat = self._check_actor(game, user_id, expected_ply)
             try:
@@ -351,16 +401,17 @@ class GameService:
                 text = game.state.expand(seat, action_text, random.SystemRandom())
                 action = game.state.parse_action(text)
                 new_state = game.state.apply(seat, action)
-            except GameError as exc:
-                raise ServiceError(str(exc)) from None
-            result = await self._commit(tx, game, seat, user_id, action.text(), new_state)
+            except GameError as exc:  # its reason as raised: a Text is translated where it is shown
+                raise ServiceError(exc.args[0] if exc.args else str(exc)) from None
+            result = await self._commit(None, game, seat, user_id, action.text(), new_state)
         return self.publish(result)
 
     async def resign(self, game_id: int, user_id: int) -> Result[Any, Any]:
-        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+        async with self._locks.hold(game_id):
+            game = await self._current(game_id)
             self._require_active(game)
             seat = self._seat(game, user_id)
-            result = await self._commit(tx, game, seat, user_id, RESIGN, game.state.resign(seat, EndReason.RESIGN))
+            result = await self._commit(None, game, seat, user_id, RESIGN, game.state.resign(seat, EndReason.RESIGN))
         return self.publish(result)
 
     async def offer_draw(self, game_id: int, user_id: int) -> tuple[Result[Any, Any], bool]:
@@ -370,30 +421,30 @@ class GameService:
             seat = self._seat(game, user_id)
             offer = game.record.draw_offer
             if offer == seat:
-                raise ServiceError("You have already offered a draw; your opponent can accept it or play on.")
+                raise ServiceError(Text("You have already offered a draw; your opponent can accept it or play on."))
             if offer is not None:
                 drawn = await self._commit(tx, game, seat, user_id, DRAW_AGREED, game.state.agree_draw())
                 return self.publish(drawn), True
             if any(s.bot for s in game.record.seats):
-                raise ServiceError("The bot declines the draw: it plays on. You can resign instead.")
+                raise ServiceError(Text("The bot declines the draw: it plays on. You can resign instead."))
             if not _draws_allowed(game):
-                raise ServiceError("Draws by agreement are for two-player games.")
+                raise ServiceError(Text("Draws by agreement are for two-player games."))
             record = await self._update(tx, game.record, draw_offer=seat)
             return present(Game(record, game.state)), False
 
     async def require_turn(self, game_id: int, user_id: int, expected_ply: int | None = None) -> Result[Any, Any]:
         """The game, if it is `user_id`'s turn in the position they saw; otherwise the reason why not."""
-        game = await self.load(game_id)
+        game = await self._current(game_id)
         seat = self._check_actor(game, user_id, expected_ply)
         if game.state.current_player() != seat:
-            raise ServiceError("It is not your turn; wait for the player to move.")
+            raise ServiceError(Text("It is not your turn; wait for the player to move."))
         return present(game)
 
     def _check_actor(self, game: Game, user_id: int, expected_ply: int | None) -> int:
         self._require_active(game)
         seat = self._seat(game, user_id)
         if expected_ply is not None and expected_ply != turn_token(game):
-            raise StaleStateError("The game changed while you were choosing: look at the board again.")
+            raise StaleStateError(STALE_MESSAGE)
         return seat
 
     async def find_game(
@@ -402,23 +453,26 @@ class GameService:
         """The active game of `kind` that `user_id` plays in this channel or thread (None: anywhere), or
         game `game_id`."""
         if game_id is not None:
-            game = await self.load(game_id)
+            game = await self._current(game_id)
             if game.record.kind != kind:
-                raise ServiceError(f"Game #{game_id} is not a {describe(kind).title} game.")
+                raise ServiceError(Text("Game #{number} is not a {game} game.", number=game_id,
+                                        game=describe(kind).title))
             self._require_active(game)
             self._seat(game, user_id)
             return present(game)
         found = await self.store.active_games_of(kind, user_id, place_id)
         if not found:
-            raise ServiceError("You are not playing a game here. Use this command in your game's channel or thread.")
+            raise ServiceError(Text("You are not playing a game here. Use this command in your game's channel or "
+                                    "thread."))
         if len(found) > 1:
             listed = ", ".join(f"#{g}" for g in found)
-            raise ServiceError(f"You are in several games here ({listed}); say which with the `game` option.")
+            raise ServiceError(Text("You are in several games here ({games}); say which with the `game` option.",
+                                    games=listed))
         return await self.view(found[0])
 
     async def require_player(self, game_id: int, user_id: int) -> Result[Any, Any]:
         """The game, if it is being played and `user_id` sits in it; otherwise the reason why not."""
-        game = await self.load(game_id)
+        game = await self._current(game_id)
         self._require_active(game)
         self._seat(game, user_id)
         return present(game)
@@ -427,29 +481,36 @@ class GameService:
     def _require_active(game: Game) -> None:
         status = game.record.status
         if status == "pending":
-            raise ServiceError("This game starts once the challenge is accepted.")
+            raise ServiceError(Text("This game starts once the challenge is accepted."))
         if status != "active":
-            raise ServiceError("This game is over.")
+            raise ServiceError(Text("This game is over."))
 
     @staticmethod
     def _seat(game: Game, user_id: int) -> int:
         seat = game.seat_of(user_id)
         if seat is None:
             start = describe(game.record.kind).start_command
-            raise ServiceError(f"You are not playing in this game. Start your own with {start}.")
+            raise ServiceError(Text("You are not playing in this game. Start your own with {command}.", command=start))
         return seat
 
     async def _update(self, tx: GameTransaction, record: GameRecord, **changes: Any) -> GameRecord:
         """A write that is not a move (accept, a message id, a draw offer, a timer): a lost race on it is the same
-        "look again" refusal as a lost race on a move."""
+        "look again" refusal as a lost race on a move. Alone, it is group-committed with the other writes of the
+        moment; inside an open transaction, it commits with that."""
+        write = tx.update if tx.is_open else self.store.update
         try:
-            return await tx.update(record, now=self.clock(), **changes)
+            after = await write(record, now=self.clock(), **changes)
         except StaleVersionError:
-            raise StaleStateError("The game changed at the same moment: look at it again.") from None
+            raise StaleStateError(STALE_MESSAGE) from None
+        self._states.carry(record, after)
+        return after
 
     async def _commit(
-        self, tx: GameTransaction, game: Game, seat: int, user_id: int | None, text: str, state: GameState[Any, Any]
+        self, tx: GameTransaction | None, game: Game, seat: int, user_id: int | None, text: str,
+        state: GameState[Any, Any],
     ) -> Result[Any, Any]:
+        """Write a move (inside `tx` if it is open, else group-committed with the other writes of the moment) and
+        return the game after it with its events."""
         now = self.clock()
         outcome = state.outcome()
         if outcome is None:
@@ -457,24 +518,26 @@ class GameService:
             deadline, remind_at = self._next_timers(game, state, now)
         else:
             status, deadline, remind_at = "finished", None, None
+        changes: list[RatingChange] = []
+        # The result changes the ladders in the move's own write, exactly once, and only for a game whose play
+        # began: a forfeit during the secret setup is no game played.
+        ladders = result_writer(game.record, outcome, now, changes) if outcome and game.state.began() else None
+        # Unless a transaction is already open, the move goes with the other writes of the moment: one transaction
+        # and one trip to the database's thread for all of them (group commit), each still guarded by its version.
+        write = tx.record_move if tx is not None and tx.is_open else self.store.record_move
         try:
-            changes: tuple[RatingChange, ...] = ()
-            # The result changes the ladders in this same transaction, exactly once, and only for a game whose
-            # play began: a forfeit during the secret setup is no game played.
-            if outcome is not None and game.state.began():
-                changes = await apply_result(tx, game.record, outcome, now)
-            record = await tx.record_move(
+            record = await write(
                 game.record, seat=seat, user_id=user_id, action=text, state=state.to_dict(), now=now,
                 status=status, deadline=deadline, remind_at=remind_at,
-                places=outcome.places if outcome else None,
+                places=outcome.places if outcome else None, then=ladders,
             )
         except StaleVersionError:
-            raise StaleStateError("The game changed while you were choosing: look at the board again.") from None
+            raise StaleStateError(STALE_MESSAGE) from None
         self.timers_changed.set()
-        after = Game(record, state)
+        after = self._written(record, state)
         events: list[Event] = []
         if outcome is not None:
-            events.append(GameEnded(outcome.places, outcome.reason, changes))
+            events.append(GameEnded(outcome.places, outcome.reason, tuple(changes)))
         else:
             if not game.state.began() and state.began():
                 mover = state.current_player()
@@ -487,27 +550,25 @@ class GameService:
     async def play_bot_turn(self, game_id: int) -> Result[Any, Any] | None:
         """Make one move for the bot seat to move, if any; returns the game after it, or None.
 
-        The bot thinks in a worker thread, without the game's lock, so the event loop and the other
-        players stay responsive; its move is then committed under the version guard, and if anything
+        The bot thinks in a worker process (bot/workers.py), without the game's lock, so the event loop and the
+        other players stay responsive; its move is then committed under the version guard, and if anything
         happened meanwhile (a resignation, say) it is simply dropped and the caller asks again.
         """
-        game = await self.load(game_id)
+        game = await self._current(game_id)
         if not info(game).bot_to_move:
             return None
         seat = game.state.current_player()
         assert seat is not None
         level = game.record.seats[seat].bot
         assert level is not None
-        # The operating system's randomness: nobody can foresee or reconstruct a computer player's choices (its
-        # hidden setup above all) from what is public; the chosen action is what the log stores, so replays stay
-        # exact.
-        rng = random.SystemRandom()
-        choose = computer_player(game.record.kind)
-        action = await asyncio.to_thread(choose, game.state, seat, level, rng)
-        new_state = game.state.apply(seat, action)
+        # The worker gets the game as stored and draws the operating system's randomness itself (computer_move):
+        # nothing public can foresee a computer player's choices; the log stores the action, so replays stay exact.
+        engine, computer = computer_targets(game.record.kind)
+        text = await workers.think(computer_move, engine, computer, game.state.to_dict(), seat, level)
+        new_state = game.state.apply_text(seat, text)
         try:
             async with self._locks.hold(game_id), self.store.transaction() as tx:
-                result = await self._commit(tx, game, seat, None, action.text(), new_state)
+                result = await self._commit(tx, game, seat, None, text, new_state)
         except StaleStateError:  # read again only once that transaction is closed
             return await self.view(game_id)
         return self.publish(result)
@@ -545,8 +606,10 @@ class GameService:
     async def fire_timer(self, game_id: int) -> tuple[TimerEvent, Result[Any, Any]] | None:
         """Expire a challenge, remind the player to move, or forfeit them, whichever is due now."""
         async with self._locks.hold(game_id):
-            async with self._editing(game_id) as (tx, game):
+            async with self._editing(game_id, read_first=True) as (tx, game):
                 fired = await self._fire(tx, game)
+                if fired is not None:  # owed until the timer loop has sent it: at least once, across a stop
+                    fired = await owe(tx, *fired, now=self.clock())
             if fired is not None:
                 self.publish(fired[1])
             return fired
@@ -605,7 +668,7 @@ def info(game: Game) -> GameInfo:
     return GameInfo(
         id=r.id, kind=r.kind, guild_id=r.guild_id, channel_id=r.channel_id, message_id=r.message_id,
         thread_id=r.thread_id, status=r.status, options=dict(r.options), seats=_seats(r), move_count=r.move_count,
-        turn_token=turn_token(game), to_decide=game.state.current_player(), began=game.state.began(),
+        version=r.version, turn_token=turn_token(game), to_decide=game.state.current_player(), began=game.state.began(),
         draw_offer=r.draw_offer, draws_allowed=_draws_allowed(game), turn_timeout=r.turn_timeout,
         deadline=r.deadline, created_at=r.created_at, updated_at=r.updated_at, finished_at=r.finished_at,
     )
@@ -630,11 +693,11 @@ def _decision(game: Game, actor: int | None) -> tuple[Event, ...]:
     return (DecisionPassed(seat, user),)
 
 
-def _game(record: GameRecord) -> Game:
+def _refuse_archived(record: GameRecord) -> None:
     archived = archived_at(record.state)
     if archived is not None:  # its snapshots and moves are in the archive file now (python -m bot.archive)
         ended = record.finished_at or record.updated_at
-        raise ServiceError(f"Game #{record.id} ended <t:{int(ended)}:d> and was archived <t:{int(archived)}:d>: "
-                           "its moves are no longer kept here, so it cannot be replayed or played. Its result still "
-                           "counts in /stats and /history; a bot admin can bring it back from the archive.")
-    return Game(record, game_class(record.kind).from_dict(record.state))
+        raise ServiceError(Text("Game #{number} ended <t:{ended}:d> and was archived <t:{archived}:d>: its moves are "
+                                "no longer kept here, so it cannot be replayed or played. Its result still counts in "
+                                "/stats and /history; a bot admin can bring it back from the archive.",
+                                number=record.id, ended=int(ended), archived=int(archived)))

@@ -41,6 +41,7 @@ class GameInfo:
     options: Mapping[str, Any]
     seats: tuple[SeatInfo, ...]
     move_count: int
+    version: int  # bumped by every stored change of the game: what a drawn board records having shown
     turn_token: int  # what a drawn decision carries, to be refused as stale once the game moved on
     to_decide: int | None  # the seat whose decision it is now (None: nobody's, e.g. the game is over)
     began: bool  # play proper has begun (False while players still set up in secret)
@@ -113,6 +114,9 @@ class GameEnded:
     places: tuple[int, ...]  # by seat, 1 = first; equal places are ties
     reason: EndReason
     rating_changes: tuple[RatingChange, ...] = ()
+    # Ended by a turn timer: the timer loop sends its ending message (at least once, from the owed announcement),
+    # not the Notifier.
+    by_timer: bool = False
 
     @property
     def is_draw(self) -> bool:

@@ -18,6 +18,7 @@ from string import ascii_uppercase
 from games.base import Action, IllegalMoveError
 from games.chopsticks.notation import Hands, hands_text, parse_value
 from games.chopsticks.rules import Rules
+from games.text import Plural, Text
 
 SWAP_TEXT = "swap"
 FLIP_PREFIX = "flip"
@@ -76,21 +77,24 @@ def parse_action_text(text: str, rules: Rules) -> Action:
         before = [parse_value(c, unit) for c in before_s]
         after = [parse_value(c, unit) for c in after_s]
         if len(before) != h or len(after) != h or None in before or None in after:
-            raise IllegalMoveError(f"{text!r} is not a split: write it like {'0' * (h - 1)}4-{'1' * (h - 1)}3 "
-                                   f"({h} digits each side).")
+            raise IllegalMoveError(Plural("{text} is not a split: write it like {example} ({count} digit each side).",
+                                          "{text} is not a split: write it like {example} ({count} digits each "
+                                          "side).", h, text=repr(text), example=f"{'0' * (h - 1)}4-{'1' * (h - 1)}3"))
         return Split(tuple(v for v in before if v is not None), tuple(v for v in after if v is not None), unit)
     letters = ascii_uppercase[: p * h]
     upper = text.upper()
     if lower.startswith(FLIP_PREFIX) and len(text) == len(FLIP_PREFIX) + 1:
         letter = upper[-1]
         if letter not in letters[:h]:
-            raise IllegalMoveError(f"{letter} is not one of your hands; yours are {letters[:h]}.")
+            raise IllegalMoveError(Text("{letter} is not one of your hands; yours are {yours}.", letter=letter,
+                                        yours=letters[:h]))
         return Flip(letters.index(letter))
     if len(upper) != 2 or upper[0] not in letters or upper[1] not in letters:
         raise IllegalMoveError(
-            f"{text!r} is not a move: an attack is two hand letters like AC, a split is like 04-13."
+            Text("{text} is not a move: an attack is two hand letters like AC, a split is like 04-13.", text=repr(text))
         )
     src, dst = letters.index(upper[0]), letters.index(upper[1])
     if src >= h:
-        raise IllegalMoveError(f"{upper[0]} is not one of your hands; yours are {letters[:h]}.")
+        raise IllegalMoveError(Text("{letter} is not one of your hands; yours are {yours}.", letter=upper[0],
+                                    yours=letters[:h]))
     return Attack(src, dst)

@@ -22,6 +22,7 @@ from games.chopsticks.position import Table
 from games.chopsticks.rules import Rules
 from games.chopsticks.search import search_move
 from games.chopsticks.solver import Solution, Verdict, solve
+from games.text import Text
 
 # level -> (search depth, chance of a random safe move instead)
 SEARCH_LEVELS: dict[str, tuple[int, float]] = {"easy": (1, 0.3), "medium": (2, 0.1), "perfect": (8, 0.0)}
@@ -138,7 +139,8 @@ LEVELS = ("easy", "medium", "perfect")  # as listed in games/chopsticks/descript
 def bot_action(state: ChopsticksState, player: int, level: str, rng: random.Random) -> Action:
     """The computer player's move for `player`, who must be the one to move."""
     if level not in LEVELS:
-        raise GameError(f"There is no {level!r} Chopsticks bot; choose from {', '.join(LEVELS)}.")
+        raise GameError(Text("There is no {level} Chopsticks bot; choose from {levels}.", level=repr(level),
+                             levels=", ".join(LEVELS)))
     if player != state.current_player():
         raise NotYourTurnError("It is not the bot's turn.")
     return choose_move(state, level, rng)

@@ -26,11 +26,13 @@ from games.base import (
     Outcome,
 )
 from games.chopsticks.actions import Attack, Flip, Split, Swap, parse_action_text
-from games.chopsticks.moves import next_to_move, redistributions, successors
-from games.chopsticks.notation import Hands, hands_label, hands_text, value_label
+from games.chopsticks.moves import next_to_move, successors
+from games.chopsticks.notation import Hands, hands_label, value_label
 from games.chopsticks.position import Seat, Table, parse_table, start_seat, table_code, zombie_seat
+from games.chopsticks.refusals import why_illegal
 from games.chopsticks.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from games.chopsticks.views import ChopsticksView, MoveChoice, Tap
+from games.text import Text
 
 __all__ = ["ChopsticksState", "ChopsticksView", "parse_code"]  # the view is re-exported for older imports
 
@@ -71,9 +73,9 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             try:
                 first_seat = int(first)
             except (TypeError, ValueError):
-                raise GameError(f"'first' must be a seat number, not {first!r}.") from None
+                raise GameError(Text("'first' must be a seat number, not {value}.", value=repr(first))) from None
         if not 0 <= first_seat < players:
-            raise GameError(f"There is no seat {first_seat + 1} to move first.")
+            raise GameError(Text("There is no seat {seat} to move first.", seat=first_seat + 1))
         return cls.start(rules, first_seat)
 
     @classmethod
@@ -87,7 +89,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         relative = parse_table(code, rules)
         p = rules.players
         if not 0 <= to_move < p:
-            raise InvalidStateError(f"There is no seat {to_move + 1}.")
+            raise InvalidStateError(Text("There is no seat {seat}.", seat=to_move + 1))
         return cls._at(rules, tuple(relative[(seat - to_move) % p] for seat in range(p)), to_move)
 
     @classmethod
@@ -165,14 +167,14 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
 
     def apply(self, player: int, action: Action) -> Self:
         if self.result is not None:
-            raise GameOverError("The game is over.")
+            raise GameOverError(Text("The game is over."))
         if player != self.to_move:
-            raise NotYourTurnError("It is not your turn.")
+            raise NotYourTurnError(Text("It is not your turn."))
         if not isinstance(action, Attack | Split | Swap | Flip):
-            raise IllegalMoveError("That is not a Chopsticks move.")
+            raise IllegalMoveError(Text("That is not a Chopsticks move."))
         table = self._successors.get(action) or self._successors.get(self._canonical(action))
         if table is None:
-            raise IllegalMoveError(self._why_illegal(action))
+            raise IllegalMoveError(why_illegal(self, action))
         return self._advance(table, (player, action.text()))
 
     def _canonical(self, action: Action) -> Action:
@@ -192,94 +194,6 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             others = [k for k, v in enumerate(target) if v == target[j] and not (rel == 0 and k == hand)]
             return Attack(hand, rel * h + others[0]) if others else action
         return action
-
-    def _why_illegal(self, action: Action) -> str:
-        """A player-facing reason why `action`, not among the legal moves, is refused."""
-        rules, me = self.rules, self.table[self.to_move]
-        if isinstance(action, Attack):
-            return self._why_attack_illegal(action)
-        if me.zombie:
-            return "A zombie can only tap."
-        if isinstance(action, Split):
-            return self._why_split_illegal(action)
-        if isinstance(action, Swap):
-            if not {"swap", "logan", "cherry"} & rules.variants:
-                return "Swapping your hands is not a move in these rules."
-            return "You can't swap now: " + " or ".join(
-                text for name, text in (("swap", "swap needs two different live hands"),
-                                        ("logan", "Logan's clause needs a dead and a live hand"),
-                                        ("cherry", "rearranging needs two different hands"))
-                if rules.has(name)) + "."
-        if isinstance(action, Flip):
-            if not rules.has("integers"):
-                return "Flipping a hand is only a move with the integers variant."
-            if not 0 <= action.hand < rules.hands:
-                return "There is no such hand."
-            if not me.hands[action.hand]:
-                return "A dead hand cannot flip."
-            return "Flipping that hand would not change it."
-        return "That move is not allowed here."
-
-    def _why_attack_illegal(self, attack: Attack) -> str:
-        p, h = self.rules.players, self.rules.hands
-        if not (0 <= attack.hand < h and 0 <= attack.target < p * h):
-            return "There is no such hand."
-        rel, j = divmod(attack.target, h)
-        mine = self.hands[self.to_move]
-        target_seat = (self.to_move + rel) % p
-        if rel == 0 and not self.rules.has("self-attack"):
-            return "You cannot tap your own hand."
-        if rel == 0 and j == attack.hand:
-            return "A hand cannot tap itself."
-        if mine[attack.hand] == 0:
-            return "A dead hand cannot tap."
-        if rel and self.is_zombie(target_seat):
-            return "Zombies cannot be tapped."
-        if rel and self.is_out(target_seat):
-            return "That player is out."
-        if self.hands[target_seat][j] == 0:
-            return "You cannot tap a dead hand."
-        return "That tap is not allowed here."
-
-    def _why_split_illegal(self, split: Split) -> str:
-        rules, unit = self.rules, self.rules.unit
-        mine = self.hands[self.to_move]
-        before, after = tuple(split.before), tuple(split.after)
-        if before != mine:
-            return f"Your hands are {hands_text(mine, unit)}, not {hands_text(before, unit)}."
-        if after != tuple(sorted(after)):
-            return f"Write the hands after the split in ascending order ({hands_text(tuple(sorted(after)), unit)})."
-        if max(after) >= rules.limit:
-            return f"A hand can hold at most {rules.rollover - 1} fingers."
-        if after == mine:
-            return "A split must change your hands: swapping them is not a move."
-        total, new_total = sum(mine), sum(after)
-        combining = rules.has("meta") and total > rules.limit and new_total == total - rules.limit
-        if new_total != total and not combining:
-            meta = (f" (or, combining with meta, {value_label(total - rules.limit, unit)})"
-                    if rules.has("meta") and total > rules.limit else "")
-            return (f"A split keeps your {value_label(total, unit)} fingers{meta}; {hands_text(after, unit)} has "
-                    f"{value_label(new_total, unit)}.")
-        dead_before, dead_after = mine.count(0), after.count(0)
-        if not any(after):
-            return "A split cannot kill all your hands."
-        if dead_after > dead_before:
-            if not rules.has("suicide"):
-                return "You cannot kill your own hand with a split."
-            if dead_after > dead_before + 1:
-                return "A split may kill only one of your hands."
-        if rules.has("transfers-only") and dead_after < dead_before:
-            return "With transfers-only a split cannot revive a dead hand."
-        if rules.has("divisions-only") and dead_after >= dead_before:
-            return "With divisions-only a split must revive a dead hand."
-        if unit > 1 and sum(v % unit != 0 for v in after) > 1:
-            return "Only a single finger can be split into two halves; other splits keep at most one half."
-        if rules.has("halves"):
-            return "With halves a split must share your fingers " + ("as evenly as possible." if rules.odd
-                                                                     else "equally.")
-        if after not in redistributions(rules, mine):
-            return "That split is not allowed here."
-        return "That move is not allowed here."
 
     def _advance(self, table: Table, last: tuple[int, str]) -> Self:
         p = self.rules.players
@@ -321,9 +235,9 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
     def resign(self, player: int, reason: EndReason = EndReason.RESIGN) -> Self:
         """`player` leaves the game (a zombie may leave too); the others play on while two are still in."""
         if self.result is not None:
-            raise GameOverError("The game is over.")
+            raise GameOverError(Text("The game is over."))
         if not 0 <= player < self.rules.players or self.is_out(player):
-            raise IllegalMoveError("That player is not in the game.")
+            raise IllegalMoveError(Text("That player is not in the game."))
         hands = list(self.hands)
         hands[player] = (0,) * self.rules.hands
         lives = list(self.lives)
@@ -339,10 +253,10 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
 
     def agree_draw(self) -> Self:
         if self.result is not None:
-            raise GameOverError("The game is over.")
+            raise GameOverError(Text("The game is over."))
         return replace(self, result=self._ranked(EndReason.DRAW_AGREED), ply=self.ply + 1, last=None)
 
-    def describe(self, action: Action, mover_view: bool = False) -> str:
+    def describe(self, action: Action, mover_view: bool = False) -> Text:
         """Plain words for a move in this position: "3 taps 2" (or, addressed to the mover, "your 3 taps
         their 2"), "split 13 → 22", "combine 44 → 12", "swap hands", "flip 4 → 1"."""
         unit = self.rules.unit
@@ -354,19 +268,23 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             tapper = value_label(mine[action.hand], unit)
             tapped = value_label(self.hands[target_seat][target_hand], unit)
             if rel == 0:
-                return f"your {tapper} taps your {tapped}" if mover_view else f"{tapper} taps own {tapped}"
-            return f"your {tapper} taps their {tapped}" if mover_view else f"{tapper} taps {tapped}"
+                return Text("your {tapper} taps your {tapped}", tapper=tapper, tapped=tapped) if mover_view else \
+                    Text("{tapper} taps own {tapped}", tapper=tapper, tapped=tapped)
+            return Text("your {tapper} taps their {tapped}", tapper=tapper, tapped=tapped) if mover_view else \
+                Text("{tapper} taps {tapped}", tapper=tapper, tapped=tapped)
         if isinstance(action, Split):
-            verb = "combine" if sum(action.after) != sum(action.before) else "split"
-            return f"{verb} {hands_label(action.before, action.unit)} → {hands_label(action.after, action.unit)}"
+            before, after = hands_label(action.before, action.unit), hands_label(action.after, action.unit)
+            if sum(action.after) != sum(action.before):
+                return Text("combine {before} → {after}", before=before, after=after)
+            return Text("split {before} → {after}", before=before, after=after)
         if isinstance(action, Swap):
-            return "swap your hands (pass)" if mover_view else "swaps hands (pass)"
+            return Text("swap your hands (pass)") if mover_view else Text("swaps hands (pass)")
         if isinstance(action, Flip):
-            value = mine[action.hand]
-            flipped = value_label(self.rules.limit - value, unit)
-            return f"flip your {value_label(value, unit)} to {flipped}" if mover_view else \
-                f"flip {value_label(value, unit)} → {flipped}"
-        raise IllegalMoveError("That is not a Chopsticks move.")
+            value = value_label(mine[action.hand], unit)
+            flipped = value_label(self.rules.limit - mine[action.hand], unit)
+            return Text("flip your {value} to {flipped}", value=value, flipped=flipped) if mover_view else \
+                Text("flip {value} → {flipped}", value=value, flipped=flipped)
+        raise IllegalMoveError(Text("That is not a Chopsticks move."))
 
     # ----- views ------------------------------------------------------------------------------------------
     def public_view(self) -> ChopsticksView:

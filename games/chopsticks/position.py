@@ -13,6 +13,7 @@ from typing import NamedTuple
 from games.base import InvalidStateError
 from games.chopsticks.notation import ZOMBIE_MARK, Hands, hands_text, parse_value
 from games.chopsticks.rules import Rules
+from games.text import Plural, Text
 
 
 class Seat(NamedTuple):
@@ -68,27 +69,33 @@ def parse_table(code: str, rules: Rules) -> Table:
     h, p, unit = rules.hands, rules.players, rules.unit
     body, slash, lives_text = code.strip().partition("/")
     if len(body) != p * h:
-        raise InvalidStateError(f"A position code for {p} players with {h} hands has {p * h} hand characters, "
-                                f"not {len(body)}.")
+        raise InvalidStateError(Text("A position code for {players} with {hands} has {wanted} hand characters, not "
+                                     "{found}.", players=Plural("{count} player", "{count} players", p),
+                                     hands=Plural("{count} hand", "{count} hands", h), wanted=p * h,
+                                     found=len(body)))
     seats = []
     for i in range(p):
         chunk = body[i * h:(i + 1) * h]
         if chunk.lower().endswith(ZOMBIE_MARK):
             if not rules.has("zombie") or chunk[:-1] != "0" * (h - 1):
-                raise InvalidStateError(f"{chunk!r}: a zombie is written {'0' * (h - 1)}{ZOMBIE_MARK}, and only "
-                                        "with the zombie variant.")
+                raise InvalidStateError(Text("{chunk}: a zombie is written {zombie}, and only with the zombie "
+                                             "variant.", chunk=repr(chunk), zombie="0" * (h - 1) + ZOMBIE_MARK))
             seats.append(zombie_seat(rules))
             continue
         values = [parse_value(c, unit) for c in chunk]
         if any(v is None for v in values):
-            halves = " (or a-j for half fingers)" if unit == 2 else ""
-            raise InvalidStateError(f"{chunk!r}: write each hand as a digit{halves}.")
+            if unit == 2:
+                raise InvalidStateError(Text("{chunk}: write each hand as a digit (or a-j for half fingers).",
+                                             chunk=repr(chunk)))
+            raise InvalidStateError(Text("{chunk}: write each hand as a digit.", chunk=repr(chunk)))
         hands = tuple(v for v in values if v is not None)
         if list(hands) != sorted(hands):
-            raise InvalidStateError(f"Write each player's hands in ascending order: "
-                                    f"{hands_text(tuple(sorted(hands)), unit)}, not {chunk}.")
+            raise InvalidStateError(Text("Write each player's hands in ascending order: {sorted}, not {chunk}.",
+                                         sorted=hands_text(tuple(sorted(hands)), unit), chunk=chunk))
         if max(hands) >= rules.limit:
-            raise InvalidStateError(f"A hand holds at most {rules.rollover - 1} fingers; {chunk} has more.")
+            raise InvalidStateError(Plural("A hand holds at most {count} finger; {chunk} has more.",
+                                           "A hand holds at most {count} fingers; {chunk} has more.",
+                                           rules.rollover - 1, chunk=chunk))
         seats.append(Seat(hands, rules.max_lives if any(hands) else 0, False))
     if slash:
         seats = _with_lives(seats, lives_text, rules)
@@ -97,15 +104,18 @@ def parse_table(code: str, rules: Rules) -> Table:
 
 def _with_lives(seats: list[Seat], text: str, rules: Rules) -> list[Seat]:
     if rules.lives == 1:
-        raise InvalidStateError("Only games with sudden-death lives write lives after a '/'.")
+        raise InvalidStateError(Text("Only games with sudden-death lives write lives after a '/'."))
     if len(text) != len(seats) or not all(c in "0123456789" for c in text):
-        raise InvalidStateError(f"After the '/' write one digit of lives per player ({len(seats)} digits).")
+        raise InvalidStateError(Plural("After the '/' write one digit of lives per player ({count} digit).",
+                                       "After the '/' write one digit of lives per player ({count} digits).",
+                                       len(seats)))
     out = []
     for seat, char in zip(seats, text, strict=True):
         lives = int(char)
         if seat.alive and not 1 <= lives <= rules.lives:
-            raise InvalidStateError(f"A player still in has 1 to {rules.lives} lives, not {lives}.")
+            raise InvalidStateError(Text("A player still in has 1 to {most} lives, not {lives}.", most=rules.lives,
+                                         lives=lives))
         if not seat.alive and lives:
-            raise InvalidStateError("A player who is out (or a zombie) has 0 lives left.")
+            raise InvalidStateError(Text("A player who is out (or a zombie) has 0 lives left."))
         out.append(seat._replace(lives=lives))
     return out

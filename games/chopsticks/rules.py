@@ -11,30 +11,35 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import GameError, InvalidStateError
+from games.chopsticks.texts import Joined
+from games.text import Plural, Text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MIN_HANDS, MAX_HANDS = 1, 4
 MIN_ROLLOVER, MAX_ROLLOVER = 2, 10
 MAX_LIVES = 9
 
-# name -> one sentence for players (shown by `/chopsticks rules`); "5" is the standard rollover number.
-VARIANTS: dict[str, str] = {
-    "cutoff": "A hand that reaches the rollover number (5) or more dies, instead of rolling over.",
-    "self-attack": "A hand may also tap your own other hand.",
-    "suicide": "A split may kill one of your own hands (12 → 03), never all of them.",
-    "meta": "If your fingers add up to more than 5 you may combine them, take 5 away and split the rest (44 → 12).",
-    "misere": "Misère: the first player to lose every hand wins.",
-    "swap": "With two different live hands you may swap them, spending your turn.",
-    "logan": "Logan's clause: you may swap a dead hand with a live one, spending your turn.",
-    "sudden-death": "A player left with a single finger is out; with lives, each drop to one finger costs a life.",
-    "zombie": "A player who goes out stays on as a one-finger zombie that taps but can't split or be tapped.",
-    "transfers-only": "Splits only move fingers between live hands: a dead hand can't be revived.",
-    "divisions-only": "A split is allowed only to revive a dead hand.",
-    "halves": "A split must share your fingers equally (with the odd option: as evenly as possible).",
-    "stumps": "A player on a single finger (01) may split it into two half fingers (½ ½).",
-    "sans": "Every hand starts one finger short of dying (44 instead of 11).",
-    "cherry": "Rearranging your own hands counts as a move, spending your turn.",
-    "integers": "You may flip a hand to 5 minus its fingers (4 → 1), spending your turn.",
+# name -> one sentence for players (shown by `/chopsticks rules`); "5" is the standard rollover number. The names are
+# what players type (`variants:cutoff suicide`), in every language.
+VARIANTS: dict[str, Text] = {
+    "cutoff": Text("A hand that reaches the rollover number (5) or more dies, instead of rolling over."),
+    "self-attack": Text("A hand may also tap your own other hand."),
+    "suicide": Text("A split may kill one of your own hands (12 → 03), never all of them."),
+    "meta": Text("If your fingers add up to more than 5 you may combine them, take 5 away and split the rest "
+                 "(44 → 12)."),
+    "misere": Text("Misère: the first player to lose every hand wins."),
+    "swap": Text("With two different live hands you may swap them, spending your turn."),
+    "logan": Text("Logan's clause: you may swap a dead hand with a live one, spending your turn."),
+    "sudden-death": Text("A player left with a single finger is out; with lives, each drop to one finger costs a "
+                         "life."),
+    "zombie": Text("A player who goes out stays on as a one-finger zombie that taps but can't split or be tapped."),
+    "transfers-only": Text("Splits only move fingers between live hands: a dead hand can't be revived."),
+    "divisions-only": Text("A split is allowed only to revive a dead hand."),
+    "halves": Text("A split must share your fingers equally (with the odd option: as evenly as possible)."),
+    "stumps": Text("A player on a single finger (01) may split it into two half fingers (½ ½)."),
+    "sans": Text("Every hand starts one finger short of dying (44 instead of 11)."),
+    "cherry": Text("Rearranging your own hands counts as a move, spending your turn."),
+    "integers": Text("You may flip a hand to 5 minus its fingers (4 → 1), spending your turn."),
 }
 
 _ALIASES = {
@@ -102,7 +107,7 @@ class Rules:
         object.__setattr__(self, "variants", frozenset(variant_name(str(v)) for v in raw))
         problems = self.problems()
         if problems:
-            raise GameError(" ".join(problems))
+            raise GameError(problems[0] if len(problems) == 1 else Joined(problems, " "))
         # Rules key the move caches, which look them up millions of times in a solve or a count.
         fields = (self.players, self.hands, self.rollover, self.variants, self.lives, self.odd)
         object.__setattr__(self, "_hash", hash(fields))
@@ -110,47 +115,51 @@ class Rules:
     def __hash__(self) -> int:
         return self._hash
 
-    def problems(self) -> list[str]:
+    def problems(self) -> list[Text]:
         """Why this rule set cannot be played (empty when it can)."""
         out = []
         v = self.variants
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            out.append(f"Chopsticks needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}.")
+            out.append(Text("Chopsticks needs {fewest} to {most} players, not {players}.", fewest=MIN_PLAYERS,
+                            most=MAX_PLAYERS, players=self.players))
         if not MIN_HANDS <= self.hands <= MAX_HANDS:
-            out.append(f"Each player has {MIN_HANDS} to {MAX_HANDS} hands, not {self.hands}.")
+            out.append(Text("Each player has {fewest} to {most} hands, not {hands}.", fewest=MIN_HANDS,
+                            most=MAX_HANDS, hands=self.hands))
         if not MIN_ROLLOVER <= self.rollover <= MAX_ROLLOVER:
-            out.append(f"The rollover number must be {MIN_ROLLOVER} to {MAX_ROLLOVER}, not {self.rollover}.")
+            out.append(Text("The rollover number must be {lowest} to {highest}, not {rollover}.",
+                            lowest=MIN_ROLLOVER, highest=MAX_ROLLOVER, rollover=self.rollover))
         if "wet-jackson" in v:
-            out.append("Wet Jackson needs a physical gesture, so it can't be played here.")
+            out.append(Text("Wet Jackson needs a physical gesture, so it can't be played here."))
         unknown = sorted(v - VARIANTS.keys() - {"wet-jackson"})
         if unknown:
-            out.append(f"Unknown variant(s): {', '.join(unknown)}. Choose from {', '.join(VARIANTS)}.")
+            out.append(Text("Unknown variant(s): {unknown}. Choose from {names}.", unknown=", ".join(unknown),
+                            names=", ".join(VARIANTS)))
         if not 1 <= self.lives <= MAX_LIVES:
-            out.append(f"Lives must be 1 to {MAX_LIVES}, not {self.lives}.")
+            out.append(Text("Lives must be 1 to {most}, not {lives}.", most=MAX_LIVES, lives=self.lives))
         elif self.lives > 1 and "sudden-death" not in v:
-            out.append("Lives only count with the sudden-death variant: add it, or drop the lives.")
+            out.append(Text("Lives only count with the sudden-death variant: add it, or drop the lives."))
         if self.odd and "halves" not in v:
-            out.append("The odd option only applies to the halves variant: add it, or drop the option.")
+            out.append(Text("The odd option only applies to the halves variant: add it, or drop the option."))
         if "zombie" in v and self.players < 3:
-            out.append("Zombie needs at least 3 players: with 2, the first knockout ends the game.")
+            out.append(Text("Zombie needs at least 3 players: with 2, the first knockout ends the game."))
         if {"zombie", "misere"} <= v:
-            out.append("Zombie and misère don't mix: in misère the first knockout ends the game, so nobody "
-                       "would ever become a zombie.")
+            out.append(Text("Zombie and misère don't mix: in misère the first knockout ends the game, so nobody "
+                            "would ever become a zombie."))
         if {"transfers-only", "divisions-only"} <= v:
-            out.append("Transfers-only and divisions-only together would forbid every split: choose one.")
+            out.append(Text("Transfers-only and divisions-only together would forbid every split: choose one."))
         if {"suicide", "divisions-only"} <= v:
-            out.append("Suicide does nothing with divisions-only (every split must revive a hand): choose one.")
+            out.append(Text("Suicide does nothing with divisions-only (every split must revive a hand): choose one."))
         for other in ("swap", "suicide", "cherry"):
             if {"logan", other} <= v:
-                out.append(f"Logan's clause allows swapping and suicide only together, so it can't be combined "
-                           f"with {other}.")
+                out.append(Text("Logan's clause allows swapping and suicide only together, so it can't be combined "
+                                "with {variant}.", variant=other))
         if {"stumps", "sudden-death"} <= v and self.lives == 1:
-            out.append("Stumps needs a player to survive on one finger, which sudden-death forbids unless "
-                       "players have 2 or more lives.")
+            out.append(Text("Stumps needs a player to survive on one finger, which sudden-death forbids unless "
+                            "players have 2 or more lives."))
         if self.hands < 2:
             single = [name for name in _NEEDS_TWO_HANDS if name in v]
             if single:
-                out.append(f"{', '.join(single)} need(s) at least 2 hands per player.")
+                out.append(Text("{variants} need(s) at least 2 hands per player.", variants=", ".join(single)))
         return out
 
     # ----- derived facts ----------------------------------------------------------------------------------
@@ -182,46 +191,58 @@ class Rules:
     def has(self, variant: str) -> bool:
         return variant in self.variants
 
-    def describe(self) -> list[str]:
+    def describe(self) -> list[Text]:
         """Plain lines describing the active rules, for players."""
         r, v = self.rollover, self.variants
-        fingers = self.start_value // self.unit
-        start = f"{fingers} finger{'s' * (fingers > 1)}"
-        lines = [f"{self.players} players, {self.hands} hand{'s' * (self.hands > 1)} each; every hand starts "
-                 f"with {start}."]
+        lines: list[Text] = [Text(
+            "{players}, {hands} each; every hand starts with {fingers}.",
+            players=Plural("{count} player", "{count} players", self.players),
+            hands=Plural("{count} hand", "{count} hands", self.hands),
+            fingers=Plural("{count} finger", "{count} fingers", self.start_value // self.unit))]
         if "cutoff" in v:
-            lines.append(f"A hand that reaches {r} or more fingers dies.")
+            lines.append(Text("A hand that reaches {rollover} or more fingers dies.", rollover=r))
         else:
-            lines.append(f"A hand that reaches exactly {r} fingers dies; above {r}, {r} is taken away.")
-        limits = "never just swapping them" + ("" if "suicide" in v else ", never killing your own hand")
-        lines.append(f"On your turn tap an opponent's hand with one of yours, or split your fingers between your "
-                     f"hands ({limits}).")
+            lines.append(Text("A hand that reaches exactly {rollover} fingers dies; above {rollover}, {rollover} is "
+                              "taken away.", rollover=r))
+        if "suicide" in v:
+            lines.append(Text("On your turn tap an opponent's hand with one of yours, or split your fingers between "
+                              "your hands (never just swapping them)."))
+        else:
+            lines.append(Text("On your turn tap an opponent's hand with one of yours, or split your fingers between "
+                              "your hands (never just swapping them, never killing your own hand)."))
         for name in VARIANTS:
             if name not in v:
                 continue
-            text = self._variant_text(name)
+            parts: list[Text | str] = [f"{name}: ", self._variant_text(name)]
             if name == "sudden-death" and self.lives > 1:
-                text += f" Each player has {self.lives} lives."
-            lines.append(f"{name}: {text}")
+                parts += [" ", Plural("Each player has {count} life.", "Each player has {count} lives.", self.lives)]
+            lines.append(Joined(parts, ""))
         if "misere" in v:
-            lines.append("The first player with every hand dead wins.")
+            lines.append(Text("The first player with every hand dead wins."))
         else:
-            lines.append("You win when every opponent is out.")
-        lines.append("The third time the same position comes up, the game is drawn.")
+            lines.append(Text("You win when every opponent is out."))
+        lines.append(Text("The third time the same position comes up, the game is drawn."))
         return lines
 
-    def _variant_text(self, name: str) -> str:
+    def _variant_text(self, name: str) -> Text:
         """VARIANTS[name] with this game's rollover number in place of the standard 5."""
         r = self.rollover
-        own = {
-            "cutoff": f"A hand that reaches {r} or more fingers dies, instead of rolling over.",
-            "meta": f"If your fingers add up to more than {r} you may combine them, take {r} away and split the rest.",
-            "sans": f"Every hand starts with {r - 1} fingers, one short of dying.",
-            "integers": f"You may flip a hand to {r} minus its fingers, spending your turn.",
-        }
         if name == "halves":
-            return "A split must share your fingers " + ("as evenly as possible." if self.odd else "equally.")
-        return own.get(name, VARIANTS[name]) if r != 5 or name == "sans" else VARIANTS[name]
+            return Text("A split must share your fingers as evenly as possible.") if self.odd else \
+                Text("A split must share your fingers equally.")
+        if name == "sans":
+            return Plural("Every hand starts with {count} finger, one short of dying.",
+                          "Every hand starts with {count} fingers, one short of dying.", r - 1)
+        if r == 5:
+            return VARIANTS[name]
+        own = {
+            "cutoff": Text("A hand that reaches {rollover} or more fingers dies, instead of rolling over.",
+                           rollover=r),
+            "meta": Text("If your fingers add up to more than {rollover} you may combine them, take {rollover} away "
+                         "and split the rest.", rollover=r),
+            "integers": Text("You may flip a hand to {rollover} minus its fingers, spending your turn.", rollover=r),
+        }
+        return own.get(name, VARIANTS[name])
 
     # ----- options and serialisation -----------------------------------------------------------------------
     @classmethod
@@ -229,12 +250,13 @@ class Rules:
         """The rules described by `new()`'s options (a preset, then explicit keys on top of it)."""
         unknown = sorted(set(options) - OPTION_KEYS)
         if unknown:
-            raise GameError(f"Unknown Chopsticks option(s): {', '.join(unknown)}.")
+            raise GameError(Text("Unknown Chopsticks option(s): {options}.", options=", ".join(unknown)))
         merged: dict[str, Any] = {}
         preset = options.get("preset")
         if preset is not None:
             if preset not in PRESETS:
-                raise GameError(f"There is no preset {preset!r}; choose from {', '.join(PRESETS)}.")
+                raise GameError(Text("There is no preset {preset}; choose from {presets}.", preset=repr(preset),
+                                     presets=", ".join(PRESETS)))
             merged.update(PRESETS[preset])
         variants = [*merged.get("variants", ()), *_names(options.get("variants", ()))]
         merged.update({k: options[k] for k in ("hands", "rollover", "lives", "odd") if k in options})
@@ -250,7 +272,7 @@ class Rules:
         except (TypeError, ValueError) as exc:
             if isinstance(exc, GameError):
                 raise
-            raise GameError(f"Bad Chopsticks option: {exc}") from None
+            raise GameError(Text("Bad Chopsticks option: {reason}", reason=str(exc))) from None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -283,7 +305,7 @@ def _names(value: Any) -> list[str]:
         return value.replace(",", " ").split()
     if isinstance(value, Iterable):
         return [str(v) for v in value]
-    raise GameError("Variants must be a list of names.")
+    raise GameError(Text("Variants must be a list of names."))
 
 
 def _flag(value: Any) -> bool:

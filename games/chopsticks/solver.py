@@ -28,6 +28,7 @@ from games.chopsticks.engine import ChopsticksState
 from games.chopsticks.moves import distinct_live, own_moves, self_taps, successors, tap_results
 from games.chopsticks.position import Seat
 from games.chopsticks.rules import Rules
+from games.text import Text
 
 MAX_POSITIONS = 50_000
 
@@ -60,10 +61,11 @@ def position_count(rules: Rules) -> int:
 def solve(rules: Rules) -> Solution:
     """The solution of a 2-player rule set; GameError if it has more than MAX_POSITIONS positions."""
     if rules.players != 2:
-        raise GameError("The solver handles 2-player games only.")
+        raise GameError(Text("The solver handles 2-player games only."))
     size = position_count(rules)
     if size > MAX_POSITIONS:
-        raise GameError(f"These rules have {size:,} positions; the solver handles at most {MAX_POSITIONS:,}.")
+        raise GameError(Text("These rules have {size} positions; the solver handles at most {most}.", size=f"{size:,}",
+                             most=f"{MAX_POSITIONS:,}"))
     return Solution(rules)
 
 
@@ -119,7 +121,7 @@ class Solution:
 
     def _check(self, state: ChopsticksState) -> None:
         if state.rules != self.rules:
-            raise GameError("This position is played by other rules than the solution's.")
+            raise GameError(Text("This position is played by other rules than the solution's."))
 
 
 def _all_seats(rules: Rules) -> list[Seat]:

@@ -8,15 +8,17 @@ from dataclasses import dataclass
 from games.base import Outcome
 from games.chopsticks.notation import Hands
 from games.chopsticks.rules import Rules
+from games.text import Text
 
 
 @dataclass(frozen=True)
 class MoveChoice:
     """One legal move of the player to move: its stable text ("AC", "13-22"), the engine's words for it addressed
-    to that player ("your 3 taps their 2"), and which of their hands taps (0 = A; None for splits and the rest)."""
+    to that player ("your 3 taps their 2", translated where shown), and which of their hands taps (0 = A; None for
+    splits and the rest)."""
 
     text: str
-    label: str
+    label: Text
     hand: int | None
     target_seat: int | None = None  # the seat whose hand an attack taps (at 3+ players, equal labels differ by it)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from games.base import Action, IllegalMoveError
 from games.generals.board import parse_square, square_name
 from games.generals.setup import Grid, compact, parse_grid
+from games.text import Text
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,9 @@ def parse_action_text(text: str) -> Action:
         grid, side = parse_grid(raw[len("setup:"):])
         return Deploy(grid, side)
     if lowered.startswith("swap:"):
-        a, b = _two_squares(lowered[len("swap:"):], "A swap is written like swap:a1-b2.")
+        a, b = _two_squares(lowered[len("swap:"):], Text("A swap is written like swap:a1-b2."))
         return Swap(a, b)
-    src, dst = _two_squares(lowered, f"{raw!r} is not a move: write it like e3-e4 (from-to).")
+    src, dst = _two_squares(lowered, Text("{text} is not a move: write it like e3-e4 (from-to).", text=repr(raw)))
     return Move(src, dst)
 
 
@@ -81,7 +82,7 @@ def public_log_text(text: str) -> str:
     return "setup" if lowered.startswith(("setup:", "swap:")) else text
 
 
-def _two_squares(text: str, usage: str) -> tuple[int, int]:
+def _two_squares(text: str, usage: Text) -> tuple[int, int]:
     parts = text.replace("-", " ").split()
     if len(parts) == 1 and len(parts[0]) == 4:
         parts = [parts[0][:2], parts[0][2:]]
@@ -91,6 +92,7 @@ def _two_squares(text: str, usage: str) -> tuple[int, int]:
     for part in parts:
         sq = parse_square(part)
         if sq is None:
-            raise IllegalMoveError(f"{part!r} is not a square: files run a-i and ranks 1-8, like e3.")
+            raise IllegalMoveError(Text("{text} is not a square: files run a-i and ranks 1-8, like e3.",
+                                        text=repr(part)))
         squares.append(sq)
     return squares[0], squares[1]

@@ -48,6 +48,7 @@ from games.generals.pieces import (
 from games.generals.records import Event, Piece, initial_knowledge
 from games.generals.rules import FLAG_RUSH_ALWAYS_WAIT, FLAG_RUSH_IMMEDIATE, Settings
 from games.generals.setup import (
+    BOARD_GRID,
     EMPTY_MARKS,
     FORMATIONS,
     Grid,
@@ -61,6 +62,7 @@ from games.generals.setup import (
     validate,
 )
 from games.generals.views import OVER, PLAY, SETUP, PlayerView, PublicView
+from games.text import Text
 
 FLAG_ELIMINATED = EndReason.FLAG_CAPTURED
 FLAG_REACHED_BACK_RANK = EndReason.FLAG_HOME
@@ -93,7 +95,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
     @classmethod
     def new(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> Self:
         if players != 2:
-            raise GameError("Game of the Generals is for 2 players.")
+            raise GameError(Text("Game of the Generals is for 2 players."))
         settings = Settings.from_options(options)
         raw_first = options.get("first")
         first = rng.randrange(2) if raw_first is None else _seat(raw_first)
@@ -122,7 +124,8 @@ class GeneralsState(GameState[PublicView, PlayerView]):
             rank = parse_rank(token)
             side = 0 if token == token.upper() else 1 if token == token.lower() else None
             if rank is None or side is None:
-                raise SetupError(f"{token!r} is not a piece (side A in capitals, side B in lower case).")
+                raise SetupError(Text("{token} is not a piece (side A in capitals, side B in lower case).",
+                                      token=repr(token)))
             placed[side].append((sq, rank))
         armies = []
         for side in (0, 1):
@@ -130,13 +133,14 @@ class GeneralsState(GameState[PublicView, PlayerView]):
             pieces = []
             for sq, rank in placed[side]:
                 if rank not in pool:
-                    raise SetupError(f"Side {'AB'[side]} has too many {ABBREVIATIONS[rank]}.")
+                    raise SetupError(Text("Side {side} has too many {piece}.", side="AB"[side],
+                                          piece=ABBREVIATIONS[rank]))
                 pool.remove(rank)
                 pieces.append(Piece(rank, sq, 0, initial_knowledge(rank, settings)))
             pieces.sort(key=_by_square)
             pieces += [Piece(rank, None, 0, initial_knowledge(rank, settings) - {Rank.FLAG}) for rank in pool]
             if Rank.FLAG in pool:
-                raise SetupError(f"Side {'AB'[side]} needs its Flag on the board.")
+                raise SetupError(Text("Side {side} needs its Flag on the board.", side="AB"[side]))
             armies.append(tuple(pieces))
         return cls(settings=settings, first=to_move, ready=(True, True), armies=(armies[0], armies[1]),
                    to_move=to_move)
@@ -215,42 +219,42 @@ class GeneralsState(GameState[PublicView, PlayerView]):
 
     def apply(self, player: int, action: Action) -> Self:
         if self.result is not None:
-            raise GameOverError("The game is over.")
+            raise GameOverError(Text("The game is over."))
         if player not in (0, 1):
-            raise IllegalMoveError("There is no such seat in this game.")
+            raise IllegalMoveError(Text("There is no such seat in this game."))
         if self.phase == SETUP:
             return self._apply_setup(player, action)
         if isinstance(action, Deploy | Swap | Ready):
-            raise IllegalMoveError("The setup phase is over.")
+            raise IllegalMoveError(Text("The setup phase is over."))
         if player != self.to_move:
-            raise NotYourTurnError("It is not your turn.")
+            raise NotYourTurnError(Text("It is not your turn."))
         if not isinstance(action, Move):
-            raise IllegalMoveError("That is not a Game of the Generals move.")
+            raise IllegalMoveError(Text("That is not a Game of the Generals move."))
         self._check_move(player, action)
         return self._play(player, action)
 
     def _apply_setup(self, seat: int, action: Action) -> Self:
         if self.ready[seat]:
-            raise NotYourTurnError("Your setup is locked in; play starts when your opponent is ready too.")
+            raise NotYourTurnError(Text("Your setup is locked in; play starts when your opponent is ready too."))
         draft = self.drafts[seat]
         if isinstance(action, Deploy):
             if action.labelled_side is not None and action.labelled_side != seat:
-                raise SetupError("That grid is labelled with the other side's ranks; you deploy on ranks "
-                                 f"{'1-3' if seat == 0 else '6-8'}.")
+                raise SetupError(Text("That grid is labelled with the other side's ranks; you deploy on ranks "
+                                      "{ranks}.", ranks="1-3" if seat == 0 else "6-8"))
             validate(action.grid, self.settings.army)
             return self._with_draft(seat, action.grid, Event(seat, "setup"))
         if isinstance(action, Swap):
             if draft is None:
-                raise SetupError("Deploy a setup first (a formation or a grid), then swap squares.")
+                raise SetupError(Text("Deploy a setup first (a formation or a grid), then swap squares."))
             return self._with_draft(seat, swap(draft, seat, action.a, action.b),
                                     Event(seat, "swap", action.a, action.b))
         if isinstance(action, Ready):
             if draft is None:
-                raise SetupError("Deploy a setup first (a formation or a grid), then say you are ready.")
+                raise SetupError(Text("Deploy a setup first (a formation or a grid), then say you are ready."))
             ready = (True, self.ready[1]) if seat == 0 else (self.ready[0], True)
             state = replace(self, ready=ready, last=Event(seat, "ready"))
             return state._start() if all(ready) else state
-        raise IllegalMoveError("Play starts when both players are ready; set up your army first.")
+        raise IllegalMoveError(Text("Play starts when both players are ready; set up your army first."))
 
     def _with_draft(self, seat: int, grid: Grid, event: Event) -> Self:
         drafts = (grid, self.drafts[1]) if seat == 0 else (self.drafts[0], grid)
@@ -268,13 +272,13 @@ class GeneralsState(GameState[PublicView, PlayerView]):
         # Every refusal depends only on the mover's own pieces and the public board, never on enemy ranks.
         mine = self.board.get(move.src)
         if mine is None or mine[0] != seat:
-            raise IllegalMoveError(f"You have no piece on {square_name(move.src)}.")
+            raise IllegalMoveError(Text("You have no piece on {square}.", square=square_name(move.src)))
         if move.dst not in NEIGHBOURS[move.src]:
-            raise IllegalMoveError(f"{move.text()} is not a move: a piece steps one square forward, back or "
-                                   "sideways, never diagonally.")
+            raise IllegalMoveError(Text("{move} is not a move: a piece steps one square forward, back or "
+                                        "sideways, never diagonally.", move=move.text()))
         target = self.board.get(move.dst)
         if target is not None and target[0] == seat:
-            raise IllegalMoveError(f"Your own piece stands on {square_name(move.dst)}.")
+            raise IllegalMoveError(Text("Your own piece stands on {square}.", square=square_name(move.dst)))
 
     def _play(self, seat: int, move: Move) -> Self:
         enemy = 1 - seat
@@ -367,21 +371,21 @@ class GeneralsState(GameState[PublicView, PlayerView]):
 
     def resign(self, player: int, reason: EndReason = EndReason.RESIGN) -> Self:
         if self.result is not None:
-            raise GameOverError("The game is over.")
+            raise GameOverError(Text("The game is over."))
         if player not in (0, 1):
-            raise IllegalMoveError("There is no such seat in this game.")
+            raise IllegalMoveError(Text("There is no such seat in this game."))
         return replace(self, result=_win(1 - player, reason), last=Event(player, reason), flag_waiting=None)
 
     def agree_draw(self) -> Self:
         if self.result is not None:
-            raise GameOverError("The game is over.")
+            raise GameOverError(Text("The game is over."))
         return replace(self, result=Outcome((1, 1), DRAW_AGREED_REASON), flag_waiting=None,
                        last=Event(self.current_player() or 0, DRAW_AGREED_REASON))
 
     # ----- views -------------------------------------------------------------------------------------------
     def view_for(self, player: int) -> PlayerView:
         if player not in (0, 1):
-            raise IllegalMoveError("There is no such seat in this game.")
+            raise IllegalMoveError(Text("There is no such seat in this game."))
         return player_view(self, player)
 
     def public_view(self) -> PublicView:
@@ -408,7 +412,8 @@ class GeneralsState(GameState[PublicView, PlayerView]):
         if kind != "formation":
             return text
         if name not in FORMATIONS:
-            raise IllegalMoveError(f"There is no formation called {name!r}; choose from {', '.join(FORMATIONS)}.")
+            raise IllegalMoveError(Text("There is no formation called {name}; choose from {names}.",
+                                        name=repr(name), names=", ".join(FORMATIONS)))
         return "setup:" + compact(formation(name, rng, player, self.settings))
 
     def turn_token(self) -> int | None:
@@ -489,10 +494,10 @@ def _board_cells(diagram: str | Mapping[str, str]) -> list[tuple[int, str]]:
         for name, token in diagram.items():
             sq = parse_square(name)
             if sq is None:
-                raise SetupError(f"{name!r} is not a square.")
+                raise SetupError(Text("{name} is not a square.", name=repr(name)))
             cells.append((sq, token))
         return cells
-    body, labels = split_rows(diagram, 8, "board")
+    body, labels = split_rows(diagram, 8, BOARD_GRID)
     if labels is not None:
         body = [body[i] for i in sorted(range(8), key=lambda i: -labels[i])]
     return [((7 - row) * 9 + col, token) for row, tokens in enumerate(body) for col, token in enumerate(tokens)
@@ -510,7 +515,7 @@ def _by_square(p: Piece) -> int:
 def _seat(raw: Any) -> int:
     seat = int(raw)
     if seat not in (0, 1):
-        raise IllegalMoveError(f"There is no seat {seat + 1}; Game of the Generals has seats 1 and 2.")
+        raise IllegalMoveError(Text("There is no seat {seat}; Game of the Generals has seats 1 and 2.", seat=seat + 1))
     return seat
 
 

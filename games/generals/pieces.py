@@ -6,6 +6,8 @@ from collections import Counter
 from enum import Enum, IntEnum
 from functools import cache
 
+from games.text import Text, TextIn
+
 
 class Rank(IntEnum):
     """A piece's rank; the value orders the officers (the Spy and the Flag follow their own rules)."""
@@ -32,7 +34,8 @@ class Rank(IntEnum):
         return ABBREVIATIONS[self]
 
     @property
-    def title(self) -> str:
+    def title(self) -> Text:
+        """The rank's name, translated where it is shown (the abbreviation is notation: the same everywhere)."""
         return TITLES[self]
 
     @property
@@ -47,12 +50,15 @@ ABBREVIATIONS: dict[Rank, str] = {
     Rank.FIRST_LIEUTENANT: "1LT", Rank.SECOND_LIEUTENANT: "2LT", Rank.SERGEANT: "SGT", Rank.PRIVATE: "PVT",
     Rank.SPY: "SPY", Rank.FLAG: "FLG",
 }
-TITLES: dict[Rank, str] = {
-    Rank.GENERAL_5: "5★ General", Rank.GENERAL_4: "4★ General", Rank.GENERAL_3: "3★ General",
-    Rank.GENERAL_2: "2★ General", Rank.GENERAL_1: "1★ General", Rank.COLONEL: "Colonel",
-    Rank.LIEUTENANT_COLONEL: "Lt. Colonel", Rank.MAJOR: "Major", Rank.CAPTAIN: "Captain",
-    Rank.FIRST_LIEUTENANT: "1st Lieutenant", Rank.SECOND_LIEUTENANT: "2nd Lieutenant", Rank.SERGEANT: "Sergeant",
-    Rank.PRIVATE: "Private", Rank.SPY: "Spy", Rank.FLAG: "Flag",
+# In the context "rank": the same English words name other things elsewhere (a "Flag", a "Private" message).
+TITLES: dict[Rank, Text] = {
+    Rank.GENERAL_5: TextIn("rank", "5★ General"), Rank.GENERAL_4: TextIn("rank", "4★ General"),
+    Rank.GENERAL_3: TextIn("rank", "3★ General"), Rank.GENERAL_2: TextIn("rank", "2★ General"),
+    Rank.GENERAL_1: TextIn("rank", "1★ General"), Rank.COLONEL: TextIn("rank", "Colonel"),
+    Rank.LIEUTENANT_COLONEL: TextIn("rank", "Lt. Colonel"), Rank.MAJOR: TextIn("rank", "Major"),
+    Rank.CAPTAIN: TextIn("rank", "Captain"), Rank.FIRST_LIEUTENANT: TextIn("rank", "1st Lieutenant"),
+    Rank.SECOND_LIEUTENANT: TextIn("rank", "2nd Lieutenant"), Rank.SERGEANT: TextIn("rank", "Sergeant"),
+    Rank.PRIVATE: TextIn("rank", "Private"), Rank.SPY: TextIn("rank", "Spy"), Rank.FLAG: TextIn("rank", "Flag"),
 }
 _BY_ABBREVIATION = {abbr: rank for rank, abbr in ABBREVIATIONS.items()}
 # Spellings people type for the same pieces; the canonical text form is always the abbreviation above.

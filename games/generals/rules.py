@@ -8,6 +8,7 @@ from typing import Any
 
 from games.base import GameError, InvalidStateError
 from games.generals.pieces import FULL_ARMY, SMALL_ARMY, Rank
+from games.text import Text
 
 FLAG_RUSH_STANDARD = "standard"
 FLAG_RUSH_IMMEDIATE = "immediate"
@@ -31,10 +32,11 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.flag_rush not in FLAG_RUSH_RULES:
-            raise GameError(f"Unknown flag-rush rule {self.flag_rush!r}.")
+            raise GameError(Text("Unknown flag-rush rule {rule}.", rule=repr(self.flag_rush)))
         n = self.no_challenge_draw
         if n is not None and not 1 <= n <= MAX_NO_CHALLENGE_DRAW:
-            raise GameError(f"no-challenge-draw needs a number of moves from 1 to {MAX_NO_CHALLENGE_DRAW}, not {n}.")
+            raise GameError(Text("no-challenge-draw needs a number of moves from 1 to {limit}, not {number}.",
+                                 limit=MAX_NO_CHALLENGE_DRAW, number=n))
 
     @property
     def army(self) -> tuple[Rank, ...]:
@@ -67,9 +69,10 @@ class Settings:
                 chosen[name] = options[name]
         unknown = sorted(set(chosen) - set(SETTING_NAMES))
         if unknown:
-            raise GameError(f"Unknown setting(s): {', '.join(unknown)}. Known: {', '.join(SETTING_NAMES)}.")
+            raise GameError(Text("Unknown setting(s): {names}. Known: {known}.", names=", ".join(unknown),
+                                 known=", ".join(SETTING_NAMES)))
         if "flag-rush-immediate" in chosen and "flag-rush-always-wait" in chosen:
-            raise GameError("Choose at most one of flag-rush-immediate and flag-rush-always-wait.")
+            raise GameError(Text("Choose at most one of flag-rush-immediate and flag-rush-always-wait."))
         rush = FLAG_RUSH_STANDARD
         if "flag-rush-immediate" in chosen:
             rush = FLAG_RUSH_IMMEDIATE
@@ -79,7 +82,7 @@ class Settings:
         if "no-challenge-draw" in chosen:
             raw = chosen["no-challenge-draw"]
             if raw is True or not str(raw).strip().isdigit():
-                raise GameError("no-challenge-draw needs its number of moves, e.g. no-challenge-draw=50.")
+                raise GameError(Text("no-challenge-draw needs its number of moves, e.g. no-challenge-draw=50."))
             draw = int(str(raw).strip())
         return cls(flag_rush=rush, reveal_winner="reveal-winner" in chosen, show_flag="show-flag" in chosen,
                    small_army="small-army" in chosen, no_challenge_draw=draw)

@@ -22,12 +22,16 @@ from games.base import IllegalMoveError
 from games.generals.board import FILES, WIDTH, home_ranks, home_squares, square_name
 from games.generals.pieces import ABBREVIATIONS, PIECE_LIST, Rank, parse_rank
 from games.generals.rules import Settings
+from games.text import Plural, Text, TextIn
 
 Grid = tuple[Rank | None, ...]
 ROWS = 3
 CELLS = ROWS * WIDTH
 EMPTY_MARKS = frozenset({".", "-", "--", "_", "..", "·"})
 FORMATIONS = ("balanced", "flag-fortress", "blitz", "random")
+# How a grid's refusals name it: a player's setup (3 rows), or a whole board (8 rows, for tests and puzzles).
+SETUP_GRID = TextIn("grid", "setup")
+BOARD_GRID = TextIn("grid", "board")
 
 
 class SetupError(IllegalMoveError):
@@ -53,8 +57,9 @@ def _token(cell: Rank | None) -> str:
     return "." if cell is None else ABBREVIATIONS[cell]
 
 
-def split_rows(text: str, rows: int, what: str) -> tuple[list[list[str]], list[int] | None]:
-    """Tokenised rows of a grid text and their rank labels (None when unlabelled); shape errors refused."""
+def split_rows(text: str, rows: int, what: Text) -> tuple[list[list[str]], list[int] | None]:
+    """Tokenised rows of a grid text and their rank labels (None when unlabelled); shape errors refused. `what`
+    names the grid in the refusals (`SETUP_GRID`, `BOARD_GRID`)."""
     lines = [line for line in text.replace("/", "\n").splitlines() if line.strip()]
     token_rows = [line.replace("|", " ").replace(",", " ").split() for line in lines]
     token_rows = [r for r in token_rows if not all(len(t) == 1 and t.lower() in FILES for t in r)]
@@ -66,15 +71,17 @@ def split_rows(text: str, rows: int, what: str) -> tuple[list[list[str]], list[i
             labels.append(label)
         body.append(cells)
     if labels and len(labels) != len(body):
-        raise SetupError(f"Label every row of the {what} with its rank, or none of them.")
+        raise SetupError(Text("Label every row of the {what} with its rank, or none of them.", what=what))
     if len(body) != rows:
-        raise SetupError(f"A {what} is {rows} rows of {WIDTH} squares; this one has {len(body)} row(s).")
+        raise SetupError(Text("A {what} is {rows} rows of {width} squares; this one has {count} row(s).", what=what,
+                              rows=rows, width=WIDTH, count=len(body)))
     for number, cells in enumerate(body, start=1):
         if len(cells) != WIDTH:
-            raise SetupError(f"Row {number} of the {what} has {len(cells)} squares; each row has {WIDTH} "
-                             "(write . for an empty square).")
+            raise SetupError(Text("Row {number} of the {what} has {count} squares; each row has {width} "
+                                  "(write . for an empty square).", number=number, what=what, count=len(cells),
+                                  width=WIDTH))
     if len(set(labels)) != len(labels):
-        raise SetupError(f"A rank is labelled twice in the {what}.")
+        raise SetupError(Text("A rank is labelled twice in the {what}.", what=what))
     return body, labels or None
 
 
@@ -89,13 +96,14 @@ def _strip_label(tokens: list[str]) -> tuple[int | None, list[str]]:
     return None, tokens
 
 
-def parse_cell(token: str, where: str) -> Rank | None:
+def parse_cell(token: str, where: Text) -> Rank | None:
     """A grid cell: a piece abbreviation or an empty mark."""
     if token in EMPTY_MARKS:
         return None
     rank = parse_rank(token)
     if rank is None:
-        raise SetupError(f"{token!r} ({where}) is not a piece: write one of {PIECE_LIST}, or . for an empty square.")
+        raise SetupError(Text("{token} ({where}) is not a piece: write one of {pieces}, or . for an empty square.",
+                              token=repr(token), where=where, pieces=PIECE_LIST))
     return rank
 
 
@@ -104,24 +112,24 @@ def parse_grid(text: str, side: int | None = None) -> tuple[Grid, int | None]:
 
     With `side` given, labels must be that side's ranks.
     """
-    body, labels = split_rows(text, ROWS, "setup")
+    body, labels = split_rows(text, ROWS, SETUP_GRID)
     labelled_side = None
     if labels is not None:
         for candidate in (0, 1):
             if sorted(labels) == sorted(home_ranks(candidate)):
                 labelled_side = candidate
         if labelled_side is None:
-            raise SetupError(f"The rows are labelled {', '.join(map(str, labels))}; a setup uses ranks 1-3 "
-                             "(side A) or 6-8 (side B).")
+            raise SetupError(Text("The rows are labelled {labels}; a setup uses ranks 1-3 (side A) or 6-8 (side B).",
+                                  labels=", ".join(map(str, labels))))
         if side is not None and labelled_side != side:
-            raise SetupError(f"The rows are labelled {', '.join(map(str, labels))}, but your ranks are "
-                             f"{', '.join(map(str, home_ranks(side)))}.")
+            raise SetupError(Text("The rows are labelled {labels}, but your ranks are {ranks}.",
+                                  labels=", ".join(map(str, labels)), ranks=", ".join(map(str, home_ranks(side)))))
         order = sorted(range(ROWS), key=lambda i: -labels[i])
         body = [body[i] for i in order]
     cells: list[Rank | None] = []
     for row, tokens in enumerate(body, start=1):
         for col, token in enumerate(tokens):
-            cells.append(parse_cell(token, f"row {row}, file {FILES[col]}"))
+            cells.append(parse_cell(token, Text("row {row}, file {file}", row=row, file=FILES[col])))
     return tuple(cells), labelled_side
 
 
@@ -136,20 +144,20 @@ def import_grid(text: str, side: int, settings: Settings | None = None) -> Grid:
 def validate(grid: Grid, army: Sequence[Rank]) -> None:
     """Refuse a setup that is not exactly the army on the 27 squares, naming every difference."""
     if len(grid) != CELLS:
-        raise SetupError(f"A setup covers {CELLS} squares, not {len(grid)}.")
+        raise SetupError(Text("A setup covers {cells} squares, not {count}.", cells=CELLS, count=len(grid)))
     have = Counter(c for c in grid if c is not None)
     need = Counter(army)
     if have == need:
         return
     surplus = [f"{have[r] - need[r]} {ABBREVIATIONS[r]}" for r in sorted(have, reverse=True) if have[r] > need[r]]
     missing = [f"{need[r] - have[r]} {ABBREVIATIONS[r]}" for r in sorted(need, reverse=True) if have[r] < need[r]]
-    parts = []
-    if surplus:
-        parts.append("too many: " + ", ".join(surplus))
-    if missing:
-        parts.append("missing: " + ", ".join(missing))
-    raise SetupError(f"The army is {len(army)} pieces ({army_text(army)}); this setup has "
-                     f"{sum(have.values())} — {'; '.join(parts)}.")
+    too_many = Text("too many: {pieces}", pieces=", ".join(surplus))
+    lacking = Text("missing: {pieces}", pieces=", ".join(missing))
+    problems = (Text("{too_many}; {missing}", too_many=too_many, missing=lacking) if surplus and missing
+                else too_many if surplus else lacking)
+    raise SetupError(Plural("The army is {count} piece ({army}); this setup has {placed} — {problems}.",
+                            "The army is {count} pieces ({army}); this setup has {placed} — {problems}.",
+                            len(army), army=army_text(army), placed=sum(have.values()), problems=problems))
 
 
 def army_text(army: Sequence[Rank]) -> str:
@@ -163,13 +171,13 @@ def swap(grid: Grid, side: int, a: int, b: int) -> Grid:
     squares = home_squares(side)
     for sq in (a, b):
         if sq not in squares:
-            raise SetupError(f"You deploy on ranks {min(home_ranks(side))}-{max(home_ranks(side))}; "
-                             "swap squares there.")
+            raise SetupError(Text("You deploy on ranks {low}-{high}; swap squares there.",
+                                  low=min(home_ranks(side)), high=max(home_ranks(side))))
     i, j = squares.index(a), squares.index(b)
     if i == j:
-        raise SetupError("Swap two different squares.")
+        raise SetupError(Text("Swap two different squares."))
     if grid[i] is None and grid[j] is None:
-        raise SetupError("Both squares are empty; there is nothing to swap.")
+        raise SetupError(Text("Both squares are empty; there is nothing to swap."))
     cells = list(grid)
     cells[i], cells[j] = cells[j], cells[i]
     return tuple(cells)
@@ -193,7 +201,7 @@ def grid_from_squares(placed: Mapping[str, Rank], side: int) -> Grid:
     cells: list[Rank | None] = [None] * CELLS
     for name, rank in placed.items():
         if name not in by_name:
-            raise SetupError(f"{name} is not one of your deployment squares.")
+            raise SetupError(Text("{square} is not one of your deployment squares.", square=name))
         cells[by_name[name]] = rank
     return tuple(cells)
 
@@ -214,7 +222,8 @@ def formation(name: str, rng: random.Random, side: int, settings: Settings | Non
         return random_setup(rng, side, settings)
     builder = _BUILDERS.get(name)
     if builder is None:
-        raise SetupError(f"There is no formation {name!r}; choose from {', '.join(FORMATIONS)}.")
+        raise SetupError(Text("There is no formation {name}; choose from {names}.", name=repr(name),
+                              names=", ".join(FORMATIONS)))
     cells = builder(_Layout(rng, army))
     grid = _to_grid(side, cells)
     validate(grid, army)

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 
 from games.base import Action, IllegalMoveError
-
-# Seat i owns COLOURS[i]; a game of n players uses the first n.
-COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
+from games.sucker.rules import COLOURS as COLOURS  # the colours live with the game's fixed numbers; named here too
+from games.sucker.texts import Joined, colour_name
+from games.text import Text
 
 NEW_PILE = "new"
 
@@ -86,8 +86,6 @@ class KillPrisoner(Action):
 FREE_ACTIONS = (Give, KillPrisoner)
 TEXT_PATTERN = re.compile(r"[A-Za-z0-9:._-]{1,60}")
 
-_HELP = ("Write play:<colour>:<pile number or new>, kill:<colour>, next:<colour>, decline, "
-         "give:<colour>:<to colour>[:count] or kill-prisoner:<colour>[:count].")
 
 
 def parse_action(text: str, players: int) -> Action:
@@ -108,18 +106,23 @@ def parse_action(text: str, players: int) -> Action:
     if verb == "kill-prisoner" and len(args) in (1, 2):
         count = _number(args[1], "count") if len(args) == 2 else 1
         return KillPrisoner(colour_index(args[0], players), count)
-    raise IllegalMoveError(f"{text!r} is not a So Long Sucker action. {_HELP}")
+    raise IllegalMoveError(Text("'{text}' is not a So Long Sucker action. Write play:<colour>:<pile number or new>, "
+                                "kill:<colour>, next:<colour>, decline, give:<colour>:<to colour>[:count] or "
+                                "kill-prisoner:<colour>[:count].", text=text))
 
 
 def colour_index(name: str, players: int) -> int:
     """The seat (and colour index) of the colour `name` in a game of `players`; IllegalMoveError if none."""
     if name in COLOURS[:players]:
         return COLOURS.index(name)
-    raise IllegalMoveError(f"There is no {name!r} in this game; the colours are {', '.join(COLOURS[:players])}.")
+    raise IllegalMoveError(Text("There is no '{name}' in this game; the colours are {colours}.", name=name,
+                                colours=Joined([colour_name(c) for c in COLOURS[:players]], ", ")))
 
 
 def _number(digits: str, what: str) -> int:
     # Canonical texts never have leading zeros, so "02" is refused rather than silently read as 2.
     if not digits.isdigit() or digits.startswith("0"):
-        raise IllegalMoveError(f"{digits!r} is not a {what} number.")
+        if what == "pile":
+            raise IllegalMoveError(Text("'{text}' is not a pile number.", text=digits))
+        raise IllegalMoveError(Text("'{text}' is not a count number.", text=digits))
     return int(digits)

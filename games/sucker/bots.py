@@ -17,6 +17,7 @@ from games.sucker.actions import Decline, Give, Kill, NameNext, Play
 from games.sucker.engine import SuckerState
 from games.sucker.piles import Pile
 from games.sucker.rules import Phase
+from games.text import Text
 
 
 def choose_action(state: SuckerState, seat: int, rng: random.Random) -> Action:
@@ -146,7 +147,8 @@ LEVELS = ("basic",)  # as listed in games/sucker/description.py
 def bot_action(state: SuckerState, player: int, level: str, rng: random.Random) -> Action:
     """The computer player's decision for `player`, who must be the one to decide."""
     if level not in LEVELS:
-        raise GameError(f"There is no {level!r} So Long Sucker bot; choose from {', '.join(LEVELS)}.")
+        raise GameError(Text("There is no '{level}' So Long Sucker bot; choose from {levels}.", level=level,
+                             levels=", ".join(LEVELS)))
     if player != state.current_player():
-        raise NotYourTurnError("It is not the bot's decision.")
+        raise NotYourTurnError(Text("It is not the bot's decision."))
     return choose_action(state, player, rng)

@@ -58,6 +58,8 @@ from games.sucker.rules import (
     MIN_PLAYERS,
     Phase,
 )
+from games.sucker.texts import chip_colour, colour_name
+from games.text import Text
 
 Holdings = tuple[tuple[int, ...], ...]  # [seat][colour] -> chips held
 
@@ -96,17 +98,20 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
     @classmethod
     def new(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> Self:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise GameError(f"So Long Sucker needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}.")
+            raise GameError(Text("So Long Sucker needs {low} to {high} players, not {count}.", low=MIN_PLAYERS,
+                                 high=MAX_PLAYERS, count=players))
         try:
             chips = int(options.get("chips", DEFAULT_CHIPS))
             first = options.get("first")
             first_seat = rng.randrange(players) if first is None else int(first)
         except (TypeError, ValueError):
-            raise GameError("The number of chips and the first seat must be whole numbers.") from None
+            raise GameError(Text("The number of chips and the first seat must be whole numbers.")) from None
         if not MIN_CHIPS <= chips <= MAX_CHIPS:
-            raise GameError(f"Each player starts with {MIN_CHIPS} to {MAX_CHIPS} chips, not {chips}.")
+            raise GameError(Text("Each player starts with {low} to {high} chips, not {count}.", low=MIN_CHIPS,
+                                 high=MAX_CHIPS, count=chips))
         if not 0 <= first_seat < players:
-            raise GameError(f"There is no seat {first_seat} to move first (seats are 0 to {players - 1}).")
+            raise GameError(Text("There is no seat {seat} to move first (seats are 0 to {last}).", seat=first_seat,
+                                 last=players - 1))
         return cls.start(players, chips, first_seat)
 
     @classmethod
@@ -146,7 +151,7 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
                     dead=(0,) * players, chain=tuple(chain), gifts=zeros, defeated=tuple(defeated))
         dead = tuple(chips - total for total in state.chip_totals())
         if any(d < 0 for d in dead):
-            raise GameError(f"More than {chips} chips of a colour are on the table.")
+            raise GameError(Text("More than {count} chips of a colour are on the table.", count=chips))
         state = replace(state, dead=dead)._settle(EndReason.LAST_SURVIVOR)
         snapshot.check(state)
         return state
@@ -270,10 +275,10 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
     # ----- applying actions -------------------------------------------------------------------------------
     def apply(self, player: int, action: Action) -> Self:
         if self.result is not None:
-            raise GameOverError("The game is over.")
+            raise GameOverError(Text("The game is over."))
         self._check_seat(player)
         if not self.is_live(player):
-            raise IllegalMoveError(f"{self._name(player)} is out of the game.")
+            raise IllegalMoveError(Text("{who} is out of the game.", who=self._name(player)))
         decided = not isinstance(action, Give | KillPrisoner)
         if isinstance(action, Give):
             state = self._give(player, action)
@@ -304,7 +309,7 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
     def _decide(self, player: int, action: Action) -> Self:
         current = self.current_player()
         if player != current:
-            raise NotYourTurnError(f"It is not your decision: {self.waiting_for()}.")
+            raise NotYourTurnError(Text("It is not your decision: {waiting}.", waiting=self.waiting_for()))
         if isinstance(action, Play) and self.phase is Phase.PLAY:
             return self._play(player, action)
         if isinstance(action, Kill) and self.phase is Phase.KILL:
@@ -313,12 +318,12 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
             return self._name_next(action)
         if isinstance(action, Decline) and self.phase is Phase.RESCUE:
             return replace(self, declined=(*self.declined, player))
-        raise IllegalMoveError(f"That is not the decision now: {self.waiting_for()}.")
+        raise IllegalMoveError(Text("That is not the decision now: {waiting}.", waiting=self.waiting_for()))
 
     def _play(self, player: int, action: Play) -> Self:
         colour = action.colour
         if not 0 <= colour < self.players or self.holdings[player][colour] == 0:
-            raise IllegalMoveError(f"You hold no {self._name(colour)} chip.")
+            raise IllegalMoveError(Text("You hold no {colour} chip.", colour=self._name(colour)))
         chip = Chip(colour, player)
         piles = list(self.piles)
         if action.pile is None:
@@ -328,7 +333,8 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
             index = action.pile
             piles[index] = (*piles[index], chip)
         else:
-            raise IllegalMoveError(f"There is no pile {action.pile + 1}; there are {len(piles)}.")
+            raise IllegalMoveError(Text("There is no pile {pile}; there are {count}.", pile=action.pile + 1,
+                                        count=len(piles)))
         state = replace(self, holdings=_add(self.holdings, player, colour, -1), piles=tuple(piles), pile=index)
         if captures(piles[index]):
             if state.is_live(colour):
@@ -341,7 +347,8 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
         assert self.pile is not None
         pile = self.piles[self.pile]
         if action.colour not in colours_in(pile):
-            raise IllegalMoveError(f"There is no {self._name(action.colour)} chip in the captured pile.")
+            raise IllegalMoveError(Text("There is no {colour} chip in the captured pile.",
+                                        colour=self._name(action.colour)))
         owner = pile[-1].colour
         counts = colour_counts(pile, self.players)
         counts[action.colour] -= 1
@@ -356,33 +363,37 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
         seat = action.seat
         if seat not in self.name_candidates():
             if not 0 <= seat < self.players or not self.is_live(seat):
-                raise IllegalMoveError(f"{self._name(seat)} is out of the game and cannot be named.")
-            raise IllegalMoveError(f"You cannot name {self._name(seat)}: {COLOURS[seat]} is in the pile you played on.")
+                raise IllegalMoveError(Text("{who} is out of the game and cannot be named.", who=self._name(seat)))
+            raise IllegalMoveError(Text("You cannot name {who}: {colour} is in the pile you played on.",
+                                        who=self._name(seat), colour=chip_colour(seat)))
         return self._pass_move(seat)
 
     def _give(self, player: int, action: Give) -> Self:
         colour, to, count = action.colour, action.to, action.count
-        self._check_prisoner_use(player, colour, count, "give away")
+        self._check_prisoner_use(player, colour, count, giving=True)
         if not 0 <= to < self.players or to == player:
-            raise IllegalMoveError("Give prisoners to another player.")
+            raise IllegalMoveError(Text("Give prisoners to another player."))
         if not self.is_live(to):
-            raise IllegalMoveError(f"{self._name(to)} is out of the game and cannot receive chips.")
+            raise IllegalMoveError(Text("{who} is out of the game and cannot receive chips.", who=self._name(to)))
         holdings = _add(_add(self.holdings, player, colour, -count), to, colour, count)
         return replace(self, holdings=holdings, gifts=_add(self.gifts, player, to, count))
 
     def _kill_prisoner(self, player: int, action: KillPrisoner) -> Self:
-        self._check_prisoner_use(player, action.colour, action.count, "kill")
+        self._check_prisoner_use(player, action.colour, action.count, giving=False)
         holdings = _add(self.holdings, player, action.colour, -action.count)
         return replace(self, holdings=holdings, dead=_bump(self.dead, action.colour, action.count))
 
-    def _check_prisoner_use(self, player: int, colour: int, count: int, verb: str) -> None:
+    def _check_prisoner_use(self, player: int, colour: int, count: int, *, giving: bool) -> None:
         if colour == player:
-            raise IllegalMoveError(f"Nobody may {verb} chips of their own colour.")
+            if giving:
+                raise IllegalMoveError(Text("Nobody may give away chips of their own colour."))
+            raise IllegalMoveError(Text("Nobody may kill chips of their own colour."))
         if count < 1:
-            raise IllegalMoveError("The count must be at least 1.")
+            raise IllegalMoveError(Text("The count must be at least 1."))
         held = self.holdings[player][colour] if 0 <= colour < self.players else 0
         if held < count:
-            raise IllegalMoveError(f"You hold {held} {self._name(colour)} prisoner(s), not {count}.")
+            raise IllegalMoveError(Text("You hold {held} {colour} prisoner(s), not {count}.", held=held,
+                                        colour=self._name(colour), count=count))
 
     # ----- passing the move -------------------------------------------------------------------------------
     def _pass_move(self, seat: int) -> Self:
@@ -434,10 +445,10 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
     # ----- resignation and draws --------------------------------------------------------------------------
     def resign(self, player: int, reason: EndReason = EndReason.RESIGN) -> Self:
         if self.result is not None:
-            raise GameOverError("The game is over.")
+            raise GameOverError(Text("The game is over."))
         self._check_seat(player)
         if not self.is_live(player):
-            raise IllegalMoveError(f"{self._name(player)} is already out of the game.")
+            raise IllegalMoveError(Text("{who} is already out of the game.", who=self._name(player)))
         dead = tuple(d + n for d, n in zip(self.dead, self.holdings[player], strict=True))
         holdings = tuple(tuple(0 for _ in h) if s == player else h for s, h in enumerate(self.holdings))
         state = replace(self, holdings=holdings, dead=dead, defeated=(*self.defeated, player))
@@ -450,36 +461,38 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
 
     def agree_draw(self) -> Self:
         if self.result is not None:
-            raise GameOverError("The game is over.")
+            raise GameOverError(Text("The game is over."))
         return replace(self, phase=Phase.OVER, pile=None, declined=(), ply=self.ply + 1, turn=self.turn + 1, last=None,
                        said=None, result=self._ranked(EndReason.DRAW_AGREED))
 
     # ----- words ------------------------------------------------------------------------------------------
-    def waiting_for(self) -> str:
-        """Whose decision it is and what it is, in plain words."""
+    def waiting_for(self) -> Text:
+        """Whose decision it is and what it is, in plain words (players called by their colours)."""
         seat = self.current_player()
         if seat is None:
-            return "the game is over"
+            return Text("the game is over")
         who = self._name(seat)
         if self.phase is Phase.PLAY:
-            return f"{who} must play a chip"
+            return Text("{who} must play a chip", who=who)
         if self.phase is Phase.KILL:
-            return f"{who} must kill a chip of the captured pile {(self.pile or 0) + 1}"
+            return Text("{who} must kill a chip of the captured pile {pile}", who=who, pile=(self.pile or 0) + 1)
         if self.phase is Phase.NAME:
-            return f"{who} must name the next player"
-        return f"{who} must decide whether to rescue {self._name(self.mover)}"
+            return Text("{who} must name the next player", who=who)
+        return Text("{who} must decide whether to rescue {stuck}", who=who, stuck=self._name(self.mover))
 
     def describe(self, action: Action, player: int | None = None) -> str:
-        """Plain words for `action` taken by `player` (by default whoever decides now) in this position."""
+        """Plain English words for `action` taken by `player` (by default whoever decides now) in this position,
+        for logs and tests (the table is told `narration.words`, in each reader's language)."""
         actor = self.current_player() if player is None else player
-        return narration.words(narration.narrate(self, action, -1 if actor is None else actor), narration.colour_name)
+        said = narration.words(narration.narrate(self, action, -1 if actor is None else actor), narration.colour_name)
+        return str(said)
 
-    def _name(self, seat: int) -> str:
-        return COLOURS[seat] if 0 <= seat < self.players else f"seat {seat}"
+    def _name(self, seat: int) -> Text | str:
+        return colour_name(seat) if 0 <= seat < self.players else Text("seat {number}", number=seat)
 
     def _check_seat(self, player: int) -> None:
         if not 0 <= player < self.players:
-            raise IllegalMoveError(f"There is no seat {player} in this game.")
+            raise IllegalMoveError(Text("There is no seat {number} in this game.", number=player))
 
     # ----- views ------------------------------------------------------------------------------------------
     def public_view(self) -> views.SuckerView:

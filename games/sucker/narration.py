@@ -3,7 +3,8 @@
 A capture, a rescue or whom a declined rescue concerned can only be read before the action (afterwards the
 captured pile is gone and the rescued player no longer stuck), so the engine keeps a `Narration` with each
 action. It names players by seat and chips by colour; whoever shows it decides how a seat is called (the
-engine's own words use colours, the Discord layer names people), and `words` puts either into one sentence.
+engine's own words use colours, the Discord layer names people), and `words` puts either into one sentence: a
+`Text`, rendered in the reader's language where it is shown.
 """
 
 from __future__ import annotations
@@ -14,8 +15,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from games.base import Action, EndReason, InvalidStateError
+from games.sucker import texts
 from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play, parse_action
 from games.sucker.piles import Chip, captures, colours_in, forced_next
+from games.sucker.texts import both, chip_colour_object
+from games.text import Plural, Text
 
 if TYPE_CHECKING:
     from games.sucker.engine import SuckerState
@@ -128,48 +132,72 @@ def recorded(actor: int, text: str, players: int) -> Narration | None:
 
 
 # ----- words --------------------------------------------------------------------------------------------------
-def words(said: Narration, name: Callable[[int], str]) -> str:
+Name = Callable[[int], Text | str]  # how a seat is called: a colour, or a person with their colour
+
+
+def words(said: Narration, name: Name) -> Text:
     """`said` as one sentence, each seat called by `name` (a colour, or a person with their colour)."""
     sentence = _sentence(said, name)
-    if said.defeated:
-        out = " and ".join(name(s) for s in said.defeated)
-        sentence += f"; {out} {'is' if len(said.defeated) == 1 else 'are'} defeated"
-    return sentence
+    if not said.defeated:
+        return sentence
+    out = both([name(s) for s in said.defeated])
+    return Plural("{sentence}; {out} is defeated", "{sentence}; {out} are defeated", len(said.defeated),
+                  sentence=sentence, out=out)
 
 
-def _sentence(said: Narration, name: Callable[[int], str]) -> str:
+def _sentence(said: Narration, name: Name) -> Text:
     who, deed, colour = name(said.actor), said.deed, said.colour
+    chip = chip_colour_object(colour) if colour is not None else ""
     if deed is Deed.NEW_PILE:
-        return f"{who} starts a new pile with a {colour} chip"
+        return Text("{who} starts a new pile with a {colour} chip", who=who, colour=chip)
     if deed is Deed.PLAY:
-        text = f"{who} plays a {colour} chip on pile {said.pile}"
+        text = Text("{who} plays a {colour} chip on pile {pile}", who=who, colour=chip, pile=said.pile)
         if said.captor is not None:
-            return f"{text}: {name(said.captor)} captures it"
+            return Text("{play}: {captor} captures it", play=text, captor=name(said.captor))
         if said.pile_killed:
-            return f"{text}: {colour} is out of the game, so the whole pile is killed"
+            # The colour here is the player whose colour it is, out of the game.
+            return Text("{play}: {owner} is out of the game, so the whole pile is killed", play=text,
+                        owner=texts.colour_name(colour) if colour is not None else "")
         if said.forced is not None:
-            return f"{text}; every colour still in is in that pile, so {name(said.forced)} must move next"
+            return Text("{play}; every colour still in is in that pile, so {forced} must move next", play=text,
+                        forced=name(said.forced))
         return text
     if deed is Deed.KILL:
-        where = f" from pile {said.pile}" if said.pile is not None else ""
-        return f"{who} kills a {colour} chip{where} and takes the rest"
+        if said.pile is None:
+            return Text("{who} kills a {colour} chip and takes the rest", who=who, colour=chip)
+        return Text("{who} kills a {colour} chip from pile {pile} and takes the rest", who=who, colour=chip,
+                    pile=said.pile)
     if deed is Deed.NAME:
-        return f"{who} names {'themself' if said.target == said.actor else name(_target(said))} to move next"
+        if said.target == said.actor:
+            return Text("{who} names themself to move next", who=who)
+        return Text("{who} names {target} to move next", who=who, target=name(_target(said)))
     if deed is Deed.RESCUE:
-        return f"{who} rescues {name(_target(said))} with {_chips(said, 'chip')}"
+        return Text("{who} rescues {target} with {chips}", who=who, target=name(_target(said)),
+                    chips=_chips(said))
     if deed is Deed.DECLINE:
-        return f"{who} declines a rescue" if said.target is None else f"{who} declines to rescue {name(said.target)}"
+        if said.target is None:
+            return Text("{who} declines a rescue", who=who)
+        return Text("{who} declines to rescue {target}", who=who, target=name(said.target))
     if deed is Deed.GIVE:
-        return f"{who} gives {_chips(said, 'chip')} to {name(_target(said))}"
+        return Text("{who} gives {chips} to {target}", who=who, chips=_chips(said), target=name(_target(said)))
     if deed is Deed.KILL_PRISONER:
-        return f"{who} kills {_chips(said, 'prisoner')}"
-    text = f"{who} resigns" if deed is Deed.RESIGN else f"{who} runs out of time and is out"
+        return Text("{who} kills {prisoners}", who=who, prisoners=_prisoners(said))
+    return _leaving(said, who)
+
+
+def _leaving(said: Narration, who: Text | str) -> Text:
+    """A resignation or a timeout, with what left the game with the player."""
+    if said.deed is Deed.RESIGN:
+        text = Text("{who} resigns", who=who)
+    else:
+        text = Text("{who} runs out of time and is out", who=who)
     if said.count == 1:
-        text += "; the chip they held leaves the game"
+        text = Text("{left}; the chip they held leaves the game", left=text)
     elif said.count:
-        text += f"; the {said.count} chips they held leave the game"
+        text = Plural("{left}; the {count} chip they held leaves the game",
+                      "{left}; the {count} chips they held leave the game", said.count, left=text)
     if said.pile_killed and said.pile is not None:
-        text += f"; pile {said.pile}, which their colour captured, is killed"
+        text = Text("{left}; pile {pile}, which their colour captured, is killed", left=text, pile=said.pile)
     return text
 
 
@@ -179,18 +207,29 @@ def _target(said: Narration) -> int:
     return said.target
 
 
-def _chips(said: Narration, noun: str) -> str:
-    count = said.count or 1
-    return f"a {said.colour} {noun}" if count == 1 else f"{count} {said.colour} {noun}s"
+def _chips(said: Narration) -> Text:
+    """The chips given: "a red chip", "2 red chips"."""
+    count, colour = said.count or 1, said.colour or ""
+    if count == 1:
+        return Text("a {colour} chip", colour=chip_colour_object(colour))
+    return Plural("{count} {colour} chip", "{count} {colour} chips", count, colour=texts.colour_name(colour))
+
+
+def _prisoners(said: Narration) -> Text:
+    """The prisoners killed: "a red prisoner", "2 red prisoners"."""
+    count, colour = said.count or 1, said.colour or ""
+    if count == 1:
+        return Text("a {colour} prisoner", colour=chip_colour_object(colour))
+    return Plural("{count} {colour} prisoner", "{count} {colour} prisoners", count, colour=texts.colour_name(colour))
 
 
 def _colour(index: int) -> str:
     return COLOURS[index] if 0 <= index < len(COLOURS) else f"colour {index}"
 
 
-def colour_name(seat: int) -> str:
+def colour_name(seat: int) -> Text | str:
     """A seat called by its colour, as the engine's own words call it."""
-    return _colour(seat) if seat >= 0 else "nobody"
+    return texts.colour_name(seat) if seat >= 0 else Text("nobody")
 
 
 # ----- snapshots ------------------------------------------------------------------------------------------------

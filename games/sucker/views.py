@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from games.base import Action, Outcome
 from games.sucker.actions import COLOURS, Decline, Give, Kill, NameNext, Play
 from games.sucker.narration import Narration, colour_name, narrate, words
+from games.sucker.texts import Capitalised, chip_colour, chip_colour_object
+from games.text import Plural, Text
 
 if TYPE_CHECKING:
     from games.sucker.engine import SuckerState
@@ -53,12 +55,13 @@ class SeatView:
 @dataclass(frozen=True)
 class ChoiceView:
     """One way to make the decision awaited: the action's text, the words its button shows, and for a chip play
-    which chip it plays and where."""
+    which chip it plays and where. The words are texts, rendered in the reader's language where shown."""
 
     text: str
-    label: str  # a short button label, e.g. "Kill a blue chip", "Green moves next", "Decline to rescue"
-    colour: str | None = None  # a chip play: the chip's colour
-    pile: str | None = None  # a chip play: where it goes, e.g. "New pile", "Pile 2 (3 chips, top red)"
+    label: Text  # a short button label, e.g. "Kill a blue chip", "Green moves next", "Decline to rescue"
+    colour: str | None = None  # a chip play: the chip's colour (its English name, as in action texts)
+    pile: Text | None = None  # a chip play: where it goes, e.g. "New pile", "Pile 2 (3 chips, top red)"
+    placed: Text | None = None  # a chip play as a menu option reads: "red on pile 2 (3 chips, top blue)"
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ class SuckerView:
     defeated: tuple[int, ...]  # seats in order of defeat
     to_decide: int | None  # the seat whose decision it is
     decision: str | None  # "play", "kill", "name" or "rescue"
-    prompt: str  # whose decision and what, in plain words
+    prompt: Text  # whose decision and what, in plain words
     choices: tuple[str, ...]  # the texts of the decision's legal actions (free actions not included)
     options: tuple[ChoiceView, ...]  # the same actions, in the same order, with the words their buttons show
     mover: int | None  # who holds the move (in the rescue phase: the stuck player)
@@ -90,8 +93,9 @@ class SuckerView:
 
     @property
     def last_said(self) -> str | None:
-        """The latest action in words, players called by their colours, e.g. "red plays a blue chip on pile 2"."""
-        return None if self.narration is None else words(self.narration, colour_name)
+        """The latest action in English words, players called by their colours, e.g. "red plays a blue chip on
+        pile 2" (for logs and tests; what people read is `words(narration, ...)`, rendered in their language)."""
+        return None if self.narration is None else str(words(self.narration, colour_name))
 
 
 def build_view(state: SuckerState, viewer: int | None) -> SuckerView:
@@ -147,30 +151,42 @@ def _seat_view(state: SuckerState, seat: int) -> SeatView:
 def _choice(state: SuckerState, action: Action, seat: int) -> ChoiceView:
     if isinstance(action, Play):
         return ChoiceView(action.text(), action_label(state, action, seat), _colour(action.colour),
-                          pile_label(state, action))
+                          pile_label(state, action), placed_label(state, action))
     return ChoiceView(action.text(), action_label(state, action, seat))
 
 
-def action_label(state: SuckerState, action: Action, seat: int) -> str:
+def action_label(state: SuckerState, action: Action, seat: int) -> Text:
     """A short button label for a decision of `seat`, read from the action itself (never from its text form)."""
     if isinstance(action, Kill):
-        return f"Kill a {_colour(action.colour)} chip"
+        return Text("Kill a {colour} chip", colour=chip_colour_object(action.colour))
     if isinstance(action, NameNext):
-        return "I move next" if action.seat == seat else f"{_colour(action.seat).capitalize()} moves next"
+        if action.seat == seat:
+            return Text("I move next")
+        return Text("{colour} moves next", colour=Capitalised(colour_name(action.seat)))
     if isinstance(action, Give):
-        return f"Rescue with a {_colour(action.colour)} chip"
+        return Text("Rescue with a {colour} chip", colour=chip_colour_object(action.colour))
     if isinstance(action, Decline):
-        return "Decline to rescue"
-    return words(narrate(state, action, seat), colour_name)[:80]
+        return Text("Decline to rescue")
+    return words(narrate(state, action, seat), colour_name)
 
 
-def pile_label(state: SuckerState, action: Play) -> str:
+def pile_label(state: SuckerState, action: Play) -> Text:
     """Where a chip play goes, as its button says it."""
     if action.pile is None:
-        return "New pile"
+        return Text("New pile")
     pile = state.piles[action.pile]
-    chips = "1 chip" if len(pile) == 1 else f"{len(pile)} chips"
-    return f"Pile {action.pile + 1} ({chips}, top {_colour(pile[-1].colour)})"
+    return Text("Pile {number} ({chips}, top {colour})", number=action.pile + 1,
+                chips=Plural("{count} chip", "{count} chips", len(pile)), colour=chip_colour(pile[-1].colour))
+
+
+def placed_label(state: SuckerState, action: Play) -> Text:
+    """A chip play as its menu option reads: "red on pile 2 (3 chips, top blue)", "red on a new pile"."""
+    colour = chip_colour(action.colour)
+    if action.pile is None:
+        return Text("{colour} on a new pile", colour=colour)
+    pile = state.piles[action.pile]
+    return Text("{colour} on pile {number} ({chips}, top {top})", colour=colour, number=action.pile + 1,
+                chips=Plural("{count} chip", "{count} chips", len(pile)), top=chip_colour(pile[-1].colour))
 
 
 def _colour(index: int) -> str:

@@ -69,3 +69,35 @@ async def test_stats_after_a_real_rated_game(world: World, bots: TabletopRunner)
     assert f"Favourite opponent: <@{mover.id}>" in text
     nobody = await world.fake.slash(world.carol, world.channel, "stats")
     assert nobody.message is not None and "No rated games yet." in nobody.message.text()
+
+
+async def test_page_buttons_work_after_a_restart_and_ties_go_by_user_id(world: World, bots: TabletopRunner) -> None:
+    """The buttons carry the ladder and the page: a restarted bot answers them. Players with the same rating take
+    places in the order of their user ids, as they always have."""
+    users = [10**17 + i for i in range(25)]
+    db = await Database.open(bots.database)
+    try:
+        async with db.transaction() as conn:
+            rows = [RatingRow("chopsticks", world.guild.id, u, 40.0 - i if i < 5 else 30.0, 3.0, games=12)
+                    for i, u in enumerate(users)]
+            await save_ratings(conn, rows[::-1], now=1.0)  # written in reverse: the order is the ladder's own
+    finally:
+        await db.close()
+    first = await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "leaderboard", options={"game": "chopsticks"})
+    board = res.message
+    assert board is not None and "Page 1 of 3" in board.text() and "25 rated players" in board.text()
+    following = board.buttons()[1]["custom_id"]
+    await bots.stop(first)
+    await bots.start()
+    await world.fake.click(world.bob, board, following)
+    text = board.text()
+    assert "Page 2 of 3" in text
+    places = [f"**{11 + k}.** <@{users[10 + k]}>" for k in range(10)]
+    assert all(place in text for place in places) and [text.index(p) for p in places] == sorted(
+        text.index(p) for p in places)
+    await world.fake.click(world.bob, board, board.buttons()[1]["custom_id"])
+    assert "Page 3 of 3" in board.text() and f"**25.** <@{users[24]}>" in board.text()
+    assert board.buttons()[1].get("disabled")
+    await world.fake.click(world.bob, board, board.buttons()[0]["custom_id"])
+    assert "Page 2 of 3" in board.text()

@@ -10,6 +10,7 @@ import sqlite3
 
 from bot.client import TabletopBot
 from bot.games.sucker import board
+from bot.i18n import Say
 from bot.service.games import Game, present
 from games.sucker import SuckerState
 from storage import GameRecord, Seat
@@ -222,10 +223,14 @@ def test_while_a_computer_seat_decides_the_status_offers_only_resign() -> None:
         initial_state={}, state=state.to_dict(), version=1, move_count=0, draw_offer=None, turn_timeout=86400.0,
         deadline=2e9, remind_at=None, created_at=0.0, updated_at=0.0, finished_at=None, seats=seats)
     result = present(Game(record, state))
-    embed, view = board.status_embed(result.game, result.public), board.status_view(result)
+    say = Say("en")
+    embed, view = board.status_embed(result.game, result.public, say), board.status_view(result, say)
     assert view is not None and [item.custom_id for item in view.children] == ["skr:7:resign"]  # type: ignore[attr-defined]
     text = embed.description or ""
     assert "**Bot 1 (blue) plays a chip**" in text
     assert all(name in text for name in ("Bot 1 (blue)", "Bot 2 (yellow)", "Bot 3 (purple)", "Bot 4 (orange)"))
-    assert check_message({"content": board.content(result.game), "embeds": [embed.to_dict()],
-                          "components": view.to_components()}, creating=True) == []
+    for say in (Say("en"), Say("ru")):
+        embed, view = board.status_embed(result.game, result.public, say), board.status_view(result, say)
+        assert view is not None
+        assert check_message({"content": board.content(result.game, say), "embeds": [embed.to_dict()],
+                              "components": view.to_components()}, creating=True) == []

@@ -21,6 +21,7 @@ import pytest
 
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, swap, to_move
+from tests.support.interactions import bot_idle
 from tests.support.world import VALIDATOR, TabletopRunner
 
 # Side B with its 5★ General (e6) and 4★ General (b7) exchanged: the walking General is a 4★ now, which wins
@@ -62,12 +63,17 @@ async def play_scenario(tmp: Path, grids: tuple[str, str]) -> Run:
         assert (await fake.click(bob, channel_board, "gg:1:accept")).callback_type == 7
         await fake.wait_until(lambda: len(fake.dm_messages(alice)) == 1 and len(fake.dm_messages(bob)) == 1)
         a, b = fake.dm_messages(alice)[0], fake.dm_messages(bob)[0]
+        # Each action waits for the bot to finish what the one before started (its redraws): the two runs must
+        # differ in nothing but what the observer may not see, not in how their redraws happened to interleave.
         for user, board, grid, swaps in ((alice, a, grids[0], ("a2 b2", "h1 i1")), (bob, b, grids[1], ("a8 b8",))):
             assert (await import_grid(fake, user, board, grid)).callback_type == 7
+            assert await bot_idle(fake)
             for squares in swaps:  # h1 i1 are both empty: refused, with the reason
                 await swap(fake, user, board, *squares.split())
+                assert await bot_idle(fake)
             await fake.click(user, board, "gg:1:export")
             assert (await fake.click(user, board, "gg:1:ready")).callback_type == 7
+            assert await bot_idle(fake)
         await fake.wait_until(lambda: to_move(channel_board) is not None and move_number(a) == move_number(b) == 1)
 
         b_plan = ["e6-e5", "e5-e4", "e4-d4", "d4-d3"]  # B's General walks up and takes d3
@@ -90,6 +96,7 @@ async def play_scenario(tmp: Path, grids: tuple[str, str]) -> Run:
                 await fake.autocomplete(bob, channel, "generals", "move", {"move": ""}, focused="move")
                 await move(fake, bob, b, b_plan.pop(0))
             await settled(fake, channel_board, a, b, at_least=before + 1)
+            assert await bot_idle(fake)
         for user in (alice, bob):  # each player's ephemeral board, as My board shows it
             await fake.click(user, channel_board, "gg:1:board")
         await runner.stop_all()

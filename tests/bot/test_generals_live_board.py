@@ -66,12 +66,13 @@ async def test_my_board_follows_the_opponents_moves_while_its_token_lives(world:
 
     # Bob's next click comes 14.5 minutes into its token: Discord will refuse edits 30 s later, too soon to count
     # on, so after Alice's reply the board is not edited and the turn notification tells him to open it again.
+    number = move_number(channel_board) or 0
     fake.interaction_age = 14.5 * 60
     await move(fake, world.bob, panel, "b6-b5")
     fake.interaction_age = 0.0
     until = live_until(panel)
     assert until is not None and until - time.time() <= 30, panel.text()  # it says so itself: "until … (in 30 s)"
-    await settled(fake, channel_board, a, at_least=(move_number(a) or 0) + 1)
+    await settled(fake, channel_board, a, at_least=number + 1)
     pings = len(turn_pings(fake, world, world.bob))
     edits = panel.edits
     await move(fake, world.alice, a, "a4-a3")

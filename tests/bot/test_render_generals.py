@@ -8,6 +8,7 @@ import random
 from PIL import Image
 
 from bot.games.generals.insignia import LABEL_SIZE, TILE, blank_tile, deduction_label, rank_tile
+from bot.games.generals.pictures import BOARD as BOARD_COLOUR
 from bot.games.generals.pictures import (
     CELL,
     CHALLENGE,
@@ -18,6 +19,7 @@ from bot.games.generals.pictures import (
     IMAGE_H,
     IMAGE_W,
     MARGIN,
+    PALETTE,
     SELECTED,
     TEXT_LIMIT,
     TEXT_MIN,
@@ -257,3 +259,15 @@ def test_deduction_labels_fit_inside_a_piece() -> None:
     for label in ("≥MAJ", "≤PVT", "≠FLG", "SGT-CPT", "5G/SPY", "5G/SGT-CPT", "5G/COL/SPY"):
         mask = deduction_label(label, label, tile - 8)
         assert mask.width <= tile - 8 and mask.height <= tile - 4
+
+
+def test_every_picture_carries_the_one_fixed_palette() -> None:
+    # Issue 15, point 6: the parts of a picture are converted to one palette once and pasted, so no picture is
+    # quantized as a whole (most of the time a picture took); the flat colours are exact in it.
+    state = _midgame()
+    over = GeneralsState.from_board({"e4": "MAJ", "a1": "FLG", "e5": "flg", "i8": "spy"}).apply_text(0, "e4-e5")
+    pngs = (render_player_board(state.view_for(0)), render_player_board(state.view_for(1), "a3"),
+            render_public_board(state.public_view()), render_player_board(over.view_for(1)))
+    fixed = [value for colour in PALETTE.colours for value in colour]
+    assert all(_decode(png).getpalette() == fixed for png in pngs)
+    assert {BOARD_COLOUR, *TILE, HIGHLIGHT_FROM, CHALLENGE, SELECTED} <= set(PALETTE.colours)

@@ -32,7 +32,7 @@ def test_plural() -> None:
 
 
 def test_closed_challenge_lines() -> None:
-    assert [closed_challenge_line(status, "@a", "@b", by) for status, by in (
+    assert [str(closed_challenge_line(status, "@a", "@b", by)) for status, by in (
         ("expired", None), ("declined", 0), ("declined", 1), ("declined", None), ("active", None))] == [
         "This challenge has expired: @b did not answer in time.", "@a withdrew this challenge.",
         "@b declined this challenge.", "This challenge was called off.", "@b accepted this challenge."]

@@ -1,4 +1,5 @@
-"""Every board and every private move list fits Discord's limits, for all player and hand counts."""
+"""Every board and every private move list fits Discord's limits, for all player and hand counts, in every
+language."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from bot.games.chopsticks import board as ui
 from bot.games.chopsticks import components
+from bot.i18n import LANGUAGES, Say
 from bot.service import Result
 from bot.service.games import Game, present
 from games.chopsticks import ChopsticksState, ChopsticksView, Rules
@@ -28,11 +30,12 @@ def _result(state: ChopsticksState, *, hints: bool = True) -> Result[ChopsticksV
     return present(Game(record, state))
 
 
-def _payload(result: Result[ChopsticksView, ChopsticksView], view: discord.ui.View | None) -> dict[str, Any]:
+def _payload(result: Result[ChopsticksView, ChopsticksView], view: discord.ui.View | None,
+             say: Say) -> dict[str, Any]:
     names = [f"<@{s.user_id}>" for s in result.game.seats]
     return {
         "content": " vs ".join(names),
-        "embeds": [ui.board_embed(result.game, result.public, names).to_dict()],
+        "embeds": [ui.board_embed(result.game, result.public, names, say).to_dict()],
         "components": view.to_components() if view is not None else [],
     }
 
@@ -48,9 +51,11 @@ def test_every_position_fits_discords_limits(players: int, hands: int) -> None:
             if state.is_over:
                 break
             result = _result(state)
-            view = components.board_view(result)
-            payload = _payload(result, view)
-            assert check_message(payload, creating=True) == []
+            for language in LANGUAGES:
+                say = Say(language)
+                assert check_message(_payload(result, components.board_view(result, say), say), creating=True) == []
+            view = components.board_view(result, Say("en"))
+            payload = _payload(result, view, Say("en"))
             seat = state.current_player()
             assert seat is not None
             moves = list(state.legal_actions(seat))
@@ -64,8 +69,9 @@ def test_every_position_fits_discords_limits(players: int, hands: int) -> None:
                 groups = components.move_groups(result.public.moves)
                 assert sorted(m.text for g in groups.values() for m in g) == sorted(m.text() for m in moves)
                 for group in groups.values():
-                    private = components.group_view(result, group)
-                    assert check_message({"content": "Choose your move:", "components": private.to_components()},
-                                         creating=True) == []
+                    for language in LANGUAGES:
+                        private = components.group_view(result, group, Say(language))
+                        assert check_message({"content": "Choose your move:", "components": private.to_components()},
+                                             creating=True) == []
             state = state.apply(seat, rng.choice(moves))
     assert most_moves >= 1

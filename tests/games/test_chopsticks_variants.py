@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.i18n import LANGUAGES, render
 from games import GameError, IllegalMoveError, InvalidStateError, replay
 from games.chopsticks import PRESETS, VARIANTS, Attack, ChopsticksState, Flip, Rules, Split, Swap
 
@@ -32,7 +33,9 @@ def test_every_variant_of_the_rules_table_but_wet_jackson() -> None:
     assert set(VARIANTS) == {
         "cutoff", "self-attack", "suicide", "meta", "misere", "swap", "logan", "sudden-death", "zombie",
         "transfers-only", "divisions-only", "halves", "stumps", "sans", "cherry", "integers"}
-    assert all(text.endswith(".") and len(text) < 120 for text in VARIANTS.values())
+    for language in LANGUAGES:  # one sentence each, in every language
+        assert all(render(text, language).endswith(".") and len(render(text, language)) < 120
+                   for text in VARIANTS.values())
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -40,7 +43,7 @@ def test_presets_start_games(name: str) -> None:
     players = 3 if "zombie" in PRESETS[name].get("variants", ()) else 2
     state = ChopsticksState.new(players, {"preset": name}, random.Random(0))
     assert state.legal_actions(state.to_move)
-    assert state.rules.describe()[0].startswith(f"{players} players")
+    assert str(state.rules.describe()[0]).startswith(f"{players} players")
 
 
 def test_options() -> None:
@@ -93,11 +96,11 @@ def test_incompatible_rules_are_refused_with_a_reason(players: int, options: dic
 def test_compatible_combinations() -> None:
     assert not Rules(players=3, variants=frozenset({"zombie", "sudden-death", "stumps"}), lives=2).problems()
     assert not rules("cherry", "swap", "meta", "suicide", "integers", "halves", "cutoff", odd=True).problems()
-    assert rules("stumps", "sudden-death", lives=2).describe()[3].startswith("sudden-death: ")
+    assert str(rules("stumps", "sudden-death", lives=2).describe()[3]).startswith("sudden-death: ")
 
 
 def test_describe() -> None:
-    assert Rules().describe() == [
+    assert [str(line) for line in Rules().describe()] == [
         "2 players, 2 hands each; every hand starts with 1 finger.",
         "A hand that reaches exactly 5 fingers dies; above 5, 5 is taken away.",
         "On your turn tap an opponent's hand with one of yours, or split your fingers between your hands (never "
@@ -105,7 +108,8 @@ def test_describe() -> None:
         "You win when every opponent is out.",
         "The third time the same position comes up, the game is drawn.",
     ]
-    lines = Rules(hands=3, rollover=7, variants=frozenset({"cutoff", "meta", "misere"})).describe()
+    three_hands = Rules(hands=3, rollover=7, variants=frozenset({"cutoff", "meta", "misere"}))
+    lines = [str(line) for line in three_hands.describe()]
     assert "A hand that reaches 7 or more fingers dies." in lines
     assert any(line.startswith("meta: ") and "take 7 away" in line for line in lines)
     assert "The first player with every hand dead wins." in lines
@@ -210,7 +214,7 @@ def test_stumps_half_fingers() -> None:
     assert state.parse_action("01-AA") == split and split.text() == "01-aa"
     halves = state.apply(0, split)
     assert halves.code() == "11aa" and halves.public_view().labels[0] == ("½", "½")
-    assert state.describe(split) == "split 01 → ½ ½"
+    assert str(state.describe(split)) == "split 01 → ½ ½"
     assert moves("aa11", stumps) == {"AC": "1baa"}  # ½ taps 1: 1½; ½ ½ cannot split (no second stump)
     assert moves("4ea1", stumps) == {"AC": "1e4e", "AD": "0a4e", "BC": "014e", "BD": "aa4e"}  # 4½+½ = 5 kills
     assert moves("1b11", stumps) == {"AC": "121b", "BC": "1c1b", "1b-a2": "11a2"}  # one half at most

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import LANGUAGES, render
 from games.chopsticks.rules import PRESETS, VARIANTS
 from games.generals.pieces import ABBREVIATIONS, TITLES
 from games.generals.rules import SETTING_NAMES
@@ -13,20 +14,23 @@ EMBED_DESCRIPTION = 4096  # Discord's limit on an embed's description
 RULES_LIMIT = 4000  # what a description's rules may take, leaving room to spare
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("kind", BUILTIN_ORDER)
-def test_every_built_in_game_has_rules_that_fit_one_embed(kind: str) -> None:
-    rules = describe(kind).rules
+def test_every_built_in_game_has_rules_that_fit_one_embed(kind: str, language: str) -> None:
+    rules = render(describe(kind).rules, language)
     assert rules.strip() and len(rules) <= RULES_LIMIT < EMBED_DESCRIPTION
     assert all(len(line) <= 1024 for line in rules.splitlines())  # readable paragraphs, not one wall of text
 
 
 def test_every_description_keeps_its_summary_short() -> None:
     for game in descriptions():
-        assert game.summary and len(game.summary) <= 400
+        for language in LANGUAGES:
+            summary = render(game.summary, language)
+            assert summary and len(summary) <= 400
 
 
 def test_chopsticks_rules_explain_the_notation_and_name_every_variant_and_preset() -> None:
-    rules = describe("chopsticks").rules
+    rules = str(describe("chopsticks").rules)  # the English
     for notation in ("`1312`", "`AC`", "`13-22`", "**A** and **B**", "/chopsticks analyze"):
         assert notation in rules
     for name, text in VARIANTS.items():
@@ -37,7 +41,7 @@ def test_chopsticks_rules_explain_the_notation_and_name_every_variant_and_preset
 
 
 def test_generals_rules_explain_squares_ranks_challenges_and_settings() -> None:
-    rules = describe("generals").rules
+    rules = str(describe("generals").rules)
     assert "`e3-e4`" in rules and "/generals move" in rules
     for rank, abbreviation in ABBREVIATIONS.items():
         assert f"`{abbreviation}` {TITLES[rank]}" in rules
@@ -48,7 +52,7 @@ def test_generals_rules_explain_squares_ranks_challenges_and_settings() -> None:
 
 
 def test_sucker_rules_teach_the_game_with_a_worked_example() -> None:
-    rules = describe("sucker").rules
+    rules = str(describe("sucker").rules)
     for topic in ("**Capture**", "**name the next player**", "**prisoners**", "**give**", "**kill**",
                   "**rescue**", "**defeated**", "**Winning**", "**Example**", "/sucker give", "/sucker kill"):
         assert topic in rules

@@ -150,7 +150,7 @@ def test_a_timed_out_rescue_is_a_decline() -> None:
 def test_people_can_be_named_any_way() -> None:
     said = Narration(B, Deed.GIVE, "yellow", 1, R)
     people = {R: "@alice (red)", B: "@bob (blue)"}
-    assert words(said, people.__getitem__) == "@bob (blue) gives a yellow chip to @alice (red)"
+    assert str(words(said, people.__getitem__)) == "@bob (blue) gives a yellow chip to @alice (red)"
 
 
 def test_nothing_is_said_before_the_first_action_or_after_a_draw() -> None:

@@ -1,5 +1,6 @@
 """So Long Sucker through the offline Discord: open a table, wait for its redraws, read the stored game and
-make the decision the status message asks for, as a player clicks it."""
+make the decision the status message asks for, as a player clicks it. The helpers find buttons and menus by their
+custom ids, never by their words, so they work in every language the bot speaks."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import json
 import random
 import re
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bot.client import TabletopBot
 from games.sucker import SuckerState
@@ -28,22 +31,25 @@ def stored(database: Path, game_id: int = 1) -> tuple[str, SuckerState, list[tup
     return str(status), SuckerState.from_dict(json.loads(state)), [(int(a), b, str(c)) for a, b, c in moves]
 
 
-def _button(message: FakeMessage, label: str) -> str:
-    return str(next(b["custom_id"] for b in message.buttons() if b["label"] == label))
+def _button(message: FakeMessage, verb: str) -> str:
+    """A lobby button by its verb (`cl:<lobby>:<verb>`), whatever its label's language."""
+    return str(next(b["custom_id"] for b in message.buttons() if str(b["custom_id"]).endswith(f":{verb}")))
 
 
-async def open_table(world: World, users: list[FakeUser], bots: int = 0) -> FakeMessage:
-    """The first user opens a lobby, the others join, `bots` bot seats are added and it starts; the lobby message
-    becomes the table's status message."""
+async def open_table(world: World, users: list[FakeUser], bots: int = 0,
+                     options: dict[str, Any] | None = None) -> FakeMessage:
+    """The first user opens a lobby (with `options` of /sucker new), the others join, `bots` bot seats are added and
+    it starts; the lobby message becomes the table's status message."""
     host, *others = users
-    res = await world.fake.slash(host, world.channel, "sucker", "new", options={"players": len(users) + bots})
+    res = await world.fake.slash(host, world.channel, "sucker", "new",
+                                 options={"players": len(users) + bots, **(options or {})})
     lobby = res.message
     assert res.callback_type == 4 and lobby is not None
     for user in others:
-        await world.fake.click(user, lobby, _button(lobby, "Join"))
+        await world.fake.click(user, lobby, _button(lobby, "join"))
     for _ in range(bots):
-        await world.fake.click(host, lobby, _button(lobby, "Add bot"))
-    started = await world.fake.click(host, lobby, _button(lobby, "Start"))
+        await world.fake.click(host, lobby, _button(lobby, "bot"))
+    started = await world.fake.click(host, lobby, _button(lobby, "start"))
     assert started.callback_type == 7, started.errors
     return lobby
 
@@ -55,7 +61,7 @@ async def edited(world: World, message: FakeMessage, count: int) -> None:
 
 async def thread_opened(world: World, status: FakeMessage) -> None:
     """The thread for table talk opens after the Start click is answered; wait for the status to name it."""
-    await world.fake.wait_until(lambda: "table talk" in status.content)
+    await world.fake.wait_until(lambda: "<#" in status.content)
 
 
 def _shows_turn(status: FakeMessage, turn: int) -> bool:
@@ -65,8 +71,10 @@ def _shows_turn(status: FakeMessage, turn: int) -> bool:
     return tokens == {str(turn)}
 
 
-async def decide(world: World, status: FakeMessage, user: FakeUser, state: SuckerState, rng: random.Random) -> None:
-    """Make the decision the status message asks of `user`, the way a player clicks it."""
+async def decide(world: World, status: FakeMessage, user: FakeUser, state: SuckerState, rng: random.Random,
+                 private: Callable[[FakeMessage], None] | None = None) -> None:
+    """Make the decision the status message asks of `user`, the way a player clicks it; `private` checks what only
+    they are shown on the way (the pile choice of a two-step chip play)."""
     await world.fake.wait_until(lambda: _shows_turn(status, state.turn))  # the bot's redraws may still be coming
     edits = status.edits
     menus = [c for c in status.walk_components() if re.fullmatch(r"sks:[0-9]+:[0-9]+:play[0-4]",
@@ -80,20 +88,25 @@ async def decide(world: World, status: FakeMessage, user: FakeUser, state: Sucke
     select = next((c for c in status.walk_components() if ":chip" in str(c.get("custom_id", ""))), None)
     if select is not None:  # two steps (more plays than the menus hold): the colour, then the pile in private
         colour = rng.choice([o["value"] for o in select["options"]])
-        private = await world.fake.select(user, status, str(select["custom_id"]), values=[colour])
-        assert private.ephemeral and private.message is not None and "where?" in private.message.content
-        piles = private.message.buttons()
-        res = await world.fake.click(user, private.message, rng.choice(piles)["custom_id"])
-        assert res.callback_type == 7 and "Done:" in private.message.content, res.errors
+        asked = await world.fake.select(user, status, str(select["custom_id"]), values=[colour])
+        assert asked.ephemeral and asked.message is not None and asked.message.content.endswith("?")  # where?
+        if private is not None:
+            private(asked.message)
+        piles = asked.message.buttons()
+        res = await world.fake.click(user, asked.message, rng.choice(piles)["custom_id"])
+        assert res.callback_type == 7 and asked.message.buttons() == [], res.errors  # "Done: ..."
+        if private is not None:
+            private(asked.message)
         await edited(world, status, edits + 1)
         return
     buttons = [b for b in status.buttons() if str(b["custom_id"]).startswith("sk:")]  # decisions, not Resign
     if state.phase == "name":  # naming a player without chips is what brings rescues and defeats about
         broke = [b for b in buttons if any(
-            b["label"].lower().startswith(state.colours[s]) and state.held(s) == 0 for s in state.live_seats())]
+            str(b["custom_id"]).endswith(f":next:{state.colours[s]}") and state.held(s) == 0
+            for s in state.live_seats())]
         buttons = broke or buttons
     if state.phase == "rescue" and rng.random() < 0.7:
-        buttons = [b for b in buttons if b["label"].startswith("Decline")] or buttons
+        buttons = [b for b in buttons if str(b["custom_id"]).endswith(":decline")] or buttons
     res = await world.fake.click(user, status, rng.choice(buttons)["custom_id"])
     assert res.callback_type == 7, res.errors
 
@@ -108,6 +121,9 @@ async def put_position(world: World, bot: TabletopBot, database: Path, state: Su
                          (json.dumps(state.to_dict()), game_id))
     finally:
         conn.close()
+    # Written behind the bot's back, as by another process: the bot reads it again (as it would once its next write
+    # of the game were refused as stale), then redraws.
+    await bot.service.load(game_id)
     await bot.redraw(game_id)
 
 

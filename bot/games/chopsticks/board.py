@@ -1,5 +1,5 @@
 """How a Chopsticks game reads in Discord: the board and challenge embeds, drawn from the public view and the
-game's public facts only (the buttons are in components.py)."""
+game's public facts only (the buttons are in components.py), in the language of whoever reads them (`say`)."""
 
 from __future__ import annotations
 
@@ -8,42 +8,47 @@ from string import ascii_uppercase
 
 import discord
 
+from bot.i18n import Say
 from bot.lobby import per_turn
 from bot.service import GameInfo
-from bot.words import closed_challenge_line, plural
+from bot.words import closed_challenge_line
 from games.base import EndReason
 from games.chopsticks.rules import Rules
+from games.chopsticks.texts import Joined
 from games.chopsticks.views import ChopsticksView, MoveChoice
+from games.text import Plural, Text, TextIn
 
 COLOUR = discord.Colour.from_rgb(214, 158, 46)
 MAX_LABEL = 80  # Discord's limit on a button's or an option's label
+ACCEPT_DRAW = TextIn("button", "Accept draw")  # the button, which the line of a draw offer names
 
 
 # ----- the board ----------------------------------------------------------------------------------------------
-def result_line(view: ChopsticksView, names: Sequence[str]) -> str:
+def result_line(view: ChopsticksView, names: Sequence[str]) -> Text:
     """How the game ended, in words (the game is over)."""
     outcome = view.outcome
     assert outcome is not None
     if outcome.is_draw:
-        return {
-            EndReason.DRAW_AGREED: "🤝 Drawn by agreement.",
-            EndReason.REPETITION: "🔁 Drawn: the same position came up for the third time.",
-        }.get(outcome.reason, "Drawn.")
+        if outcome.reason is EndReason.DRAW_AGREED:
+            return Text("🤝 Drawn by agreement.")
+        if outcome.reason is EndReason.REPETITION:
+            return Text("🔁 Drawn: the same position came up for the third time.")
+        return TextIn("result", "Drawn.")
     winners = ", ".join(names[s] for s in outcome.winners)
     loser = names[view.last[0]] if view.last else "?"
     if outcome.reason is EndReason.RESIGN:
-        return f"🏳️ {loser} resigned. 🏆 {winners} wins."
+        return Text("🏳️ {loser} resigned. 🏆 {winners} wins.", loser=loser, winners=winners)
     if outcome.reason is EndReason.TIMEOUT:
-        return f"⏰ {loser} ran out of time. 🏆 {winners} wins."
+        return Text("⏰ {loser} ran out of time. 🏆 {winners} wins.", loser=loser, winners=winners)
     if outcome.reason is EndReason.MISERE:
-        return f"🏆 {winners} wins: the first to lose every hand wins this game (misère)."
-    return f"🏆 {winners} wins: every opponent is out."
+        return Text("🏆 {winners} wins: the first to lose every hand wins this game (misère).", winners=winners)
+    return Text("🏆 {winners} wins: every opponent is out.", winners=winners)
 
 
-def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str]) -> discord.Embed:
+def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str], say: Say) -> discord.Embed:
     """The position, whose move it is and how long they have, any draw offer, or how the game ended."""
     p, h = view.rules.players, view.rules.hands
-    lines = [f"Position `{view.code}`", ""]
+    lines = [say(Text("Position `{code}`", code=view.code)), ""]
     # Players in code order (the one to move first), so that hand letters run A, B, C, ... down the list.
     for rel in range(p):
         seat = (view.first + rel) % p
@@ -53,102 +58,110 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str]) -> d
         hands = "  ".join(f"{letter} **{value}**" for letter, value in zip(letters, values, strict=True))
         lives = f"  ({view.lives[seat]} ❤)" if view.rules.max_lives > 1 and seat not in view.out else ""
         # At 3+ players the move buttons name their target by this tag (a button label cannot mention anyone).
-        who = tagged(names[seat], seat) if p > 2 else names[seat]
+        who = tagged(names[seat], seat, say) if p > 2 else names[seat]
         if seat in view.zombies:
             marker = "▶" if seat == view.to_move else "🧟"
-            lines.append(f"{marker} {who}: zombie, taps with 1 finger")
+            lines.append(f"{marker} " + say(Text("{player}: zombie, taps with 1 finger", player=who)))
         elif seat in view.out:
-            lines.append(f"✖ {who}: out")
+            lines.append("✖ " + say(Text("{player}: out", player=who)))
         else:
             marker = "▶" if seat == view.to_move else "•"
             lines.append(f"{marker} {who}: {hands}{lives}")
     lines.append("")
     if view.last is not None and view.last[1] not in (EndReason.RESIGN, EndReason.TIMEOUT):
-        lines.append(last_move_line(view, names))
+        lines.append(say(last_move_line(view, names)))
     if view.outcome is not None:
-        lines.append(result_line(view, names))
+        lines.append(say(result_line(view, names)))
     else:
         assert view.to_move is not None
-        turn = f"{names[view.to_move]} to move"
+        turn: list[Text | str] = [Text("{player} to move", player=names[view.to_move])]
         if game.is_bot(view.to_move):
-            turn += " (thinking…)"
+            turn.append(Text("(thinking…)"))
         if game.deadline is not None:
-            turn += f" (time runs out <t:{int(game.deadline)}:R>)"
-        lines.append(turn)
+            turn.append(Text("(time runs out {when})", when=f"<t:{int(game.deadline)}:R>"))
+        lines.append(say(Joined(turn, " ")))
         if game.draw_offer is not None:
-            lines.append(f"🤝 {names[game.draw_offer]} offers a draw: "
-                         "the other player can accept with **Accept draw** or just play on.")
-    embed = discord.Embed(title=f"Chopsticks #{game.id}", description="\n".join(lines), colour=COLOUR)
-    embed.set_footer(text=f"Move {view.ply} · {rules_summary(view.rules)} · AC = your hand A taps hand C · "
-                          "13-22 = split")
+            lines.append(say(Text("🤝 {player} offers a draw: the other player can accept with **{accept}** or just "
+                                  "play on.", player=names[game.draw_offer], accept=ACCEPT_DRAW)))
+    embed = discord.Embed(title=say(Text("Chopsticks #{number}", number=game.id)), description="\n".join(lines),
+                          colour=COLOUR)
+    embed.set_footer(text=say(Text("Move {ply} · {rules} · AC = your hand A taps hand C · 13-22 = split",
+                                   ply=view.ply, rules=rules_summary(view.rules))))
     return embed
 
 
-def last_move_line(view: ChopsticksView, names: Sequence[str]) -> str:
+def last_move_line(view: ChopsticksView, names: Sequence[str]) -> Text:
     """The latest move with the owners of the hands it named: its letters were the mover's, and the board is
     lettered from the next player by now."""
     assert view.last is not None
     mover, text = view.last
-    line = f"Last move: {names[mover]} played `{text}`"
     tap = view.last_tap
     if tap is None:
-        return line
+        return Text("Last move: {player} played `{move}`", player=names[mover], move=text)
     if tap.target_seat == mover:
-        return f"{line} (their hand {tap.hand} tapped their own hand {tap.target})"
-    return f"{line} (their hand {tap.hand} tapped hand {tap.target} of {names[tap.target_seat]})"
+        return Text("Last move: {player} played `{move}` (their hand {hand} tapped their own hand {target})",
+                    player=names[mover], move=text, hand=tap.hand, target=tap.target)
+    return Text("Last move: {player} played `{move}` (their hand {hand} tapped hand {target} of {other})",
+                player=names[mover], move=text, hand=tap.hand, target=tap.target, other=names[tap.target_seat])
 
 
-def seat_tag(seat: int) -> str:
+def seat_tag(seat: int) -> Text:
     """A player's short tag at tables of 3+ ("P2"): shown on the board, it tells apart buttons that tap equal
-    hands of different players."""
-    return f"P{seat + 1}"
+    hands of different players (both are drawn in the same language)."""
+    return Text("P{number}", number=seat + 1)
 
 
-def tagged(name: str, seat: int) -> str:
+def tagged(name: str, seat: int, say: Say) -> str:
     """A player's name with their tag: "<@1> (P2)", "<@9> (bot, P3)"."""
+    tag = say(seat_tag(seat))
     if name.endswith(")"):
-        return f"{name[:-1]}, {seat_tag(seat)})"
-    return f"{name} ({seat_tag(seat)})"
+        return f"{name[:-1]}, {tag})"
+    return f"{name} ({tag})"
 
 
-def rules_summary(rules: Rules) -> str:
+def rules_summary(rules: Rules) -> Text:
+    """The rule set in a few words: "standard rules", or "3 players, 2 hands, rollover 7, cutoff"."""
     if rules.is_standard:
-        return "standard rules"
-    return ", ".join([plural(rules.players, "player"), plural(rules.hands, "hand"), f"rollover {rules.rollover}",
-                      *sorted(rules.variants)])
+        return Text("standard rules")
+    return Joined([Plural("{count} player", "{count} players", rules.players),
+                   Plural("{count} hand", "{count} hands", rules.hands),
+                   Text("rollover {number}", number=rules.rollover), *sorted(rules.variants)], ", ")
 
 
-def move_label(move: MoveChoice, view: ChopsticksView) -> str:
+def move_label(move: MoveChoice, view: ChopsticksView, say: Say) -> str:
     """A move's button or option: its text and the engine's words; at 3+ players, whose hand an attack taps
     (two targets with the same fingers read alike otherwise)."""
-    label = f"{move.text} · {move.label}"
+    label = f"{move.text} · {say(move.label)}"
     if view.rules.players > 2 and move.target_seat is not None and move.target_seat != view.to_move:
-        label += f" ({seat_tag(move.target_seat)})"
+        label += f" ({say(seat_tag(move.target_seat))})"
     return label[:MAX_LABEL]
 
 
-def group_label(view: ChopsticksView, hand: int | None, count: int) -> str:
+def group_label(view: ChopsticksView, hand: int | None, count: int, say: Say) -> str:
     """The option naming one group of moves: those of one tapping hand, or every other move (`hand` None)."""
     if hand is None or view.to_move is None:
-        return f"Split or other move ({count})"
+        return say(Text("Split or other move ({number})", number=count))[:MAX_LABEL]
     value = view.hands[view.to_move][hand]
-    return f"Tap with hand {ascii_uppercase[hand]} ({value}) — {plural(count, 'target')}"
+    return say(Text("Tap with hand {hand} ({value}) — {targets}", hand=ascii_uppercase[hand], value=value,
+                    targets=Plural("{count} target", "{count} targets", count)))[:MAX_LABEL]
 
 
 # ----- challenges ---------------------------------------------------------------------------------------------
-def challenge_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str],
+def challenge_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str], say: Say,
                     declined_by: int | None = None) -> discord.Embed:
     """The challenge while it waits for an answer, or why it closed (`declined_by`: the seat that called it off,
     when known)."""
     challenger, opponent = names[0], names[1]
     if game.status == "pending":
         assert game.deadline is not None
-        text = (f"{challenger} challenges {opponent} to Chopsticks ({rules_summary(view.rules)}, "
-                f"{per_turn(game.kind, game.turn_timeout)}).\n"
-                f"The challenge expires <t:{int(game.deadline)}:R>.")
+        text = say(Text("{challenger} challenges {opponent} to Chopsticks ({rules}, {time}).\n"
+                        "The challenge expires {when}.", challenger=challenger, opponent=opponent,
+                        rules=rules_summary(view.rules), time=per_turn(game.kind, game.turn_timeout),
+                        when=f"<t:{int(game.deadline)}:R>"))
     else:
-        text = closed_challenge_line(game.status, challenger, opponent, declined_by)
-    return discord.Embed(title=f"Chopsticks #{game.id}: a challenge", description=text, colour=COLOUR)
+        text = say(closed_challenge_line(game.status, challenger, opponent, declined_by))
+    return discord.Embed(title=say(Text("Chopsticks #{number}: a challenge", number=game.id)), description=text,
+                         colour=COLOUR)
 
 
 def jump_url(game: GameInfo) -> str:

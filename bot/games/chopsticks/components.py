@@ -4,24 +4,27 @@ Discord allows 5 rows of 5 buttons. Up to 20 legal moves get a button each (the 
 Draw / Resign); beyond that the board shows one select of move groups (each tapping hand, splits, other
 moves) and the chosen group's moves are offered privately to the player, as buttons or in selects of at
 most 25 options each. Custom ids carry the game, the move count they were drawn at and public move texts:
-Chopsticks has no secrets.
+Chopsticks has no secrets. The board's controls are in the server's language (it is a channel message); the private
+second step and every answer to a click are in the language of whoever clicked.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from string import ascii_uppercase
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import workers
 from bot.components import Button, CustomId, Select, presenter_for
 from bot.games.chopsticks import board
+from bot.i18n import Say
 from bot.presenter import seat_names
 from bot.service import Result, ServiceError
 from games.chopsticks.analysis import hint_text
 from games.chopsticks.views import ChopsticksView, MoveChoice
+from games.text import Plural, Text, TextIn
 
 if TYPE_CHECKING:
     from bot.games.chopsticks.presenter import ChopsticksPresenter
@@ -38,7 +41,7 @@ MOVE_TEXT = r"[A-Za-z0-9-]{1,40}"
 def public_view(result: Result[Any, Any]) -> ChopsticksView:
     view = result.public
     if not isinstance(view, ChopsticksView):
-        raise ServiceError(f"Game #{result.id} is not a Chopsticks game.")
+        raise ServiceError(Text("Game #{number} is not a Chopsticks game.", number=result.id))
     return view
 
 
@@ -56,7 +59,8 @@ async def play(interaction: discord.Interaction[Any], game_id: int, move: str, p
     if message is not None and message.id == result.game.message_id:
         await presenter.show_board(interaction, result)
         return
-    await interaction.response.edit_message(content=f"You played `{move}`.", view=None)
+    say = Say.to(interaction)  # the private second step: the clicker's own message
+    await interaction.response.edit_message(content=say(Text("You played `{move}`.", move=move)), view=None)
     await presenter.bot.redraw(game_id)
     presenter.schedule_bots(result)
 
@@ -80,9 +84,10 @@ class HintButton(Button, custom_id=CustomId("cs:{game}:hint:{ply}")):
         presenter = _presenter(interaction)
         result = await presenter.service.require_turn(self.game_id, interaction.user.id, self.ply)
         if not result.game.options.get("hints"):
-            raise ServiceError("Hints are off in this game.")
+            raise ServiceError(Text("Hints are off in this game."))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await interaction.followup.send(await asyncio.to_thread(hint_text, public_view(result)), ephemeral=True)
+        hint = await workers.think(hint_text, public_view(result))  # the solver: never on the event loop
+        await interaction.followup.send(Say.to(interaction)(hint), ephemeral=True)
 
 
 class GameButton(Button, custom_id=CustomId("cs:{game}:{verb}", verb=r"accept|decline|resign|resign-yes|draw")):
@@ -99,21 +104,26 @@ class GameButton(Button, custom_id=CustomId("cs:{game}:{verb}", verb=r"accept|de
         elif verb == "decline":
             result = await presenter.service.decline(game_id, user)
             embed = board.challenge_embed(result.game, public_view(result), seat_names(presenter, result),
-                                          declined_by=result.game.seat_of(user))
+                                          await presenter.public_say(result), declined_by=result.game.seat_of(user))
             await interaction.response.edit_message(content=None, embed=embed, view=None)
         elif verb == "draw":
             result, _drawn = await presenter.service.offer_draw(game_id, user)
             await presenter.show_board(interaction, result)
         elif verb == "resign":
-            await presenter.service.require_player(game_id, user)
+            result = await presenter.service.require_player(game_id, user)
+            seat, view = result.game.seat_of(user), public_view(result)
+            if seat in view.out and seat not in view.zombies:  # out already (a zombie may still leave the game)
+                raise ServiceError(Text("You are already out of Chopsticks #{number}.", number=game_id))
+            say = Say.to(interaction)
             confirm = discord.ui.View(timeout=None)
-            confirm.add_item(GameButton.of(game=game_id, verb="resign-yes", label="Yes, resign",
+            confirm.add_item(GameButton.of(game=game_id, verb="resign-yes", label=say(TextIn("button", "Yes, resign")),
                                            style=discord.ButtonStyle.danger))
-            await interaction.response.send_message(f"Resign Chopsticks #{game_id}? You will be out.",
-                                                    view=confirm, ephemeral=True)
+            await interaction.response.send_message(
+                say(Text("Resign Chopsticks #{number}? You will be out.", number=game_id)), view=confirm,
+                ephemeral=True)
         else:  # resign-yes
             result = await presenter.service.resign(game_id, user)
-            await interaction.response.edit_message(content="You resigned.", view=None)
+            await interaction.response.edit_message(content=Say.to(interaction)(Text("You resigned.")), view=None)
             await presenter.bot.redraw(game_id)
             presenter.schedule_bots(result)
 
@@ -128,8 +138,10 @@ class GroupSelect(Select, custom_id=CustomId("cs:{game}:group:{ply}")):
         result = await _presenter(interaction).service.require_turn(self.game_id, interaction.user.id, self.ply)
         group = move_groups(public_view(result).moves).get(choice)
         if not group:
-            raise ServiceError("There is no such group of moves now; look at the board again.")
-        await interaction.response.send_message("Choose your move:", view=group_view(result, group), ephemeral=True)
+            raise ServiceError(Text("There is no such group of moves now; look at the board again."))
+        say = Say.to(interaction)  # a private answer: in the clicker's language, whatever the board's
+        await interaction.response.send_message(say(Text("Choose your move:")), view=group_view(result, group, say),
+                                                ephemeral=True)
 
 
 class PickSelect(Select, custom_id=CustomId("cs:{game}:pick:{ply}:{index}", index=r"[0-4]")):
@@ -154,13 +166,14 @@ def move_groups(moves: Sequence[MoveChoice]) -> dict[str, list[MoveChoice]]:
     return groups
 
 
-def _move_button(game_id: int, ply: int, move: MoveChoice, view: ChopsticksView, row: int) -> MoveButton:
-    return MoveButton.of(game=game_id, ply=ply, move=move.text, label=board.move_label(move, view),
+def _move_button(game_id: int, ply: int, move: MoveChoice, view: ChopsticksView, row: int, say: Say) -> MoveButton:
+    return MoveButton.of(game=game_id, ply=ply, move=move.text, label=board.move_label(move, view, say),
                          style=discord.ButtonStyle.primary, row=row)
 
 
-def board_view(result: Result[Any, Any]) -> discord.ui.View | None:
-    """Components for the player to move, plus Hint / Draw / Resign; None when the game is over."""
+def board_view(result: Result[Any, Any], say: Say) -> discord.ui.View | None:
+    """Components for the player to move, plus Hint / Draw / Resign (labelled in `say`'s language: the server's);
+    None when the game is over."""
     game, view = result.game, public_view(result)
     seat = view.to_move
     if seat is None or game.status != "active":
@@ -173,47 +186,51 @@ def board_view(result: Result[Any, Any]) -> discord.ui.View | None:
         pass
     elif len(moves) <= MAX_BUTTON_MOVES:
         for i, move in enumerate(moves):
-            controls.add_item(_move_button(game.id, ply, move, view, i // PER_ROW))
+            controls.add_item(_move_button(game.id, ply, move, view, i // PER_ROW, say))
     else:
-        options = [discord.SelectOption(label=board.group_label(view, group[0].hand, len(group)), value=key)
+        options = [discord.SelectOption(label=board.group_label(view, group[0].hand, len(group), say), value=key)
                    for key, group in move_groups(moves).items()]
-        controls.add_item(GroupSelect.of(game=game.id, ply=ply, options=options,
-                                         placeholder=f"{len(moves)} moves: choose a hand or split", row=0))
+        placeholder = say(Plural("{count} move: choose a hand or split", "{count} moves: choose a hand or split",
+                                 len(moves)))
+        controls.add_item(GroupSelect.of(game=game.id, ply=ply, options=options, placeholder=placeholder, row=0))
     if moves and game.options.get("hints"):
-        controls.add_item(HintButton.of(game=game.id, ply=ply, label="Hint", style=discord.ButtonStyle.secondary,
-                                        row=MOVE_ROWS))
-    if game.draws_allowed:
-        draw_label = "Accept draw" if game.draw_offer is not None else "Offer draw"
-        controls.add_item(GameButton.of(game=game.id, verb="draw", label=draw_label,
+        controls.add_item(HintButton.of(game=game.id, ply=ply, label=say(TextIn("button", "Hint")),
                                         style=discord.ButtonStyle.secondary, row=MOVE_ROWS))
-    controls.add_item(GameButton.of(game=game.id, verb="resign", label="Resign", style=discord.ButtonStyle.danger,
-                                    row=MOVE_ROWS))
+    if game.draws_allowed:
+        draw_label = board.ACCEPT_DRAW if game.draw_offer is not None else TextIn("button", "Offer draw")
+        controls.add_item(GameButton.of(game=game.id, verb="draw", label=say(draw_label),
+                                        style=discord.ButtonStyle.secondary, row=MOVE_ROWS))
+    controls.add_item(GameButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
+                                    style=discord.ButtonStyle.danger, row=MOVE_ROWS))
     return controls
 
 
-def group_view(result: Result[Any, Any], group: Sequence[MoveChoice]) -> discord.ui.View:
-    """The moves of one group, for the player's private second step."""
+def group_view(result: Result[Any, Any], group: Sequence[MoveChoice], say: Say) -> discord.ui.View:
+    """The moves of one group, for the player's private second step (in that player's language: `say`)."""
     game_id, ply, view = result.id, result.game.turn_token, public_view(result)
     controls = discord.ui.View(timeout=None)
     if len(group) <= PER_ROW * 5:
         for i, move in enumerate(group):
-            controls.add_item(_move_button(game_id, ply, move, view, i // PER_ROW))
+            controls.add_item(_move_button(game_id, ply, move, view, i // PER_ROW, say))
         return controls
     chunks = [group[i:i + SELECT_OPTIONS] for i in range(0, len(group), SELECT_OPTIONS)]
     if len(chunks) > 5:
         raise ValueError(f"{len(group)} moves in one group do not fit in a message")
     for row, chunk in enumerate(chunks):
-        options = [discord.SelectOption(label=board.move_label(m, view), value=m.text) for m in chunk]
+        options = [discord.SelectOption(label=board.move_label(m, view, say), value=m.text) for m in chunk]
         # Custom ids in one message must differ, so each select carries its index where moves go.
-        controls.add_item(PickSelect.of(
-            game=game_id, ply=ply, index=row, options=options, row=row,
-            placeholder=f"Moves {row * SELECT_OPTIONS + 1} to {row * SELECT_OPTIONS + len(chunk)}"))
+        placeholder = say(Text("Moves {first} to {last}", first=row * SELECT_OPTIONS + 1,
+                               last=row * SELECT_OPTIONS + len(chunk)))
+        controls.add_item(PickSelect.of(game=game_id, ply=ply, index=row, options=options, row=row,
+                                        placeholder=placeholder))
     return controls
 
 
-def challenge_view(result: Result[Any, Any]) -> discord.ui.View:
+def challenge_view(result: Result[Any, Any], say: Say) -> discord.ui.View:
+    """Accept and Decline, in the server's language (`say`): the challenge is a channel message."""
     controls = discord.ui.View(timeout=None)
-    controls.add_item(GameButton.of(game=result.id, verb="accept", label="Accept", style=discord.ButtonStyle.success))
-    controls.add_item(GameButton.of(game=result.id, verb="decline", label="Decline",
+    controls.add_item(GameButton.of(game=result.id, verb="accept", label=say(TextIn("button", "Accept")),
+                                    style=discord.ButtonStyle.success))
+    controls.add_item(GameButton.of(game=result.id, verb="decline", label=say(TextIn("button", "Decline")),
                                     style=discord.ButtonStyle.secondary))
     return controls

@@ -1,8 +1,11 @@
-"""/chopsticks: challenges, lobbies for up to six, rules and analysis; and how its games are presented."""
+"""/chopsticks: challenges, lobbies for up to six, rules and analysis; and how its games are presented.
+
+What it says is in the reader's language: private answers (rules, analysis, refusals) in the user's, the channel's
+board, challenge and announcements in the server's. The command's own names and descriptions are translated by the
+bot's command translator (bot/i18n.py, contexts "command name" and "command text" of the catalogues)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -11,20 +14,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import workers
+from bot.errors import MAX_CONTENT, reason
 from bot.games.chopsticks.board import COLOUR, board_embed, challenge_embed, jump_url, result_line
 from bot.games.chopsticks.components import COMPONENTS, KIND, board_view, challenge_view, public_view
+from bot.i18n import Say
 from bot.lobby import post_lobby
 from bot.presenter import Board, GamePresenter, seat_names
 from bot.service import TABLE_OPTIONS, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
 from games.chopsticks.analysis import analysis_text
 from games.chopsticks.rules import PRESETS, VARIANTS, Rules
+from games.chopsticks.texts import versus
 from games.chopsticks.views import ChopsticksView
+from games.text import Text
 
 BotLevel = Literal["easy", "medium", "perfect"]  # as games/chopsticks/description.py lists them
 DEFAULT_LEVEL: BotLevel = "medium"
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS][:25]
 CHALLENGE_STATUSES = ("pending", "declined", "expired")
+MAX_EMBED_DESCRIPTION = 4096
 
 
 class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopsticks",
@@ -82,7 +91,7 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         options.update({"hints": hints, "bot_level": level})
         if opponent is not None:
             if players != 2:
-                raise ServiceError("`opponent` is for 2-player games; for more players, others join the lobby.")
+                raise ServiceError(Text("`opponent` is for 2-player games; for more players, others join the lobby."))
             await self._start_two_player(interaction, opponent, level, options, turn_minutes)
             return
         lobby = await self.lobbies.open(
@@ -111,14 +120,16 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         rollover: app_commands.Range[int, 2, 10] | None = None,
     ) -> None:
         options = rule_options(preset, hands, rollover, variants, None)
+        say = Say.to(interaction)  # a private answer: in the user's language
         if options or players != 2:  # a rule set was named: those rules in plain words, as a table states them
-            lines = self.rules_lines(options, players)
-            lines += ["", "Notation, every variant and preset: `/chopsticks rules` without options."]
-            text = "\n".join(lines)
+            lines = [*self.rules_lines(options, players), "",
+                     Text("Notation, every variant and preset: `/chopsticks rules` without options.")]
+            text = "\n".join(say(line) for line in lines)
         else:  # the game's own text, from its description (games/chopsticks/description.py)
-            text = self.game_description.rules
-        await interaction.response.send_message(
-            embed=discord.Embed(title="Chopsticks rules", description=text[:4096], colour=COLOUR), ephemeral=True)
+            text = say(self.game_description.rules)
+        embed = discord.Embed(title=say(Text("Chopsticks rules")), description=text[:MAX_EMBED_DESCRIPTION],
+                              colour=COLOUR)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="analyze", description="The perfect-play verdict and best moves for a position code")
     @app_commands.describe(code="A position code such as 1312 (the player to move first)", preset="A named rule set",
@@ -137,10 +148,10 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         options = rule_options(preset, hands, rollover, variants, None)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            text = await asyncio.to_thread(analysis_text, code.strip(), options)
+            text = await workers.think(analysis_text, code.strip(), options)  # the solver, in a worker
         except GameError as exc:
-            raise ServiceError(str(exc)) from None
-        await interaction.followup.send(text, ephemeral=True)
+            raise ServiceError(reason(exc)) from None
+        await interaction.followup.send(Say.to(interaction)(text)[:MAX_CONTENT], ephemeral=True)
 
     # One completer for the `variants` option of all three commands.
     new.autocomplete("variants")(_complete_variants)
@@ -169,12 +180,15 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
                 content=board.content, embed=board.embed, view=board.view or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+            if response.message_id is not None:  # the board as posted: a restart need not draw it again
+                self.remember_drawn(response.message_id, board, result.game)
         else:
             assert opponent is not None
+            say = await self.public_say(result)  # the challenge is a channel message
             response = await interaction.response.send_message(
-                content=f"<@{opponent.id}>, you have been challenged!",
-                embed=challenge_embed(result.game, public_view(result), seat_names(self, result)),
-                view=challenge_view(result),
+                content=say(Text("{opponent}, you have been challenged!", opponent=f"<@{opponent.id}>")),
+                embed=challenge_embed(result.game, public_view(result), seat_names(self, result), say),
+                view=challenge_view(result, say),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
             )
         if response.message_id is not None:
@@ -184,40 +198,42 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
     # ----- presenting -------------------------------------------------------------------------------------
     async def channel_board(self, result: Result[Any, Any]) -> Board:
         view, names = public_view(result), seat_names(self, result)
+        say = await self.public_say(result)  # a channel message: in the server's language
         if result.game.status in CHALLENGE_STATUSES:
-            controls = challenge_view(result) if result.game.status == "pending" else None
-            return Board(None, challenge_embed(result.game, view, names), controls)
-        content = " vs ".join(name.removesuffix(" (bot)") for name in names)
-        return Board(content, board_embed(result.game, view, names), board_view(result))
+            controls = challenge_view(result, say) if result.game.status == "pending" else None
+            return Board(None, challenge_embed(result.game, view, names, say), controls)
+        content = say(versus([name.removesuffix(" (bot)") for name in names]))
+        return Board(content, board_embed(result.game, view, names, say), board_view(result, say))
 
-    def replay_embed(self, frame: ReplayFrame[Any]) -> discord.Embed:
+    def replay_embed(self, frame: ReplayFrame[Any], say: Say) -> discord.Embed:
         if not isinstance(frame.view, ChopsticksView):
-            raise ServiceError(f"Game #{frame.game.id} is not a Chopsticks game.")
-        return board_embed(frame.game, frame.view, seat_names(self, Result(frame.game, frame.view)))
+            raise ServiceError(Text("Game #{number} is not a Chopsticks game.", number=frame.game.id))
+        return board_embed(frame.game, frame.view, seat_names(self, Result(frame.game, frame.view)), say)
 
-    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[str]:
+    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[Text | str]:
         """The rules of a table in plain lines (the engine words them), plus the table's own settings."""
         try:
             rules = Rules.from_options(players, {k: v for k, v in options.items() if k not in TABLE_OPTIONS})
         except GameError as exc:
-            raise ServiceError(str(exc)) from None
-        lines = rules.describe()
+            raise ServiceError(reason(exc)) from None
+        lines: list[Text | str] = [*rules.describe()]
         if options.get("hints"):
-            lines.append("Hints are on: the player to move may ask for one.")
+            lines.append(Text("Hints are on: the player to move may ask for one."))
         return lines
 
-    def ending_line(self, result: Result[Any, Any]) -> str:
+    def ending_line(self, result: Result[Any, Any]) -> Text:
         return result_line(public_view(result), seat_names(self, result))
 
     # ----- timers -----------------------------------------------------------------------------------------
-    def reminder_text(self, result: Result[Any, Any], user_id: int, deadline: float) -> str:
-        return (f"<@{user_id}>, it is your move in Chopsticks #{result.id} ({jump_url(result.game)}). "
-                f"You forfeit <t:{int(deadline)}:R> if you do not move.")
+    def reminder_text(self, result: Result[Any, Any], user_id: int, deadline: float) -> Text:
+        return Text("<@{user}>, it is your move in Chopsticks #{number} ({link}). You forfeit {when} if you do not "
+                    "move.", user=user_id, number=result.id, link=jump_url(result.game),
+                    when=f"<t:{int(deadline)}:R>")
 
-    def timeout_text(self, result: Result[Any, Any], event: TimerEvent) -> str:
-        over = public_view(result).outcome is not None
-        text = self.ending_line(result) if over else "a player ran out of time and is out."
-        return f"Chopsticks #{result.id}: {text}"
+    def timeout_text(self, result: Result[Any, Any], event: TimerEvent) -> Text:
+        if public_view(result).outcome is not None:
+            return Text("Chopsticks #{number}: {ending}", number=result.id, ending=self.ending_line(result))
+        return Text("Chopsticks #{number}: a player ran out of time and is out.", number=result.id)
 
 
 def rule_options(

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from games.generals.pieces import Rank
 
-__all__ = ["INK", "TILE", "blank_tile", "deduction_label", "rank_tile"]
+__all__ = ["INK", "TILE", "TILE_COLOURS", "TILE_EDGE", "TILE_EDGES", "blank_tile", "deduction_label", "rank_tile"]
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
@@ -30,6 +30,13 @@ FLAG_BLUE: Colour = (0, 56, 168)
 FLAG_RED: Colour = (206, 17, 38)
 FLAG_WHITE: Colour = (255, 255, 255)
 FLAG_SUN: Colour = (252, 209, 22)
+# Every flat colour of a tile, and the pairs that meet at an anti-aliased edge inside one (for the picture's palette).
+TILE_COLOURS = (*TILE, *TILE_EDGE, *INK, FLAG_BLUE, FLAG_RED, FLAG_WHITE, FLAG_SUN)
+TILE_EDGES: tuple[tuple[Colour, Colour], ...] = (
+    *((INK[s], TILE[s]) for s in (0, 1)), *((TILE_EDGE[s], TILE[s]) for s in (0, 1)),
+    (FLAG_BLUE, FLAG_RED), (FLAG_WHITE, FLAG_BLUE), (FLAG_WHITE, FLAG_RED), (FLAG_SUN, FLAG_WHITE),
+    *((INK[s], flag) for s in (0, 1) for flag in (FLAG_BLUE, FLAG_RED, FLAG_WHITE)),
+)
 
 SCALE = 4  # tiles are drawn this many times larger, then scaled down: smooth edges without per-shape anti-aliasing
 
@@ -163,7 +170,9 @@ def _tile(size: int, seat: int, rank: Rank | None) -> Image.Image:
                            outline=TILE_EDGE[seat], width=rim)
     if rank is not None:
         _insignia(draw, rank, big, INK[seat], TILE[seat])
-    return image.resize((size, size), Image.Resampling.LANCZOS)
+    # BOX averages each SCALE x SCALE block: the exact coverage, without the ringing of sharper filters (each ring
+    # is one more colour on every edge, which the picture's palette and its PNG pay for).
+    return image.resize((size, size), Image.Resampling.BOX)
 
 
 @cache

@@ -9,22 +9,31 @@ the viewer has deduced about it written on it. Every text is at least TEXT_MIN p
 
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.generals.canvas import centred, font, paletted, tally, wrap
-from bot.games.generals.insignia import INK, TILE, blank_tile, deduction_label, rank_tile
-from games.base import EndReason, Outcome
+from bot import workers
+from bot.games.generals.canvas import FixedPalette, centred, drawable, font, png, tally, wrap
+from bot.games.generals.insignia import (
+    TILE,
+    TILE_COLOURS,
+    TILE_EDGE,
+    TILE_EDGES,
+    blank_tile,
+    deduction_label,
+    rank_tile,
+)
+from bot.games.generals.words import SIDE_NAMES, knowledge_label, reason_words
+from bot.i18n import SOURCE, Say
+from games.base import Outcome
 from games.generals.board import FILES, HEIGHT, WIDTH, parse_square
-from games.generals.pieces import ABBREVIATIONS, Rank
-from games.generals.rules import Settings
+from games.generals.pieces import ABBREVIATIONS, Rank, Result
 from games.generals.views import SETUP, LastMove, PlayerView, PublicView, RevealedPiece
+from games.text import Plural, Text, TextIn
 
 __all__ = ["SIDE_NAMES", "knowledge_label", "picture", "render_player_board", "render_public_board", "text_board"]
 
@@ -44,6 +53,8 @@ TILE_PAD = 3  # px between a piece and the edge of its square
 BOARD_W, BOARD_H = WIDTH * CELL, HEIGHT * CELL
 IMAGE_W = BOARD_W + 2 * MARGIN
 IMAGE_H = HEADER + BOARD_H + 2 * MARGIN + FOOTER
+SHADES = 3  # palette shades at each anti-aliased edge: smooth enough, and few enough to deflate well
+PNG_LEVEL = 6  # zlib level: with nothing quantized per picture, the smaller file is affordable
 
 BACKGROUND: Colour = (38, 42, 48)
 LABEL: Colour = (235, 235, 235)
@@ -56,44 +67,9 @@ HIGHLIGHT_TO: Colour = (255, 140, 40)
 CHALLENGE: Colour = (222, 62, 48)  # the square of the last move when it was a challenge
 SELECTED: Colour = (96, 196, 255)  # a piece the player has picked and not moved yet
 HINT: tuple[Colour, Colour] = ((36, 52, 150), (255, 204, 110))  # deductions on a hidden white or black tile
-SIDE_NAMES = ("A (white)", "B (black)")  # how every board, picture and text names the two sides
 # The text board's key: its capitals and lower case stand for the white and black tiles of the picture.
-LEGEND = f"{SIDE_NAMES[0]} in CAPITALS, {SIDE_NAMES[1]} in lower case; (A)/(B): rank hidden; * last move"
-
-
-# ----- public helpers ---------------------------------------------------------------------------------------------
-def knowledge_label(possible: frozenset[Rank], settings: Settings, ascii_only: bool = False) -> str:
-    """A short text for what a viewer has deduced about an enemy piece ('' when nothing beyond the army).
-
-    The ranks an army has are ordered by value (Flag, Spy, Private, ... 5★ General); a run of consecutive
-    ranks reads `≥MAJ`, `≤CPT` or `SGT-MAJ`, several runs are joined by `/`.
-    """
-    army = sorted(set(settings.army))
-    known = sorted(r for r in possible if r in army)
-    if not known or len(known) == len(army):
-        return ""
-    if set(army) - set(known) == {Rank.FLAG}:
-        # Under show-flag every other piece is known not to be the Flag from the start: no news.
-        return "" if settings.show_flag else ("not FLG" if ascii_only else "≠FLG")
-    ge, le = (">=", "<=") if ascii_only else ("≥", "≤")
-    runs: list[list[Rank]] = []
-    for rank in known:
-        if runs and army.index(rank) == army.index(runs[-1][-1]) + 1:
-            runs[-1].append(rank)
-        else:
-            runs.append([rank])
-    parts = []
-    for run in reversed(runs):  # high ranks first
-        low, high = run[0], run[-1]
-        if low == high:
-            parts.append(ABBREVIATIONS[low])
-        elif high == army[-1]:
-            parts.append(ge + ABBREVIATIONS[low])
-        elif low == army[0]:
-            parts.append(le + ABBREVIATIONS[high])
-        else:
-            parts.append(f"{ABBREVIATIONS[low]}-{ABBREVIATIONS[high]}")
-    return "/".join(parts)
+LEGEND = Text("{a} in CAPITALS, {b} in lower case; (A)/(B): rank hidden; * last move", a=SIDE_NAMES[0],
+              b=SIDE_NAMES[1])
 
 
 # ----- the board as the renderer sees it ----------------------------------------------------------------------------
@@ -119,9 +95,11 @@ class _Board:
     lost: str
     notes: tuple[str, ...]  # deductions about enemy pieces, for the text board
     footer: tuple[str, ...]  # the lost pieces in at most two lines, for the picture
+    language: str = SOURCE  # what the texts above are written in (the picture draws them with a font for it)
 
 
-def _player_board(view: PlayerView) -> _Board:
+def _player_board(view: PlayerView, language: str) -> _Board:
+    say = Say(language)
     seat, enemy = view.seat, 1 - view.seat
     cells: dict[int, _Cell] = {}
     notes: list[str] = []
@@ -137,48 +115,55 @@ def _player_board(view: PlayerView) -> _Board:
                 notes.append(f"{piece.square} {ABBREVIATIONS[known[0]]}")
                 continue
             hint = knowledge_label(piece.possible, view.settings)
+            # Drawn only where no font has ≥ and ≠, with Pillow's own (Latin) font: so in English, `not FLG`.
             ascii_hint = knowledge_label(piece.possible, view.settings, True)
             cells[_sq(piece.square)] = _Cell(enemy, None, "", hint, ascii_hint)
             if hint:
                 notes.append(f"{piece.square} {hint}")
-    title = f"Game of the Generals - you are side {SIDE_NAMES[seat]}"
-    lost = f"Lost: you {view.lost[seat]}, opponent {view.lost[enemy]}"
-    if view.own_lost:
-        lost += " | yours: " + " ".join(ABBREVIATIONS[r] for r in view.own_lost)
-    theirs = [knowledge_label(k, view.settings, True) or "?" for k in view.enemy_lost]
-    if theirs:
-        lost += " | theirs: " + " ".join(theirs)
+    title = say(Text("Game of the Generals - you are side {side}", side=SIDE_NAMES[seat]))
+    lost: Text | str = Text("Lost: you {mine}, opponent {theirs}", mine=view.lost[seat], theirs=view.lost[enemy])
     yours = [ABBREVIATIONS[r] for r in view.own_lost]
-    footer: tuple[str, ...] = (f"You lost {view.lost[seat]}" + (": " if yours else "") + " ".join(yours),
-                               f"Opponent lost {view.lost[enemy]}" + (": " if theirs else "") + " ".join(theirs))
+    if yours:
+        lost = Text("{lost} | yours: {pieces}", lost=lost, pieces=" ".join(yours))
+    theirs = [knowledge_label(k, view.settings, True, language) or "?" for k in view.enemy_lost]
+    if theirs:
+        lost = Text("{lost} | theirs: {pieces}", lost=lost, pieces=" ".join(theirs))
+    footer: tuple[str, ...] = (
+        say(Text("You lost {count}: {pieces}", count=view.lost[seat], pieces=" ".join(yours)) if yours
+            else Text("You lost {count}", count=view.lost[seat])),
+        say(Text("Opponent lost {count}: {pieces}", count=view.lost[enemy], pieces=" ".join(theirs)) if theirs
+            else Text("Opponent lost {count}", count=view.lost[enemy])))
     if view.reveal is not None:
-        lost = _revealed_lost(view.reveal.lost)
+        lost = _revealed_lost(view.reveal.lost, say)
         footer = tuple(lost.split(" | "))
-    status = _status(view.phase, view.to_move, view.ply, view.ready, view.outcome, seat)
+    status = _status(view.phase, view.to_move, view.ply, view.ready, view.outcome, seat, say)
     src, dst = _last_squares(view.last)
-    return _Board(seat, cells, src, dst, _challenged(view.challenge), title, status, _last_text(view.last, seat),
-                  lost, tuple(notes), footer)
+    return _Board(seat, cells, src, dst, _challenged(view.challenge), title, status,
+                  _last_text(view.last, seat, say), say(lost), tuple(notes), footer, language)
 
 
-def _public_board(view: PublicView) -> _Board:
+def _public_board(view: PublicView, language: str) -> _Board:
+    say = Say(language)
     if view.reveal is not None:
         cells = _revealed(view.reveal.pieces)
-        lost = _revealed_lost(view.reveal.lost)
+        lost = _revealed_lost(view.reveal.lost, say)
     else:
         cells = {_sq(p.square): _Cell(p.seat, None, "", "", "") for p in view.pieces}
-        lost = f"Lost: {SIDE_NAMES[0]} {view.lost[0]}, {SIDE_NAMES[1]} {view.lost[1]}"
-    status = _status(view.phase, view.to_move, view.ply, view.ready, view.outcome, None)
+        lost = say(Text("Lost: {a} {lost_a}, {b} {lost_b}", a=SIDE_NAMES[0], lost_a=view.lost[0], b=SIDE_NAMES[1],
+                        lost_b=view.lost[1]))
+    status = _status(view.phase, view.to_move, view.ply, view.ready, view.outcome, None, say)
     src, dst = _last_squares(view.last)
-    return _Board(0, cells, src, dst, _challenged(view.challenge), "Game of the Generals", status,
-                  _last_text(view.last, None), lost, (), tuple(lost.split(" | ")))
+    return _Board(0, cells, src, dst, _challenged(view.challenge), say(Text("Game of the Generals")), status,
+                  _last_text(view.last, None, say), lost, (), tuple(lost.split(" | ")), language)
 
 
 def _revealed(pieces: Iterable[RevealedPiece]) -> dict[int, _Cell]:
     return {_sq(p.square): _Cell(p.seat, p.rank, ABBREVIATIONS[p.rank], "", "") for p in pieces}
 
 
-def _revealed_lost(lost: tuple[tuple[Rank, ...], tuple[Rank, ...]]) -> str:
-    return " | ".join(f"{SIDE_NAMES[s]} lost: " + (" ".join(ABBREVIATIONS[r] for r in lost[s]) or "none")
+def _revealed_lost(lost: tuple[tuple[Rank, ...], tuple[Rank, ...]], say: Say) -> str:
+    return " | ".join(say(Text("{side} lost: {pieces}", side=SIDE_NAMES[s],
+                               pieces=" ".join(ABBREVIATIONS[r] for r in lost[s]) or TextIn("pieces", "none")))
                       for s in (0, 1))
 
 
@@ -204,48 +189,61 @@ def _challenged(challenge: LastMove | None) -> int | None:
     return parse_square(challenge.dst)
 
 
-def _side(seat: int, viewer: int | None) -> str:
+def _side(seat: int, viewer: int | None) -> Text:
+    """Who did something, as the picture's viewer says it (the channel: by side)."""
     if viewer is None:
-        return f"Side {SIDE_NAMES[seat]}"
-    return "You" if seat == viewer else "Opponent"
+        return Text("Side {side}", side=SIDE_NAMES[seat])
+    return TextIn("who", "You") if seat == viewer else TextIn("who", "Opponent")
 
 
-# How a game of the Generals can end, in words (shared with the embeds in board.py).
-REASONS = {EndReason.FLAG_CAPTURED: "the Flag was captured", EndReason.FLAG_HOME: "the Flag reached the far side",
-           EndReason.NO_CHALLENGE_DRAW: "too many moves without a challenge", EndReason.RESIGN: "resignation",
-           EndReason.TIMEOUT: "time ran out", EndReason.DRAW_AGREED: "agreement"}
+# The arbiter's rulings and the other actions, as the picture's last line names them.
+RULINGS = {Result.ATTACKER: TextIn("ruling", "attacker won"), Result.DEFENDER: TextIn("ruling", "defender won"),
+           Result.BOTH: TextIn("ruling", "both eliminated")}
+ACTIONS = {"setup": TextIn("action", "setup"), "swap": TextIn("action", "swap"), "ready": TextIn("action", "ready"),
+           "resign": TextIn("action", "resign"), "timeout": TextIn("action", "timeout"),
+           "draw-agreed": TextIn("action", "draw-agreed")}
 
 
 def _status(phase: str, to_move: int | None, ply: int, ready: tuple[bool, bool], outcome: Outcome | None,
-            viewer: int | None) -> str:
+            viewer: int | None, say: Say) -> str:
     if outcome is not None:
-        winners = outcome.winners
-        result = "Draw" if outcome.is_draw else f"{_side(winners[0], viewer)} won"
-        why = REASONS.get(outcome.reason, outcome.reason.value)
-        return f"Game over after {ply} move{'' if ply == 1 else 's'}: {result} ({why})"
+        winner = outcome.winners[0]
+        result = (Text("Draw") if outcome.is_draw else
+                  Text("Side {side} won", side=SIDE_NAMES[winner]) if viewer is None else
+                  Text("You won") if winner == viewer else Text("Opponent won"))
+        return say(Plural("Game over after {count} move: {result} ({why})",
+                          "Game over after {count} moves: {result} ({why})", ply, result=result,
+                          why=reason_words(outcome.reason)))
     if phase == SETUP:
-        marks = ", ".join(f"{SIDE_NAMES[s]} {'ready' if ready[s] else 'deploying'}" for s in (0, 1))
-        return f"Setup: {marks}"
-    mover = "-" if to_move is None else _side(to_move, viewer)
-    verb = "to move" if mover != "You" else "to move (your turn)"
-    return f"Move {ply + 1}: {mover} {verb}" if to_move is not None else f"Move {ply + 1}"
+        marks = [Text("{side} ready", side=SIDE_NAMES[s]) if ready[s] else Text("{side} deploying", side=SIDE_NAMES[s])
+                 for s in (0, 1)]
+        return say(Text("Setup: {a}, {b}", a=marks[0], b=marks[1]))
+    if to_move is None:
+        return say(Text("Move {number}", number=ply + 1))
+    if viewer is None:
+        return say(Text("Move {number}: Side {side} to move", number=ply + 1, side=SIDE_NAMES[to_move]))
+    if to_move == viewer:
+        return say(Text("Move {number}: You to move (your turn)", number=ply + 1))
+    return say(Text("Move {number}: Opponent to move", number=ply + 1))
 
 
-def _last_text(last: LastMove | None, viewer: int | None) -> str:
+def _last_text(last: LastMove | None, viewer: int | None, say: Say) -> str:
     if last is None:
         return ""
     who = _side(last.seat, viewer)
     if last.kind != "move":
-        return f"Last: {who} - {last.kind}"
-    text = f"Last: {who} {last.src}-{last.dst}"
+        return say(Text("Last: {who} - {action}", who=who, action=ACTIONS.get(last.kind, last.kind)))
+    text = Text("Last: {who} {move}", who=who, move=f"{last.src}-{last.dst}")
     if last.challenge is not None:
-        text += f", challenge: {last.challenge.value}"
-    if last.your_rank is not None:
-        text += f" (your {ABBREVIATIONS[last.your_rank]}"
-        text += f" vs {ABBREVIATIONS[last.their_rank]})" if last.their_rank is not None else ")"
+        text = Text("{last}, challenge: {ruling}", last=text, ruling=RULINGS[last.challenge])
+    if last.your_rank is not None and last.their_rank is not None:
+        text = Text("{last} (your {yours} vs {theirs})", last=text, yours=ABBREVIATIONS[last.your_rank],
+                    theirs=ABBREVIATIONS[last.their_rank])
+    elif last.your_rank is not None:
+        text = Text("{last} (your {yours})", last=text, yours=ABBREVIATIONS[last.your_rank])
     elif last.their_rank is not None:
-        text += f" (their {ABBREVIATIONS[last.their_rank]})"
-    return text
+        text = Text("{last} (their {theirs})", last=text, theirs=ABBREVIATIONS[last.their_rank])
+    return say(text)
 
 
 def _grid_order(bottom: int) -> tuple[list[int], list[int]]:
@@ -259,7 +257,8 @@ def _grid_order(bottom: int) -> tuple[list[int], list[int]]:
 
 
 # ----- PNG ---------------------------------------------------------------------------------------------------------
-def _text_block(draw: ImageDraw.ImageDraw, y: int, parts: Iterable[tuple[str, Colour]], share: bool) -> None:
+def _text_block(draw: ImageDraw.ImageDraw, y: int, parts: Iterable[tuple[str, Colour]], share: bool,
+                language: str = SOURCE) -> None:
     """Up to two lines at TEXT_MIN px from `y`, each part starting a line. A part wraps onto the next line when
     that is free; with `share`, a long first part never hides the second (each gets a line), without it the
     first part comes first."""
@@ -268,15 +267,26 @@ def _text_block(draw: ImageDraw.ImageDraw, y: int, parts: Iterable[tuple[str, Co
     for i, (text, colour) in enumerate(shown):
         if room == 0:
             break
-        for line in wrap(text, TEXT_MIN, IMAGE_W - 2 * 12, room - (len(shown) - 1 - i) if share else room):
-            draw.text((12, y), line, font=font(TEXT_MIN), fill=colour)
+        for line in wrap(text, TEXT_MIN, IMAGE_W - 2 * 12, room - (len(shown) - 1 - i) if share else room, language):
+            draw.text((12, y), line, font=font(TEXT_MIN, language), fill=colour)
             y += LINE
             room -= 1
 
 
+@lru_cache(maxsize=32)  # about 55 KB each
+def _strip(height: int, y: int, parts: tuple[tuple[str, Colour], ...], share: bool,
+           language: str = SOURCE) -> Image.Image:
+    """A full-width band of text lines (the header or the footer) in `language`, in the palette. Kept a while: the
+    footer (lost pieces) seldom changes, and the channel's board and a player's are drawn after the same move."""
+    band = Image.new("RGB", (IMAGE_W, height), BACKGROUND)
+    _text_block(ImageDraw.Draw(band), y, parts, share, language)
+    return PALETTE.convert(band)
+
+
 @cache
 def _empty_board(bottom: int) -> Image.Image:
-    """The background, the plain board and its coordinates as side `bottom` sees them: drawn once, then copied."""
+    """The background, the plain board and its coordinates as side `bottom` sees them, in the palette: drawn
+    once, then copied."""
     image = Image.new("RGB", (IMAGE_W, IMAGE_H), BACKGROUND)
     draw = ImageDraw.Draw(image)
     top, left = HEADER + MARGIN, MARGIN
@@ -290,13 +300,16 @@ def _empty_board(bottom: int) -> Image.Image:
         centred(draw, left - MARGIN // 2, y, str(r), TEXT_MIN, LABEL)
         centred(draw, left + BOARD_W + MARGIN // 2, y, str(r), TEXT_MIN, LABEL)
     draw.rectangle((left, top, left + BOARD_W - 1, top + BOARD_H - 1), fill=BOARD)
-    return image
+    return PALETTE.convert(image)
 
 
 def _png(board: _Board, selected: int | None = None) -> bytes:
+    """The picture, put together from parts already in the palette (the empty board, one cached square per
+    piece and background, the text bands): nothing of the whole picture is quantized."""
     image = _empty_board(board.bottom).copy()
     draw = ImageDraw.Draw(image)
-    _text_block(draw, 6, ((board.status, LABEL), (board.detail, DETAIL)), share=False)
+    image.paste(_strip(HEADER, 6, ((board.status, LABEL), (board.detail, DETAIL)), share=False,
+                       language=board.language), (0, 0))
     top, left = HEADER + MARGIN, MARGIN
     files, ranks = _grid_order(board.bottom)
     # Later entries win a square: a challenge's red over the last move's colour, the player's pick over all.
@@ -306,63 +319,78 @@ def _png(board: _Board, selected: int | None = None) -> bytes:
             sq = (r - 1) * WIDTH + f
             x0, y0 = left + col * CELL, top + row * CELL
             mark = marks.get(sq)
-            if mark is not None:
-                draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), fill=mark)
             cell = board.cells.get(sq)
             if cell is not None:
-                _piece(image, x0, y0, cell)
+                image.paste(_square(cell, mark or BOARD), (x0, y0))
                 if mark is not None:  # a frame over the tile's edge: the mark shows around a piece too
-                    draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), outline=mark, width=TILE_PAD + 3)
+                    draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), outline=PALETTE.index(mark),
+                                   width=TILE_PAD + 3)
+            elif mark is not None:
+                draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), fill=PALETTE.index(mark))
     for i in range(1, WIDTH):
-        draw.line((left + i * CELL, top, left + i * CELL, top + BOARD_H - 1), fill=GRID, width=2)
+        draw.line((left + i * CELL, top, left + i * CELL, top + BOARD_H - 1), fill=PALETTE.index(GRID), width=2)
     for i in range(1, HEIGHT):
-        draw.line((left, top + i * CELL, left + BOARD_W - 1, top + i * CELL), fill=GRID, width=2)
+        draw.line((left, top + i * CELL, left + BOARD_W - 1, top + i * CELL), fill=PALETTE.index(GRID), width=2)
     # The line between the two halves (ranks 4 and 5), where the armies meet.
     mid = top + 4 * CELL
-    draw.line((left, mid, left + BOARD_W - 1, mid), fill=MIDLINE, width=4)
-    draw.rectangle((left - 2, top - 2, left + BOARD_W + 1, top + BOARD_H + 1), outline=MIDLINE, width=3)
-    _text_block(draw, top + BOARD_H + MARGIN + 4, ((tally(line), LABEL) for line in board.footer), share=True)
-    out = io.BytesIO()
-    paletted(image, EXACT).save(out, format="PNG", optimize=False, compress_level=4)
-    return out.getvalue()
+    draw.line((left, mid, left + BOARD_W - 1, mid), fill=PALETTE.index(MIDLINE), width=4)
+    draw.rectangle((left - 2, top - 2, left + BOARD_W + 1, top + BOARD_H + 1), outline=PALETTE.index(MIDLINE),
+                   width=3)
+    footer = tuple((tally(line), LABEL) for line in board.footer)
+    image.paste(_strip(FOOTER, 4, footer, share=True, language=board.language), (0, top + BOARD_H + MARGIN))
+    return png(image, PNG_LEVEL)
 
 
-# The flat colours of the picture, kept exact through its palette.
-EXACT = (BACKGROUND, LABEL, DETAIL, BOARD, GRID, MIDLINE, HIGHLIGHT_FROM, HIGHLIGHT_TO, CHALLENGE, SELECTED, *TILE,
-          *INK, *HINT)
+# The flat colours are exact in the palette; the shades are for the edges where two of them meet, anti-aliased:
+# text on the background, a tile's rim on its square (plain or marked), deductions on a hidden tile.
+MARKS = (HIGHLIGHT_FROM, HIGHLIGHT_TO, CHALLENGE, SELECTED)
+PALETTE = FixedPalette(
+    flat=(BACKGROUND, LABEL, DETAIL, BOARD, GRID, MIDLINE, *MARKS, *HINT, *TILE_COLOURS),
+    edges=((LABEL, BACKGROUND), (DETAIL, BACKGROUND), *TILE_EDGES, *((HINT[s], TILE[s]) for s in (0, 1)),
+           *((TILE_EDGE[s], square) for s in (0, 1) for square in (BOARD, *MARKS))),
+    shades=SHADES,
+)
 
 
-def _piece(image: Image.Image, x0: int, y0: int, cell: _Cell) -> None:
+@lru_cache(maxsize=1024)
+def _square(cell: _Cell, background: Colour) -> Image.Image:
+    """One square with its piece on `background` (the board, or a mark), in the palette: drawn once, then pasted.
+    The cells a game can show are few (ranks, sides, deductions), so the cache holds them all."""
+    image = Image.new("RGB", (CELL, CELL), background)
     size = CELL - 2 * TILE_PAD
     tile = blank_tile(size, cell.seat) if cell.rank is None else rank_tile(size, cell.seat, cell.rank)
-    image.paste(tile, (x0 + TILE_PAD, y0 + TILE_PAD), tile)
+    image.paste(tile, (TILE_PAD, TILE_PAD), tile)
     if cell.rank is None and cell.hint:
         label = deduction_label(cell.hint, cell.hint_ascii, size - 8)
-        left, top = x0 + (CELL - label.width) // 2, y0 + (CELL - label.height) // 2
+        left, top = (CELL - label.width) // 2, (CELL - label.height) // 2
         image.paste(HINT[cell.seat], (left, top, left + label.width, top + label.height), label)
+    return PALETTE.convert(image)
 
 
-def render_player_board(view: PlayerView, selected: str | None = None) -> bytes:
-    """The board as `view.seat` sees it, from that side: a PNG; `selected` is a square to mark as picked."""
-    return _png(_player_board(view), None if selected is None else parse_square(selected))
+def render_player_board(view: PlayerView, selected: str | None = None, *, language: str = SOURCE) -> bytes:
+    """The board as `view.seat` sees it, from that side, with its texts in `language`: a PNG; `selected` is a
+    square to mark as picked."""
+    return _png(_player_board(view, drawable(language)), None if selected is None else parse_square(selected))
 
 
-def render_public_board(view: PublicView) -> bytes:
-    """The board as the channel sees it, side A at the bottom: a PNG."""
-    return _png(_public_board(view))
+def render_public_board(view: PublicView, *, language: str = SOURCE) -> bytes:
+    """The board as the channel sees it, side A at the bottom, with its texts in `language`: a PNG."""
+    return _png(_public_board(view, drawable(language)))
 
 
 # ----- text ----------------------------------------------------------------------------------------------------------
 TEXT_LIMIT = 1900
 
 
-def text_board(view: PlayerView | PublicView) -> str:
-    """A monospace board for a code block (at most 1900 characters) with the same information as the image.
+def text_board(view: PlayerView | PublicView, language: str = SOURCE) -> str:
+    """A monospace board for a code block (at most 1900 characters) with the same information as the image, its
+    texts in `language`.
 
     Side A's pieces are in capitals and side B's in lower case; a hidden piece shows as `(A)` or `(B)`;
     the last move's squares are marked with `*`.
     """
-    board = _player_board(view) if isinstance(view, PlayerView) else _public_board(view)
+    board = _player_board(view, language) if isinstance(view, PlayerView) else _public_board(view, language)
+    say = Say(language)
     files, ranks = _grid_order(board.bottom)
     edge = "    " + "".join(f"  {FILES[f]}  " for f in files)
     lines = [board.title, board.status]
@@ -386,9 +414,9 @@ def text_board(view: PlayerView | PublicView) -> str:
         if r == (5 if board.bottom == 0 else 4):
             lines.append("    " + "-" * (5 * WIDTH))
     lines.append(edge)
-    lines.append(LEGEND)
+    lines.append(say(LEGEND))
     if board.notes:
-        lines.append("Known: " + ", ".join(board.notes))
+        lines.append(say(Text("Known: {notes}", notes=", ".join(board.notes))))
     if board.lost:
         lines.append(board.lost)
     text = "\n".join(lines)
@@ -397,16 +425,17 @@ def text_board(view: PlayerView | PublicView) -> str:
     return text
 
 
-async def picture(view: PlayerView | PublicView, images: bool,
-                  selected: str | None = None) -> tuple[bytes | None, str | None]:
-    """The PNG (drawn in a worker thread, off the event loop), or the text board when pictures are off;
-    `selected` marks the square of a piece the player has picked (their own board only)."""
+async def picture(view: PlayerView | PublicView, images: bool, selected: str | None = None, *,
+                  language: str) -> tuple[bytes | None, str | None]:
+    """The PNG (drawn in a worker process: the event loop never waits for it), or the text board when pictures are
+    off, with its texts in `language` (the language of the message it goes with); `selected` marks the square of a
+    piece the player has picked (their own board only)."""
     if not images:
-        return None, text_board(view)
+        return None, text_board(view, language)
     try:
         if isinstance(view, PlayerView):
-            return await asyncio.to_thread(render_player_board, view, selected), None
-        return await asyncio.to_thread(render_public_board, view), None
+            return await workers.draw(render_player_board, view, selected, language=language), None
+        return await workers.draw(render_public_board, view, language=language), None
     except Exception:  # a picture is a nicety: the text board carries the same information
         log.exception("could not draw a board picture; sending the text board")
-        return None, text_board(view)
+        return None, text_board(view, language)

@@ -17,11 +17,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.games.generals.board import direction_arrow, movable_pieces, mover_result
+from bot.errors import reason
+from bot.games.generals.own_board import direction_arrow, movable_pieces, mover_result
+from bot.i18n import Say
 from bot.service import ServiceError
 from games.base import GameError
 from games.generals.actions import Move, parse_action_text
 from games.generals.views import PLAY, PlayerView
+from games.text import Text, TextIn
 
 if TYPE_CHECKING:
     from bot.games.generals.presenter import GeneralsPresenter
@@ -41,7 +44,8 @@ class Play:
         view = self.presenter.own_view(result, interaction.user.id)
         moves = [text for text in view.legal if text.startswith(f"{square}-")]
         if not moves:
-            raise ServiceError(f"You have no piece on {square} that can move now; look at your board again.")
+            raise ServiceError(Text("You have no piece on {square} that can move now; look at your board again.",
+                                    square=square))
         if len(moves) == 1:
             await self.move(interaction, game_id, moves[0], ply, from_command=False)
             return
@@ -54,13 +58,13 @@ class Play:
         try:
             action = parse_action_text(move)
         except GameError as exc:
-            raise ServiceError(str(exc)) from None
+            raise ServiceError(reason(exc)) from None
         if not isinstance(action, Move):  # setup texts belong to the board's setup tools, not to moves
-            raise ServiceError("`/generals move` takes a move like e3-e4; set up your army on your board.")
+            raise ServiceError(Text("`/generals move` takes a move like e3-e4; set up your army on your board."))
         result = await self.presenter.service.act(game_id, interaction.user.id, action.text(), expected_ply=ply)
         if from_command:
             said = mover_result(self.presenter.own_view(result, interaction.user.id))
-            await interaction.response.send_message(said, ephemeral=True)
+            await interaction.response.send_message(Say.to(interaction)(said), ephemeral=True)
         else:  # the board the move was made on shows the board after it (and the redraw below skips it)
             await self.presenter.private_boards.answer(interaction, game_id)
         await self.presenter.bot.redraw(result.id)
@@ -75,26 +79,31 @@ class Play:
         view: PlayerView | None = found.own(interaction.user.id)
         if view is None or view.phase != PLAY or view.to_move != view.seat:
             return []
+        say = Say.to(interaction)  # the labels are the user's to read: their language (a piece's name, not the move)
         typed = current.strip().lower().replace(" ", "-")
-        moves = [text for text in view.legal if text.startswith(typed) or typed in move_label(view, text).lower()]
+        moves = [text for text in view.legal
+                 if text.startswith(typed) or typed in move_label(view, text, say).lower()]
         if len(moves) > 25 and "-" not in typed:  # too many: one choice per piece, then its moves
             pieces = [(square, rank, targets) for square, rank, targets in movable_pieces(view)
                       if square.startswith(typed)]
-            return [app_commands.Choice(name=f"{square}: {rank.title} → {', '.join(targets)} "
-                                             "(type the target)"[:100], value=f"{square}-{targets[0]}")
+            return [app_commands.Choice(name=say(Text("{square}: {rank} → {targets} (type the target)", square=square,
+                                                      rank=rank.title, targets=", ".join(targets)))[:100],
+                                        value=f"{square}-{targets[0]}")
                     for square, rank, targets in pieces][:25]
-        return [app_commands.Choice(name=move_label(view, text)[:100], value=text) for text in moves][:25]
+        return [app_commands.Choice(name=move_label(view, text, say)[:100], value=text) for text in moves][:25]
 
 
-def move_label(view: PlayerView, text: str) -> str:
+def move_label(view: PlayerView, text: str, say: Say) -> str:
     """An autocomplete label for a legal move: the piece, where it goes, whether it challenges."""
     src, _, dst = text.partition("-")
     ranks = {piece.square: piece.rank for piece in view.own}
     enemy = {piece.square for piece in view.enemy}
     rank = ranks.get(src)
-    piece = rank.title if rank is not None else "piece"
+    piece = rank.title if rank is not None else TextIn("piece", "piece")
     arrow = direction_arrow(view.seat, src, dst)
-    return f"{text}: {piece} {arrow} {dst}" + (" (challenge)" if dst in enemy else "")
+    if dst in enemy:
+        return say(Text("{move}: {rank} {arrow} {square} (challenge)", move=text, rank=piece, arrow=arrow, square=dst))
+    return say(Text("{move}: {rank} {arrow} {square}", move=text, rank=piece, arrow=arrow, square=dst))
 
 
 def _int_or_none(value: Any) -> int | None:

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import reason
 from bot.games.generals.board import (
     COLOUR,
     challenge_embed,
@@ -35,12 +36,14 @@ from bot.games.generals.delivery import PrivateBoards, channel_key
 from bot.games.generals.pictures import picture, text_board
 from bot.games.generals.play import Play
 from bot.games.generals.setup import SetupTools
+from bot.i18n import Say
 from bot.presenter import Board, GamePresenter, seat_names
 from bot.service import OwnView, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
 from games.generals.rules import SETTING_NAMES, Settings
 from games.generals.views import SETUP, PlayerView, PublicView
 from games.registry import describe
+from games.text import Text, TextIn
 from storage.formations import FormationStore
 from storage.private_boards import PrivateBoardStore
 
@@ -106,17 +109,19 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             )
         else:
             assert opponent is not None
+            say = await self.public_say(result)
             response = await interaction.response.send_message(
-                content=f"<@{opponent.id}>, you have been challenged to Game of the Generals!",
-                embed=challenge_embed(result.game, seat_names(self, result), result.public.settings.names()),
-                view=challenge_view(result.id),
+                content=say(Text("<@{user}>, you have been challenged to Game of the Generals!", user=opponent.id)),
+                embed=challenge_embed(result.game, seat_names(self, result), result.public.settings.names(), say),
+                view=challenge_view(result.id, say),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
             )
         if response.message_id is not None:
+            if board is not None:  # as drawn from the game before its message was stored
+                self.private_boards.drawn.remember(response.message_id, board.key, result.game)
             result = await self.service.set_message(result.id, response.message_id)
-            if board is not None:
-                self.private_boards.drawn.remember(response.message_id, board.key)
         if vs_bot:
+            await self.bot.languages.saw(interaction)  # the board DMed now is in the language of this command
             await self.private_boards.open(result.id)
 
     @challenge.autocomplete("settings")
@@ -157,18 +162,18 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                      move: app_commands.Range[int, 0, 100000] | None = None) -> None:
         found = await self.service.view(game)
         if found.game.kind != KIND:
-            raise ServiceError(f"Game #{game} is not a Game of the Generals game; use /replay.")
+            raise ServiceError(Text("Game #{number} is not a Game of the Generals game; use /replay.", number=game))
         replays = self.bot.get_cog("Replay")
         if not isinstance(replays, ReplayFrames):
-            raise ServiceError("Replays are not available on this bot right now.")
+            raise ServiceError(Text("Replays are not available on this bot right now."))
         await replays.send_frame(interaction, game, move)
 
     @app_commands.command(name="rules", description="How Game of the Generals is played here, and its settings")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         # The text lives in the game's description (games/generals/description.py), the one place that knows it.
+        say = Say.to(interaction)
         await interaction.response.send_message(
-            embed=discord.Embed(title="Game of the Generals", description=self.game_description.rules,
-                                colour=COLOUR),
+            embed=discord.Embed(title=say(self.title), description=say(self.game_description.rules), colour=COLOUR),
             ephemeral=True)
 
     async def my_game(self, interaction: discord.Interaction[Any], game_id: int | None) -> GeneralsResult:
@@ -176,7 +181,8 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         place = interaction.channel_id if interaction.guild_id is not None else None
         result: GeneralsResult = await self.service.find_game(KIND, interaction.user.id, place, game_id)
         if interaction.guild_id is not None and result.game.guild_id != interaction.guild_id:
-            raise ServiceError(f"Game #{result.id} is played in another server; use its channel or our DMs.")
+            raise ServiceError(Text("Game #{number} is played in another server; use its channel or our DMs.",
+                                    number=result.id))
         return result
 
     # ----- components and forms ---------------------------------------------------------------------------
@@ -185,10 +191,11 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         if verb == "accept":
             result = await self.service.accept(game_id, user, interaction.message.id if interaction.message else None)
             await self.show_board(interaction, result)
+            await self.bot.languages.saw(interaction)  # the board DMed now is in the language of this click
             await self.private_boards.open(result.id)
         elif verb == "decline":
             result = await self.service.decline(game_id, user)
-            embed = self._challenge_embed(result, declined_by=result.game.seat_of(user))
+            embed = self._challenge_embed(result, await self.public_say(result), declined_by=result.game.seat_of(user))
             await interaction.response.edit_message(content=None, embed=embed, view=None)
         elif verb == "board":
             await self.private_boards.show(interaction, game_id, edit=False)
@@ -196,19 +203,23 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             await self.private_boards.send_by_dm(interaction, game_id)
         elif verb == "draw":
             result, drawn = await self.service.offer_draw(game_id, user)
-            text = "The game is drawn by agreement." if drawn else "You offered a draw; your opponent can accept it."
-            await interaction.response.send_message(text, ephemeral=True)
+            text = (Text("The game is drawn by agreement.") if drawn
+                    else Text("You offered a draw; your opponent can accept it."))
+            await interaction.response.send_message(Say.to(interaction)(text), ephemeral=True)
             await self.bot.redraw(result.id)
         elif verb == "resign":
             await self.service.require_player(game_id, user)
+            say = Say.to(interaction)
             confirm = discord.ui.View(timeout=None)
-            confirm.add_item(GeneralsButton.of(game=game_id, verb="resign-yes", label="Yes, resign",
+            confirm.add_item(GeneralsButton.of(game=game_id, verb="resign-yes",
+                                               label=say(TextIn("button", "Yes, resign")),
                                                style=discord.ButtonStyle.danger))
-            await interaction.response.send_message(f"Resign Game of the Generals #{game_id}? You lose the game.",
-                                                    view=confirm, ephemeral=True)
+            await interaction.response.send_message(
+                say(Text("Resign Game of the Generals #{number}? You lose the game.", number=game_id)),
+                view=confirm, ephemeral=True)
         elif verb == "resign-yes":
             result = await self.service.resign(game_id, user)
-            await interaction.response.edit_message(content="You resigned.", view=None)
+            await interaction.response.edit_message(content=Say.to(interaction)(Text("You resigned.")), view=None)
             await self.bot.redraw(result.id)
         elif verb == "ready":
             await self.setup_tools.act(interaction, game_id, "ready")
@@ -228,8 +239,8 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         """The user's own seat and view in this game; refuses someone who does not play in it."""
         own = next((own for own in result.private if own.user_id == user_id), None)
         if own is None:
-            raise ServiceError(f"You are not playing in this game. Start your own with "
-                               f"{describe(KIND).start_command}.")
+            raise ServiceError(Text("You are not playing in this game. Start your own with {command}.",
+                                    command=describe(KIND).start_command))
         return own
 
     def own_view(self, result: GeneralsResult, user_id: int) -> PlayerView:
@@ -242,21 +253,23 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         images: bool = (await self.bot.server_settings.get(result.game.guild_id)).images
         return images
 
-    def _challenge_embed(self, result: GeneralsResult, declined_by: int | None = None) -> discord.Embed:
-        return challenge_embed(result.game, seat_names(self, result), result.public.settings.names(), declined_by)
+    def _challenge_embed(self, result: GeneralsResult, say: Say, declined_by: int | None = None) -> discord.Embed:
+        return challenge_embed(result.game, seat_names(self, result), result.public.settings.names(), say,
+                               declined_by)
 
     async def channel_board(self, result: GeneralsResult) -> Board:
+        say = await self.public_say(result)
         if result.game.status in CLOSED_CHALLENGE:
-            view = challenge_view(result.id) if result.game.status == "pending" else None
-            return Board(None, self._challenge_embed(result), view)
-        return await self._board(result, await self.images_on(result))
+            view = challenge_view(result.id, say) if result.game.status == "pending" else None
+            return Board(None, self._challenge_embed(result, say), view)
+        return await self._board(result, await self.images_on(result), say)
 
-    async def _board(self, result: GeneralsResult, images: bool) -> Board:
-        """The public board, as a picture when `images` (else the text board)."""
+    async def _board(self, result: GeneralsResult, images: bool, say: Say) -> Board:
+        """The public board in the server's language (`say`), as a picture when `images` (else the text board)."""
         game, view, names = result.game, result.public, seat_names(self, result)
-        image, text = await picture(view, images)
-        return Board(channel_content(game.id, names), channel_embed(game, view, names, text),
-                     channel_view(game, view), image, channel_key(game, view, images))
+        image, text = await picture(view, images, language=say.language)
+        return Board(channel_content(game.id, names, say), channel_embed(game, view, names, text, say),
+                     channel_view(game, view, say), image, channel_key(game, view, images, language=say.language))
 
     async def show_board(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> None:
         """Answer a click on the channel message by redrawing it from the latest state, remembered as drawn."""
@@ -266,7 +279,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                                                     attachments=board.attachments(),
                                                     allowed_mentions=discord.AllowedMentions.none())
             if interaction.message is not None:
-                self.private_boards.drawn.remember(interaction.message.id, board.key)
+                self.private_boards.drawn.remember(interaction.message.id, board.key, latest.game)
         self.schedule_bots(result)
 
     async def draw(self, result: GeneralsResult) -> None:
@@ -274,12 +287,14 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         drawing lock); a private board not yet delivered is sent by DM. Unchanged boards are not drawn again."""
         game = result.game
         images = await self.images_on(result)
+        say = await self.public_say(result)
         if game.message_id is not None:
             message = self.channel(result).get_partial_message(game.message_id)
             if game.status in CLOSED_CHALLENGE:
-                await message.edit(content=None, embed=self._challenge_embed(result), view=None)
-            elif self.private_boards.drawn.get(message.id) != channel_key(game, result.public, images):
-                board = await self._board(result, images)
+                await message.edit(content=None, embed=self._challenge_embed(result, say), view=None)
+            elif not self.private_boards.drawn.current(
+                    message.id, channel_key(game, result.public, images, language=say.language), game):
+                board = await self._board(result, images, say)
                 try:
                     await message.edit(content=board.content, embed=board.embed, view=board.view,
                                        attachments=board.attachments(),
@@ -288,17 +303,22 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                     if board.image is None:
                         raise
                     # No Attach Files permission in this channel: the text board says the same.
-                    board = await self._board(result, images=False)
+                    board = await self._board(result, False, say)
                     await message.edit(content=board.content, embed=board.embed, view=board.view, attachments=[],
                                        allowed_mentions=discord.AllowedMentions.none())
-                self.private_boards.drawn.remember(message.id, board.key)
+                self.private_boards.drawn.remember(message.id, board.key, game)
         if game.status in ("active", "finished"):
             await self.private_boards.draw_all(result, images, announce_failure=True)
 
+    async def restore(self, result: GeneralsResult) -> None:
+        """After a start: `draw`, which edits only the boards whose key changed (and delivers undelivered ones)."""
+        await self.draw(result)
+
     async def ending_board(self, result: Result[Any, Any]) -> Board | None:
         """Both armies revealed (a finished game's public view shows every piece)."""
-        board = await self._board(result, await self.images_on(result))
-        board.embed.title = "Both armies, revealed"
+        say = await self.public_say(result)
+        board = await self._board(result, await self.images_on(result), say)
+        board.embed.title = say(Text("Both armies, revealed"))
         return board
 
     async def game_opened(self, result: Result[Any, Any]) -> None:
@@ -306,55 +326,61 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             await self.private_boards.open(result.id)
         self.schedule_bots(result)
 
-    async def turn_notice(self, result: Result[Any, Any], seat: int) -> str:
-        return await super().turn_notice(result, seat) + await self.private_boards.board_hint(result.id, seat)
+    async def turn_notice(self, result: Result[Any, Any], seat: int) -> Text:
+        notice = await super().turn_notice(result, seat)
+        if not await self.private_boards.needs_reopening(result.id, seat):
+            return notice
+        return Text("{notice} Press **My board** on the game message to see your board.", notice=notice)
 
-    def play_began_text(self, result: Result[Any, Any], first: int | None) -> str:
-        who = f"<@{first}> moves first" if first is not None else "I move first"
-        return f"Game of the Generals #{result.id}: both armies are deployed. {who}."
+    def play_began_text(self, result: Result[Any, Any], first: int | None) -> Text:
+        if first is None:
+            return Text("Game of the Generals #{number}: both armies are deployed. I move first.", number=result.id)
+        return Text("Game of the Generals #{number}: both armies are deployed. <@{first}> moves first.",
+                    number=result.id, first=first)
 
     # ----- replays, rules, endings, timers ----------------------------------------------------------------
-    def replay_embed(self, frame: ReplayFrame[PublicView]) -> discord.Embed:
+    def replay_embed(self, frame: ReplayFrame[PublicView], say: Say) -> discord.Embed:
         """A replay frame: the public board, or every rank once the game is over (the service chose the view)."""
-        return self._replay_embed(frame, text_board(frame.view))
+        return self._replay_embed(frame, text_board(frame.view, say.language), say)
 
-    async def replay_board(self, frame: ReplayFrame[PublicView]) -> Board:
+    async def replay_board(self, frame: ReplayFrame[PublicView], say: Say) -> Board:
         """A replay frame as a picture of that position (drawn off the event loop), or the text board when the
         server switched pictures off."""
-        image, text = await picture(frame.view, await self.images_on(Result(frame.game, frame.view)))
-        return Board(None, self._replay_embed(frame, text), None, image)
+        image, text = await picture(frame.view, await self.images_on(Result(frame.game, frame.view)),
+                                    language=say.language)
+        return Board(None, self._replay_embed(frame, text, say), None, image)
 
-    def _replay_embed(self, frame: ReplayFrame[PublicView], text: str | None) -> discord.Embed:
+    def _replay_embed(self, frame: ReplayFrame[PublicView], text: str | None, say: Say) -> discord.Embed:
         shown: GeneralsResult = Result(frame.game, frame.view)
-        embed = channel_embed(frame.game, frame.view, seat_names(self, shown), text)
-        # A past position: how to play now does not belong to it.
-        lines = [line for line in (embed.description or "").split("\n")
-                 if not line.startswith(("Play with the ", "Each player deploys in secret"))]
+        # A past position: how to set up and play now does not belong to it.
+        embed = channel_embed(frame.game, frame.view, seat_names(self, shown), text, say, how_to_play=False)
         if frame.game.finished_at is None:
-            lines.append("Ranks are shown in replays once the game is over.")
-        embed.description = "\n".join(lines)
+            embed.description = "\n".join([embed.description or "",
+                                           say(Text("Ranks are shown in replays once the game is over."))])
         return embed
 
-    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[str]:
+    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[Text | str]:
         """The settings the game plays by (Generals has no lobby: its challenges show them)."""
         try:
             return settings_lines(Settings.from_options(options).names())
         except GameError as exc:
-            return [str(exc)]
+            return [reason(exc)]
 
-    def ending_line(self, result: GeneralsResult) -> str:
+    def ending_line(self, result: GeneralsResult) -> Text | str:
         outcome = result.public.outcome
         if outcome is not None:
             return outcome_line(outcome.places, outcome.reason, seat_names(self, result))
         ended = result.ended()
         if ended is not None:
             return outcome_line(ended.places, ended.reason, seat_names(self, result))
-        return "time ran out."
+        return Text("time ran out.")
 
-    def reminder_text(self, result: GeneralsResult, user_id: int, deadline: float) -> str:
-        what = "finish your setup" if result.public.phase == SETUP else "move"
-        return (f"<@{user_id}>, please {what} in Game of the Generals #{result.id}: you forfeit "
-                f"<t:{int(deadline)}:R> otherwise.")
+    def reminder_text(self, result: GeneralsResult, user_id: int, deadline: float) -> Text:
+        if result.public.phase == SETUP:
+            return Text("<@{user}>, please finish your setup in Game of the Generals #{number}: you forfeit "
+                        "<t:{deadline}:R> otherwise.", user=user_id, number=result.id, deadline=int(deadline))
+        return Text("<@{user}>, please move in Game of the Generals #{number}: you forfeit <t:{deadline}:R> "
+                    "otherwise.", user=user_id, number=result.id, deadline=int(deadline))
 
-    def timeout_text(self, result: GeneralsResult, event: TimerEvent) -> str:
-        return f"Game of the Generals #{result.id}: {self.ending_line(result)}"
+    def timeout_text(self, result: GeneralsResult, event: TimerEvent) -> Text:
+        return Text("Game of the Generals #{number}: {ending}", number=result.id, ending=self.ending_line(result))

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import dispatch
-from bot.games.generals.board import board_rows_hint, export_text
 from bot.games.generals.components import FORM, KIND, ForgetSelect
+from bot.games.generals.own_board import board_rows_hint, export_text
+from bot.i18n import Say
 from bot.service import ServiceError
 from games.generals.setup import FORMATIONS, Grid, as_owner_sees_it, compact, format_grid, grid_from_squares, parse_grid
 from games.generals.views import SETUP, PlayerView
-from storage.formations import FormationError, FormationStore
+from games.text import Text, TextIn
+from storage.formations import MAX_NAME, MAX_PER_USER, FormationError, FormationStore
 
 if TYPE_CHECKING:
     from bot.games.generals.presenter import GeneralsPresenter
@@ -52,13 +54,13 @@ class SetupTools:
             return
         result = await self.presenter.service.require_player(game_id, interaction.user.id)
         if source != "s":
-            raise ServiceError("That is not one of the formations on offer; open your board again.")
+            raise ServiceError(Text("That is not one of the formations on offer; open your board again."))
         seat = result.game.seat_of(interaction.user.id)
         assert seat is not None
         try:
             saved = await self.formations.load(interaction.user.id, KIND, name)
-        except FormationError as exc:
-            raise ServiceError(str(exc)) from None
+        except FormationError:  # the one refusal of a load
+            raise ServiceError(no_such_formation(name)) from None
         grid = as_owner_sees_it(parse_grid(saved.setup)[0], seat)
         await self.act(interaction, game_id, "setup:" + compact(grid))
 
@@ -70,11 +72,11 @@ class SetupTools:
             await self.act(interaction, game_id, f"swap:{squares}")
             return
         if verb not in ("pick", "drop"):
-            raise ServiceError("That is not one of the squares on offer; open your board again.")
+            raise ServiceError(Text("That is not one of the squares on offer; open your board again."))
         result = await self.presenter.service.require_player(game_id, interaction.user.id)
         view = self.presenter.own_view(result, interaction.user.id)
         if view.phase != SETUP or view.ready[view.seat]:
-            raise ServiceError("Setup tools are for your army before you are ready.")
+            raise ServiceError(Text("Setup tools are for your army before you are ready."))
         await self.presenter.private_boards.answer(interaction, game_id,
                                                    selected=squares if verb == "pick" else None)
 
@@ -82,26 +84,30 @@ class SetupTools:
         result = await self.presenter.service.require_player(game_id, interaction.user.id)
         view = self.presenter.own_view(result, interaction.user.id)
         if view.phase != SETUP or view.ready[view.seat]:
-            raise ServiceError("Setup tools are for your army before you are ready.")
-        modal = discord.ui.Modal(title="Your setup", custom_id=FORM.format(game=game_id, what=what), timeout=900)
+            raise ServiceError(Text("Setup tools are for your army before you are ready."))
+        say = Say.to(interaction)
+        modal = discord.ui.Modal(title=say(Text("Your setup")), custom_id=FORM.format(game=game_id, what=what),
+                                 timeout=900)
         if what == "swap":
-            modal.title = "Swap two squares"
-            modal.add_item(discord.ui.TextInput(label="Two of your squares, e.g. a1 b2", custom_id="squares",
+            modal.title = say(Text("Swap two squares"))
+            modal.add_item(discord.ui.TextInput(label=say(Text("Two of your squares, e.g. a1 b2")), custom_id="squares",
                                                 min_length=4, max_length=12, placeholder="a1 b2"))
         elif what == "import":
-            modal.title = "Import a setup grid"
+            modal.title = say(Text("Import a setup grid"))
             current = draft_grid(view)
             # The hint is a text of its own above the field (a placeholder holds 100 characters and hides once
             # the field has the current grid in it), so it is always shown whole.
-            modal.add_item(discord.ui.TextDisplay(board_rows_hint(view.seat)))
-            modal.add_item(discord.ui.Label(text="Your grid (3 rows of 9 cells)", component=discord.ui.TextInput(
+            modal.add_item(discord.ui.TextDisplay(say(board_rows_hint(view.seat))))
+            modal.add_item(discord.ui.Label(text=say(Text("Your grid (3 rows of 9 cells)")),
+                                            component=discord.ui.TextInput(
                 custom_id="grid", style=discord.TextStyle.paragraph,
                 default=format_grid(current, view.seat) if current else None, max_length=1000)))
         else:
             if not view.own:
-                raise ServiceError("Deploy a setup first; then you can save it.")
-            modal.title = "Save this setup as a formation"
-            modal.add_item(discord.ui.TextInput(label="Name", custom_id="name", min_length=1, max_length=40))
+                raise ServiceError(Text("Deploy a setup first; then you can save it."))
+            modal.title = say(Text("Save this setup as a formation"))
+            modal.add_item(discord.ui.TextInput(label=say(TextIn("form field", "Name")), custom_id="name",
+                                                min_length=1, max_length=40))
         await interaction.response.send_modal(modal)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
@@ -126,7 +132,7 @@ class SetupTools:
         if what == "swap":
             squares = values.get("squares", "").replace(",", " ").replace("-", " ").split()
             if len(squares) != 2:
-                raise ServiceError("Name two of your squares, like `a1 b2`.")
+                raise ServiceError(Text("Name two of your squares, like `a1 b2`."))
             await self.act(interaction, game_id, f"swap:{squares[0]}-{squares[1]}")
         elif what == "import":
             await self.act(interaction, game_id, "setup:" + values.get("grid", ""))
@@ -139,15 +145,19 @@ class SetupTools:
         view = self.presenter.own_view(result, interaction.user.id)
         grid = draft_grid(view)
         if grid is None:
-            raise ServiceError("Deploy a setup first; then you can save it.")
+            raise ServiceError(Text("Deploy a setup first; then you can save it."))
+        if not 1 <= len(" ".join(name.split())) <= MAX_NAME:  # the store checks it too; the words are ours
+            raise ServiceError(Text("A formation name has 1 to {most} characters.", most=MAX_NAME))
         try:
             saved = await self.formations.save(interaction.user.id, KIND, name,
                                                compact(as_owner_sees_it(grid, view.seat)),
                                                self.presenter.service.clock())
-        except FormationError as exc:
-            raise ServiceError(str(exc)) from None
+        except FormationError:  # with a good name, the one refusal left: no room for another (checked atomically)
+            raise ServiceError(Text("You have {count} saved formations; delete one to save another.",
+                                    count=MAX_PER_USER)) from None
         await interaction.response.send_message(
-            f"Saved as **{saved.name}**: load it from the formation menu in any game (on either side).",
+            Say.to(interaction)(Text("Saved as **{name}**: load it from the formation menu in any game (on either "
+                                     "side).", name=saved.name)),
             ephemeral=True)
         await self.redraw_games_of(interaction.user.id)
 
@@ -156,24 +166,29 @@ class SetupTools:
         view = self.presenter.own_view(result, interaction.user.id)
         grid = draft_grid(view)
         if grid is None:
-            raise ServiceError("There is nothing to export yet: deploy a formation first.")
-        await interaction.response.send_message(export_text(format_grid(grid, view.seat), compact(grid)),
-                                                ephemeral=True)
+            raise ServiceError(Text("There is nothing to export yet: deploy a formation first."))
+        await interaction.response.send_message(
+            Say.to(interaction)(export_text(format_grid(grid, view.seat), compact(grid))), ephemeral=True)
 
     async def choose_to_delete(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         saved = await self.formations.list(interaction.user.id, KIND)
         if not saved:
-            raise ServiceError("You have no saved formations.")
+            raise ServiceError(Text("You have no saved formations."))
+        say = Say.to(interaction)
         choose = discord.ui.View(timeout=None)
-        choose.add_item(ForgetSelect.of(game=game_id, placeholder="Delete which formation?", options=[
+        choose.add_item(ForgetSelect.of(game=game_id, placeholder=say(Text("Delete which formation?")), options=[
             discord.SelectOption(label=f.name[:100], value=f.name[:100]) for f in saved[:25]]))
-        await interaction.response.send_message("Which saved formation should I delete?", view=choose,
+        await interaction.response.send_message(say(Text("Which saved formation should I delete?")), view=choose,
                                                 ephemeral=True)
 
     async def forget(self, interaction: discord.Interaction[Any], game_id: int, name: str) -> None:
         await self.presenter.service.require_player(game_id, interaction.user.id)  # a menu of a player's board
-        await self.formations.delete(interaction.user.id, KIND, name)
-        await interaction.response.edit_message(content=f"Deleted your saved formation **{name}**.", view=None)
+        try:
+            await self.formations.delete(interaction.user.id, KIND, name)
+        except FormationError:  # deleted meanwhile (from another board): say so, it is no fault
+            raise ServiceError(no_such_formation(name)) from None
+        await interaction.response.edit_message(
+            content=Say.to(interaction)(Text("Deleted your saved formation **{name}**.", name=name)), view=None)
         await self.redraw_games_of(interaction.user.id)
 
     async def saved_names(self, user_id: int, view: PlayerView) -> list[str]:
@@ -186,6 +201,11 @@ class SetupTools:
         """Redraw every game the user plays: their saved formations are on each of their setup boards."""
         for game_id in await self.presenter.service.active_games_of(KIND, user_id):
             await self.presenter.bot.redraw(game_id)
+
+
+def no_such_formation(name: str) -> Text:
+    """Why a saved formation could not be loaded or deleted (the store's refusal, in the player's words)."""
+    return Text("You have no saved formation called {name}.", name=repr(" ".join(name.split())))
 
 
 def draft_grid(view: PlayerView) -> Grid | None:

@@ -4,7 +4,8 @@ Everything in this game is public, so the status shows the whole table. The deci
 is made on the status message, in one request each: playing a chip is one choice of "colour on pile" in a
 menu (two steps only when the plays do not fit the message: which chip on it, which pile in a private
 follow-up); killing a chip, naming the next player and rescuing are one click. All of it is drawn from the
-game's public view (`SuckerView`) and its public record (`GameInfo`).
+game's public view (`SuckerView`) and its public record (`GameInfo`), in the language of whoever reads it (`say`):
+the server's for the status message and deals, the user's for what is shown only to them.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.games.sucker.components import DealButton, ResignButton, SuckerButton, SuckerSelect
+from bot.games.sucker.components import KIND, DealButton, ResignButton, SuckerButton, SuckerSelect
 from bot.games.sucker.people import last_said, name
-from bot.lobby import format_duration
+from bot.i18n import Say
+from bot.lobby import per_turn
 from bot.service import GameInfo, Result
+from games.sucker.texts import Joined, chip_colour, either
 from games.sucker.views import ChoiceView, SuckerView
+from games.text import Plural, Text, TextIn
 from storage.deals import Deal
 
 COLOUR = discord.Colour.from_rgb(155, 89, 182)
@@ -26,6 +30,7 @@ PER_ROW, MAX_BUTTONS = 5, 20  # the fifth row holds Resign
 CONTROL_ROW = 4
 PER_MENU, MAX_MENUS = 25, 5
 PLAY_MENUS = CONTROL_ROW  # the one-step chip menus fill the rows above Resign's
+MAX_LABEL, MAX_OPTION, MAX_PLACEHOLDER = 80, 100, 150  # Discord's limits on a button, a menu option, a menu's hint
 
 
 def chip(colour: str, count: int | None = None) -> str:
@@ -33,62 +38,78 @@ def chip(colour: str, count: int | None = None) -> str:
     return f"{mark} {count}" if count is not None else mark
 
 
-def content(game: GameInfo) -> str:
+def title(game_id: int) -> Text:
+    return Text("So Long Sucker #{number}", number=game_id)
+
+
+def content(game: GameInfo, say: Say) -> str:
     """The status message's text line: the game, and where its table talks."""
-    thread = f" · table talk in <#{game.thread_id}>" if game.thread_id else ""
-    return f"So Long Sucker #{game.id}{thread}"
+    if game.thread_id:
+        return say(Text("So Long Sucker #{number} · table talk in <#{thread}>", number=game.id, thread=game.thread_id))
+    return say(title(game.id))
 
 
-def status_embed(game: GameInfo, view: SuckerView) -> discord.Embed:
-    lines = ["**Piles** (bottom → top)"]
-    lines += [f"{p.number}. " + "".join(chip(c.colour) for c in p.chips) for p in view.piles] or ["No piles yet."]
-    lines += ["", "**Players**"]
+def status_embed(game: GameInfo, view: SuckerView, say: Say) -> discord.Embed:
+    """The whole table, in `say`'s language: piles, players with what they hold, the latest action, the decision."""
+    lines: list[Text | str] = [Text("**Piles** (bottom → top)")]
+    lines += [f"{p.number}. " + "".join(chip(c.colour) for c in p.chips) for p in view.piles] or [Text("No piles yet.")]
+    lines += ["", Text("**Players**")]
     for seat in view.seats:
-        who = f"{chip(seat.colour)} {name(game, view, seat.seat)}"
+        who = Joined([chip(seat.colour), name(game, view, seat.seat)], " ")
         if seat.defeated:
-            lines.append(f"💀 {who}: defeated")
+            lines.append(Text("💀 {who}: defeated", who=who))
             continue
-        held = " ".join(chip(c, n) for c, n in seat.holdings) or "no chips"
+        held: Text | str = " ".join(chip(c, n) for c, n in seat.holdings) or Text("no chips")
         marker = "▶ " if seat.seat == view.to_decide else ""
-        prisoners = f" ({seat.prisoners} prisoner{'' if seat.prisoners == 1 else 's'})" if seat.prisoners else ""
-        lines.append(f"{marker}{who}: {held}{prisoners}")
+        if seat.prisoners:
+            lines.append(Text("{marker}{who}: {held} {prisoners}", marker=marker, who=who, held=held,
+                              prisoners=Plural("({count} prisoner)", "({count} prisoners)", seat.prisoners)))
+        else:
+            lines.append(Text("{marker}{who}: {held}", marker=marker, who=who, held=held))
     dead = " ".join(chip(c, n) for c, n in view.dead if n)
     if dead:
-        lines.append(f"Dead: {dead}")
+        lines.append(Text("Dead: {chips}", chips=dead))
     lines.append("")
     said = last_said(game, view)
     if said is not None:
-        lines.append(f"Last: {said}.")
+        lines.append(Text("Last: {what}.", what=said))
     if view.outcome is not None:
-        winners = ", ".join(name(game, view, s) for s in view.outcome.winners)
-        lines.append(f"🏆 {winners} " + ("share the win (agreed)." if view.outcome.is_draw else "wins!"))
+        winners = Joined([name(game, view, s) for s in view.outcome.winners], ", ")
+        if view.outcome.is_draw:
+            lines.append(Text("🏆 {winners} share the win (agreed).", winners=winners))
+        else:
+            lines.append(Text("🏆 {winners} wins!", winners=winners))
     else:
         lines.append(decision_line(game, view))
         if game.deadline is not None:
-            lines.append(f"Time for this decision runs out <t:{int(game.deadline)}:R>.")
-        lines.append("Talk and make deals freely; `/sucker give`, `/sucker kill` and `/sucker deal` work at any time.")
-    embed = discord.Embed(title=f"So Long Sucker #{game.id}", description="\n".join(lines)[:4096], colour=COLOUR)
-    embed.set_footer(text=f"{view.players} players · {view.chips} chips each · "
-                          f"{format_duration(game.turn_timeout)} per decision")
+            lines.append(Text("Time for this decision runs out <t:{deadline}:R>.", deadline=int(game.deadline)))
+        lines.append(Text("Talk and make deals freely; `/sucker give`, `/sucker kill` and `/sucker deal` work at any "
+                          "time."))
+    embed = discord.Embed(title=say(title(game.id)), description="\n".join(say(line) for line in lines)[:4096],
+                          colour=COLOUR)
+    embed.set_footer(text=say(Text("{players} · {chips} · {time}",
+                                   players=Plural("{count} player", "{count} players", view.players),
+                                   chips=Plural("{count} chip each", "{count} chips each", view.chips),
+                                   time=per_turn(KIND, game.turn_timeout))))
     return embed
 
 
-def decision_line(game: GameInfo, view: SuckerView) -> str:
+def decision_line(game: GameInfo, view: SuckerView) -> Text:
     assert view.to_decide is not None
     who = name(game, view, view.to_decide)
     if view.decision == "play":
-        return f"**{who} plays a chip** onto a pile or a new pile."
+        return Text("**{who} plays a chip** onto a pile or a new pile.", who=who)
     if view.decision == "kill":
         assert view.capture is not None
-        return f"**{who} captured pile {view.capture[0]}** and chooses one chip to kill."
+        return Text("**{who} captured pile {pile}** and chooses one chip to kill.", who=who, pile=view.capture[0])
     if view.decision == "name":
-        return f"**{who} names who moves next.**"
+        return Text("**{who} names who moves next.**", who=who)
     assert view.stuck is not None
-    return (f"{name(game, view, view.stuck)} has the move but no chips. "
-            f"**{who}, rescue them with a chip or decline.**")
+    return Text("{stuck} has the move but no chips. **{who}, rescue them with a chip or decline.**",
+                stuck=name(game, view, view.stuck), who=who)
 
 
-def status_view(result: Result[SuckerView, SuckerView]) -> discord.ui.View | None:
+def status_view(result: Result[SuckerView, SuckerView], say: Say) -> discord.ui.View | None:
     """Components for the decision the game waits for (none while a bot decides), and Resign; None once the game
     is over."""
     game, view = result.game, result.public
@@ -96,8 +117,8 @@ def status_view(result: Result[SuckerView, SuckerView]) -> discord.ui.View | Non
     if seat is None or game.status != "active":
         return None
     components = discord.ui.View(timeout=None)
-    components.add_item(ResignButton.of(game=game.id, verb="resign", label="Resign", style=discord.ButtonStyle.danger,
-                                        row=CONTROL_ROW))
+    components.add_item(ResignButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
+                                        style=discord.ButtonStyle.danger, row=CONTROL_ROW))
     if game.is_bot(seat):
         return components
     if view.decision == "play":
@@ -106,20 +127,23 @@ def status_view(result: Result[SuckerView, SuckerView]) -> discord.ui.View | Non
             for row, plays in enumerate(menus):
                 components.add_item(SuckerSelect.of(
                     game=game.id, ply=game.turn_token, what=f"play{row}", row=row,
-                    options=[discord.SelectOption(label=play_label(p), value=p.text, emoji=EMOJI.get(p.colour or ""))
-                             for p in plays],
-                    placeholder=_play_placeholder(plays, whole=len(menus) == 1)))
+                    options=[discord.SelectOption(label=say(play_label(p))[:MAX_OPTION], value=p.text,
+                                                  emoji=EMOJI.get(p.colour or "")) for p in plays],
+                    placeholder=say(_play_placeholder(plays, whole=len(menus) == 1))[:MAX_PLACEHOLDER]))
             return components
         # More plays than the menus hold: two steps, the colour here and the pile in a private reply.
         held = sorted(view.seats[seat].holdings, key=lambda pair: view.colours.index(pair[0]))
-        options = [discord.SelectOption(label=f"{colour} ({count})", value=colour, emoji=EMOJI.get(colour))
+        options = [discord.SelectOption(label=say(Text("{colour} ({count})", colour=chip_colour(colour),
+                                                       count=count))[:MAX_OPTION],
+                                        value=colour, emoji=EMOJI.get(colour))
                    for colour, count in held]
         components.add_item(SuckerSelect.of(game=game.id, ply=game.turn_token, what="chip", options=options,
-                                            placeholder="Play a chip: which colour?", row=0))
+                                            placeholder=say(Text("Play a chip: which colour?")), row=0))
         return components
     for i, option in enumerate(view.options[:MAX_BUTTONS]):
-        components.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=option.text, label=option.label,
-                                            style=discord.ButtonStyle.primary, row=i // PER_ROW))
+        components.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=option.text,
+                                            label=say(option.label)[:MAX_LABEL], style=discord.ButtonStyle.primary,
+                                            row=i // PER_ROW))
     return components
 
 
@@ -143,21 +167,19 @@ def play_menus(view: SuckerView) -> list[list[ChoiceView]] | None:
     return menus if 0 < len(menus) <= PLAY_MENUS else None
 
 
-def play_label(play: ChoiceView) -> str:
+def play_label(play: ChoiceView) -> Text:
     """A chip play as its menu option reads: "red on pile 2 (3 chips, top blue)", "red on a new pile"."""
-    where = play.pile or play.label
-    where = "a new pile" if where == "New pile" else where[:1].lower() + where[1:]
-    return f"{play.colour} on {where}"[:100]
+    return play.placed if play.placed is not None else play.label
 
 
-def _play_placeholder(plays: Sequence[ChoiceView], whole: bool) -> str:
+def _play_placeholder(plays: Sequence[ChoiceView], whole: bool) -> Text:
     if whole:
-        return "Play a chip: which colour on which pile?"
+        return Text("Play a chip: which colour on which pile?")
     colours = list(dict.fromkeys(p.colour or "" for p in plays))
-    return f"Play {' or '.join(colours)}: on which pile?"[:150]
+    return Text("Play {colours}: on which pile?", colours=either([chip_colour(c) for c in colours]))
 
 
-def pile_view(result: Result[SuckerView, SuckerView], colour: str) -> discord.ui.View:
+def pile_view(result: Result[SuckerView, SuckerView], colour: str, say: Say) -> discord.ui.View:
     """The private second step of playing a chip of `colour`: which pile (or a new one)."""
     game = result.game
     plays = [o for o in result.public.options if o.colour == colour]
@@ -165,28 +187,32 @@ def pile_view(result: Result[SuckerView, SuckerView], colour: str) -> discord.ui
     if len(plays) <= MAX_BUTTONS:
         for i, play in enumerate(plays):
             components.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=play.text,
-                                                label=play.pile or play.label, style=discord.ButtonStyle.primary,
-                                                row=i // PER_ROW))
+                                                label=say(play.pile or play.label)[:MAX_LABEL],
+                                                style=discord.ButtonStyle.primary, row=i // PER_ROW))
         return components
     for index in range(0, min(len(plays), PER_MENU * MAX_MENUS), PER_MENU):  # more piles than buttons: menus
         chunk = plays[index:index + PER_MENU]
-        options = [discord.SelectOption(label=play.pile or play.label, value=play.text) for play in chunk]
+        options = [discord.SelectOption(label=say(play.pile or play.label)[:MAX_OPTION], value=play.text)
+                   for play in chunk]
         components.add_item(SuckerSelect.of(game=game.id, ply=game.turn_token, what=f"pile{index // PER_MENU}",
-                                            options=options, placeholder="Which pile?", row=index // PER_MENU))
+                                            options=options, placeholder=say(Text("Which pile?")),
+                                            row=index // PER_MENU))
     return components
 
 
-def deal_embed(game_id: int, deal: Deal) -> discord.Embed:
-    accepted = ", ".join(f"<@{u}>" for u in deal.accepted_by) or "nobody yet"
-    text = (f"<@{deal.author_id}> proposes:\n> {deal.text}\n\nMarked as accepted by: {accepted}\n"
-            "Deals are not binding: anyone may break one, and nothing enforces it.")
-    return discord.Embed(title=f"Deal #{deal.number} · So Long Sucker #{game_id}", description=text[:4096],
-                         colour=COLOUR)
+def deal_embed(game_id: int, deal: Deal, say: Say) -> discord.Embed:
+    """A deal as the table sees it, in the server's language (its own words are the proposer's, as written)."""
+    accepted: Text | str = ", ".join(f"<@{u}>" for u in deal.accepted_by) or Text("nobody yet")
+    text = say(Text("<@{author}> proposes:\n> {deal}\n\nMarked as accepted by: {accepted}\nDeals are not binding: "
+                    "anyone may break one, and nothing enforces it.", author=deal.author_id, deal=deal.text,
+                    accepted=accepted))
+    return discord.Embed(title=say(Text("Deal #{deal} · So Long Sucker #{number}", deal=deal.number, number=game_id)),
+                         description=text[:4096], colour=COLOUR)
 
 
-def deal_view(game_id: int, deal: Deal) -> discord.ui.View:
+def deal_view(game_id: int, deal: Deal, say: Say) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(DealButton.of(game=game_id, number=deal.number, label="Accept / withdraw",
+    view.add_item(DealButton.of(game=game_id, number=deal.number, label=say(TextIn("button", "Accept / withdraw")),
                                 style=discord.ButtonStyle.success))
     return view
 

@@ -2,16 +2,21 @@
 (`<@1234> (blue)`), a computer seat as `Bot 1 (green)`, numbered in seat order among the computer seats; and
 the latest action in those words (`<@1234> (blue) gives a yellow chip to Bot 1 (green)`).
 
-The engine narrates by seat and colour (`games.sucker.narration`); only this layer knows which seat is whom.
+The engine narrates by seat and colour (`games.sucker.narration`); only this layer knows which seat is whom. The
+names are texts (the colour, and "Bot", are words of the reader's language), rendered where they are shown.
 """
 
 from __future__ import annotations
 
+import functools
 from functools import partial
 
+from bot.i18n import LANGUAGES, render
 from bot.service import GameInfo
 from games.sucker.narration import words
+from games.sucker.texts import colour_name, every_colour_word
 from games.sucker.views import SuckerView
+from games.text import Text
 
 
 def bot_number(game: GameInfo, seat: int) -> int:
@@ -19,27 +24,45 @@ def bot_number(game: GameInfo, seat: int) -> int:
     return sum(1 for s in game.seats[: seat + 1] if s.bot is not None)
 
 
-def who(game: GameInfo, seat: int) -> str:
+def who(game: GameInfo, seat: int) -> Text | str:
     """A seat without its colour: `<@1234>` for a person, `Bot 1` for a computer seat."""
     user = game.user_at(seat)
-    return f"<@{user}>" if user is not None else f"Bot {bot_number(game, seat)}"
+    return f"<@{user}>" if user is not None else Text("Bot {number}", number=bot_number(game, seat))
 
 
-def name(game: GameInfo, view: SuckerView, seat: int) -> str:
+def name(game: GameInfo, view: SuckerView, seat: int) -> Text:
     """A seat as the table talks about it: who sits there and their colour."""
     if not 0 <= seat < len(game.seats):
-        return "someone"
-    return f"{who(game, seat)} ({view.colours[seat]})"
+        return Text("someone")
+    return Text("{who} ({colour})", who=who(game, seat), colour=colour_name(view.colours[seat]))
 
 
-def last_said(game: GameInfo, view: SuckerView) -> str | None:
+def last_said(game: GameInfo, view: SuckerView) -> Text | None:
     """The latest action in words, people named as people (None before the first action and after a draw)."""
     if view.narration is None:
         return None
     return words(view.narration, partial(name, game, view))
 
 
-def computer_seats(game: GameInfo, view: SuckerView) -> list[tuple[int, str]]:
+def computer_seats(game: GameInfo, view: SuckerView) -> list[tuple[int, Text]]:
     """(seat, "Bot N (colour)") of every computer seat still in the game."""
     return [(s.seat, name(game, view, s.seat)) for s in game.seats
             if s.bot is not None and not view.seats[s.seat].defeated]
+
+
+def typed_colour(typed: str) -> str:
+    """The colour a player typed, as the game names it ("blue"), in any language we speak ("синий", "синяя" and
+    "синюю" are blue too); what they typed, cleaned, when it is no colour (the game then says which ones exist)."""
+    key = folded(typed)
+    return _colour_words().get(key, key)
+
+
+@functools.cache
+def _colour_words() -> dict[str, str]:
+    return {folded(render(text, language)): english
+            for language in LANGUAGES for english, text in every_colour_word()}
+
+
+def folded(word: str) -> str:
+    """A word as typed words are compared: trimmed, lower case, the Russian yo as ye (often written so)."""
+    return word.strip().lower().replace("\u0451", "\u0435")

@@ -14,13 +14,17 @@ from discord.ext import commands
 
 from bot.games.sucker import board, people
 from bot.games.sucker.components import KIND, DealButton, ResignButton, SuckerButton, SuckerSelect
+from bot.i18n import Say
 from bot.lobby import post_lobby
 from bot.presenter import Board, GamePresenter
 from bot.service import GameInfo, ReplayFrame, Result, ServiceError, TimerEvent
+from bot.service.deals import DealService
 from games.base import EndReason
-from games.sucker.actions import COLOURS, Give, KillPrisoner, colour_index
+from games.sucker.actions import Give, KillPrisoner, colour_index
 from games.sucker.rules import DEFAULT_CHIPS, DEFAULT_PLAYERS
+from games.sucker.texts import Joined, chip_colour, chip_colour_object, colour_name
 from games.sucker.views import SuckerView
+from games.text import Plural, Text, TextIn
 from storage.deals import DealStore
 from storage.lobbies import LobbyRecord
 
@@ -29,14 +33,9 @@ log = logging.getLogger(__name__)
 # the engine refuses a colour that is not in the game with a clear reason.
 Colour = app_commands.Range[str, 1, 12]
 SuckerResult = Result[SuckerView, SuckerView]
-THREAD_GREETING = ("Table talk for this game: negotiate, promise and betray here. Decisions are made on the "
-                   "status message; `/sucker give`, `/sucker kill`, `/sucker deal` and `/sucker resign` work here "
-                   "at any time.")
-# How the last opponent went out, when that ended the game (the winner is named before it).
-_HOW_IT_ENDED = {
-    EndReason.RESIGN: "wins: the last opponent resigned.",
-    EndReason.TIMEOUT: "wins: the last opponent ran out of time.",
-}
+THREAD_GREETING = Text("Table talk for this game: negotiate, promise and betray here. Decisions are made on the "
+                        "status message; `/sucker give`, `/sucker kill`, `/sucker deal` and `/sucker resign` work here "
+                        "at any time.")
 
 
 class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", group_description="Play So Long Sucker"):
@@ -76,32 +75,37 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
                    game: int | None = None) -> None:
         found = await self._my_game(interaction, game)
         receiver = self._receiver(found, to, to_colour)
-        action = Give(colour_index(chip.strip().lower(), found.public.players), receiver, count)
+        action = Give(colour_index(people.typed_colour(chip), found.public.players), receiver, count)
         await self._free_action(interaction, found, action.text())
 
     def _receiver(self, found: SuckerResult, to: discord.User | None, to_colour: str | None) -> int:
         """The seat `/sucker give` names: a person (`to`; picking me means my computer seat, when I have one
         here) or any seat by its colour (`to_colour`), since a computer seat has no Discord user to pick."""
         game, view = found.game, found.public
-        by_colour = colour_index(to_colour.strip().lower(), view.players) if to_colour is not None else None
+        by_colour = colour_index(people.typed_colour(to_colour), view.players) if to_colour is not None else None
         by_user: int | None = None
         if to is not None and to.id == self.bot_user_id:
             bots = people.computer_seats(game, view)
+            if not bots:
+                raise ServiceError(Text("I have no seat still in So Long Sucker #{number}.", number=found.id))
             if len(bots) != 1:
-                listed = ", ".join(f"`{COLOURS[seat]}` for {who}" for seat, who in bots)
-                raise ServiceError(f"I play {len(bots)} seats at this table: say which with `to_colour` ({listed})."
-                                   if bots else f"I have no seat still in So Long Sucker #{found.id}.")
+                listed = Joined([Text("`{colour}` for {who}", colour=colour_name(view.colours[seat]), who=who)
+                                 for seat, who in bots], ", ")
+                raise ServiceError(Plural("I play {count} seat at this table: say which with `to_colour` ({listed}).",
+                                          "I play {count} seats at this table: say which with `to_colour` "
+                                          "({listed}).", len(bots), listed=listed))
             by_user = bots[0][0]
         elif to is not None:
             by_user = game.seat_of(to.id)
             if by_user is None:
-                raise ServiceError(f"{to.mention} is not playing in So Long Sucker #{found.id}.")
+                raise ServiceError(Text("{person} is not playing in So Long Sucker #{number}.", person=to.mention,
+                                        number=found.id))
         if by_user is None and by_colour is None:
-            raise ServiceError("Say who gets them: `to` for a person at the table, or `to_colour` for any seat "
-                               "(computer players too).")
+            raise ServiceError(Text("Say who gets them: `to` for a person at the table, or `to_colour` for any seat "
+                                    "(computer players too)."))
         if by_user is not None and by_colour is not None and by_user != by_colour:
-            raise ServiceError(f"`to` is {people.name(game, view, by_user)} but `to_colour` is "
-                               f"{people.name(game, view, by_colour)}: give only one of them.")
+            raise ServiceError(Text("`to` is {person} but `to_colour` is {seat}: give only one of them.",
+                                    person=people.name(game, view, by_user), seat=people.name(game, view, by_colour)))
         receiver = by_user if by_user is not None else by_colour
         assert receiver is not None
         return receiver
@@ -112,7 +116,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
     async def kill(self, interaction: discord.Interaction[Any], chip: Colour,
                    count: app_commands.Range[int, 1, 60] = 1, game: int | None = None) -> None:
         found = await self._my_game(interaction, game)
-        action = KillPrisoner(colour_index(chip.strip().lower(), found.public.players), count)
+        action = KillPrisoner(colour_index(people.typed_colour(chip), found.public.players), count)
         await self._free_action(interaction, found, action.text())
 
     @give.autocomplete("chip")
@@ -127,8 +131,13 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         own = found.own(interaction.user.id)
         if own is None or own.viewer is None:
             return []
-        return [app_commands.Choice(name=f"{colour} ({n} held)", value=colour)
-                for colour, n in board.prisoners(own, own.viewer) if colour.startswith(current.lower())][:25]
+        say, typed = Say.to(interaction), people.folded(current)
+        choices = []
+        for colour, n in board.prisoners(own, own.viewer):
+            label = say(Text("{colour} ({count} held)", colour=chip_colour(colour), count=n))
+            if colour.startswith(typed) or people.folded(label).startswith(typed):
+                choices.append(app_commands.Choice(name=label, value=colour))
+        return choices[:25]
 
     @give.autocomplete("to_colour")
     async def _complete_receivers(self, interaction: discord.Interaction[Any],
@@ -138,23 +147,25 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             found = await self._my_game(interaction, None)
         except ServiceError:
             return []
-        game, view, typed = found.game, found.public, current.strip().lower()
+        game, view, typed = found.game, found.public, people.folded(current)
+        say = Say.to(interaction)
         choices = []
         for seat in view.seats:
             if seat.defeated or game.user_at(seat.seat) == interaction.user.id:
                 continue
-            label = f"{seat.colour}: {self._display_name(game, seat.seat)}"
-            if typed in label.lower():
+            label = say(Text("{colour}: {who}", colour=colour_name(seat.colour),
+                             who=self._display_name(game, seat.seat)))[:100]
+            if typed in people.folded(label) or seat.colour.startswith(typed):
                 choices.append(app_commands.Choice(name=label, value=seat.colour))
         return choices[:25]
 
-    def _display_name(self, game: GameInfo, seat: int) -> str:
+    def _display_name(self, game: GameInfo, seat: int) -> Text | str:
         """A seat's name as plain text (choices show no mentions): `Bot 1`, or the person's name when I know it."""
         user_id = game.user_at(seat)
         if user_id is None:
             return people.who(game, seat)
         user = self.bot.get_user(user_id)
-        return str(user.display_name) if user is not None else "a player"
+        return str(user.display_name) if user is not None else Text("a player")
 
     @app_commands.command(name="resign", description="Leave your So Long Sucker game: you are out, your chips too")
     @app_commands.describe(game="Game number, if you play several here")
@@ -167,9 +178,11 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
     async def deal(self, interaction: discord.Interaction[Any], text: app_commands.Range[str, 1, 1000],
                    game: int | None = None) -> None:
         found = await self._my_game(interaction, game)
-        deal = await self.deals.propose(found.id, interaction.user.id, text.strip(), self.service.clock())
+        # A defeated player proposes nothing: the service refuses, with the reason.
+        deal = await DealService(self.service, self.deals).propose(found.id, interaction.user.id, text.strip())
+        say = await self.public_say(found)  # the table's message, in the server's language
         response = await interaction.response.send_message(
-            embed=board.deal_embed(found.id, deal), view=board.deal_view(found.id, deal),
+            embed=board.deal_embed(found.id, deal, say), view=board.deal_view(found.id, deal, say),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if response.message_id is not None:
@@ -179,14 +192,16 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
     @app_commands.describe(game="Game number, if you play several here")
     async def status(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         found = await self._my_game(interaction, game)
-        await interaction.response.send_message(embed=board.status_embed(found.game, found.public), ephemeral=True)
+        say = Say.to(interaction)  # shown only to them: in their language
+        await interaction.response.send_message(embed=board.status_embed(found.game, found.public, say), ephemeral=True)
 
     @app_commands.command(name="rules", description="How So Long Sucker is played: captures, prisoners, rescues")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         # The text lives in the game's description (games/sucker/description.py), the one place that knows it.
+        say = Say.to(interaction)
         await interaction.response.send_message(
-            embed=discord.Embed(title="So Long Sucker rules", description=self.game_description.rules,
-                                colour=board.COLOUR),
+            embed=discord.Embed(title=say(Text("So Long Sucker rules")),
+                                description=say(self.game_description.rules)[:4096], colour=board.COLOUR),
             ephemeral=True)
 
     async def _my_game(self, interaction: discord.Interaction[Any], game_id: int | None) -> SuckerResult:
@@ -199,7 +214,8 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
     async def _free_action(self, interaction: discord.Interaction[Any], game: SuckerResult, text: str) -> None:
         """A transfer or kill: legal at any moment, announced to the table, then the status is redrawn."""
         after: SuckerResult = await self.service.act(game.id, interaction.user.id, text)
-        await interaction.response.send_message(f"{people.last_said(after.game, after.public)}.",
+        say = await self.public_say(after)  # the table is told: in the server's language
+        await interaction.response.send_message(say(Text("{what}.", what=self._said(after))),
                                                 allowed_mentions=discord.AllowedMentions.none())
         await self.bot.redraw(after.id)
         self.schedule_bots(after)
@@ -213,8 +229,9 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         if message is not None and message.id == result.game.message_id:
             await self.show_board(interaction, result)
             return
-        # The private pile choice: confirm it there, and redraw the status in the channel.
-        await interaction.response.edit_message(content=f"Done: {people.last_said(result.game, result.public)}.",
+        # The private pile choice: confirm it there (in the player's language), and redraw the status in the channel.
+        say = Say.to(interaction)
+        await interaction.response.edit_message(content=say(Text("Done: {what}.", what=self._said(result))),
                                                 view=None)
         await self.bot.redraw(result.id)
         self.schedule_bots(result)
@@ -224,70 +241,85 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         drawn before plays took one step): its colour was chosen; ask privately on which pile."""
         result: SuckerResult = await self.service.require_turn(game_id, interaction.user.id, ply)
         if colour not in result.public.colours:
-            raise ServiceError("There is no chip of that colour in this game; choose one from the menu.")
-        await interaction.response.send_message(f"Play {board.chip(colour)} {colour} where?",
-                                                view=board.pile_view(result, colour), ephemeral=True)
+            raise ServiceError(Text("There is no chip of that colour in this game; choose one from the menu."))
+        say = Say.to(interaction)
+        await interaction.response.send_message(
+            say(Text("Play {chip} {colour} where?", chip=board.chip(colour), colour=chip_colour_object(colour))),
+            view=board.pile_view(result, colour, say), ephemeral=True)
 
     async def ask_to_resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Resign's first step: a private confirmation (a misclick must not end anyone's game)."""
         result: SuckerResult = await self.service.require_player(game_id, interaction.user.id)
         seat = result.game.seat_of(interaction.user.id)
         if seat is not None and result.public.seats[seat].defeated:
-            raise ServiceError(f"You are already out of So Long Sucker #{game_id}.")
+            raise ServiceError(Text("You are already out of So Long Sucker #{number}.", number=game_id))
+        say = Say.to(interaction)
         confirm = discord.ui.View(timeout=None)
-        confirm.add_item(ResignButton.of(game=game_id, verb="resign-yes", label="Yes, resign",
+        confirm.add_item(ResignButton.of(game=game_id, verb="resign-yes", label=say(TextIn("button", "Yes, resign")),
                                          style=discord.ButtonStyle.danger))
         await interaction.response.send_message(
-            f"Resign from So Long Sucker #{game_id}? You are out of the game, and the chips you hold leave it "
-            "with you.", view=confirm, ephemeral=True)
+            say(Text("Resign from So Long Sucker #{number}? You are out of the game, and the chips you hold leave it "
+                     "with you.", number=game_id)), view=confirm, ephemeral=True)
 
     async def resign_now(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Resign, confirmed: the table is told (unless that ended the game, which its ending message tells)."""
         result: SuckerResult = await self.service.resign(game_id, interaction.user.id)
-        await interaction.response.edit_message(content=f"You resigned from So Long Sucker #{game_id}.", view=None)
+        said = Say.to(interaction)(Text("You resigned from So Long Sucker #{number}.", number=game_id))
+        await interaction.response.edit_message(content=said, view=None)
         await self.bot.redraw(game_id)
         if result.ended() is None:
+            say = await self.public_say(result)
             await self.channel(result, talk=True).send(
-                f"So Long Sucker #{game_id}: {people.last_said(result.game, result.public)}.",
+                say(Text("So Long Sucker #{number}: {what}.", number=game_id, what=self._said(result))),
                 allowed_mentions=discord.AllowedMentions.none())
         self.schedule_bots(result)
 
     async def mark_deal(self, interaction: discord.Interaction[Any], game_id: int, number: int) -> None:
-        result = await self.service.view(game_id)
-        if result.game.seat_of(interaction.user.id) is None:
-            raise ServiceError("Only the players of this game can accept its deals.")
-        deal = await self.deals.toggle_acceptance(game_id, number, interaction.user.id, self.service.clock())
-        if deal is None:
-            raise ServiceError(f"There is no deal #{number} in this game.")
-        await interaction.response.edit_message(embed=board.deal_embed(game_id, deal),
-                                                view=board.deal_view(game_id, deal),
+        # Who may still accept a deal (a player still in a game still being played) is the service's to say; its
+        # refusal reaches the player as an ephemeral reason.
+        deal = await DealService(self.service, self.deals).toggle(game_id, number, interaction.user.id)
+        say = Say(await self.bot.languages.public(interaction.guild_id))  # the deal is the table's: the server's
+        await interaction.response.edit_message(embed=board.deal_embed(game_id, deal, say),
+                                                view=board.deal_view(game_id, deal, say),
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     # ----- the presenter contract ------------------------------------------------------------------------
     async def channel_board(self, result: Result[Any, Any]) -> Board:
-        return Board(content=board.content(result.game), embed=board.status_embed(result.game, result.public),
-                     view=board.status_view(result))
+        say = await self.public_say(result)  # the status message is the table's: in the server's language
+        return Board(content=board.content(result.game, say), embed=board.status_embed(result.game, result.public, say),
+                     view=board.status_view(result, say))
 
-    def replay_embed(self, frame: ReplayFrame[Any]) -> discord.Embed:
-        return board.status_embed(frame.game, frame.view)
+    def replay_embed(self, frame: ReplayFrame[Any], say: Say) -> discord.Embed:
+        return board.status_embed(frame.game, frame.view, say)
 
-    def seat_name(self, result: Result[Any, Any], seat: int) -> str:
-        """A seat as the table talks about it: `<@1234> (blue)`, or `Bot 1 (green)` for a computer seat."""
+    def seat_name(self, result: Result[Any, Any], seat: int) -> Text | str:  # type: ignore[override]
+        """A seat as the table talks about it: `<@1234> (blue)`, or `Bot 1 (green)` for a computer seat (a text:
+        the colour is a word of the reader's language)."""
         return people.name(result.game, result.public, seat)
 
-    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[str]:
-        chips = options.get("chips", DEFAULT_CHIPS)
-        return [f"So Long Sucker for up to {players} players, {chips} chips each.",
-                "Negotiate openly; deals are not binding. The last player not defeated wins."]
+    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[Text | str]:
+        chips = int(options.get("chips", DEFAULT_CHIPS))
+        return [Text("So Long Sucker for up to {players} players, {chips}.", players=players,
+                     chips=Plural("{count} chip each", "{count} chips each", chips)),
+                Text("Negotiate openly; deals are not binding. The last player not defeated wins.")]
 
-    def ending_line(self, result: Result[Any, Any]) -> str:
+    def ending_line(self, result: Result[Any, Any]) -> Text | str:
         view: SuckerView = result.public
         if view.outcome is None:
-            return "the game is over."
-        winners = ", ".join(people.name(result.game, view, s) for s in view.outcome.winners)
+            return Text("the game is over.")
+        winners = Joined([people.name(result.game, view, s) for s in view.outcome.winners], ", ")
         if view.outcome.reason is EndReason.DRAW_AGREED:
-            return f"{winners} share the win (agreed)."
-        return f"{winners} " + _HOW_IT_ENDED.get(view.outcome.reason, "wins as the last player not defeated.")
+            return Text("{winners} share the win (agreed).", winners=winners)
+        if view.outcome.reason is EndReason.RESIGN:  # how the last opponent went out, when that ended the game
+            return Text("{winners} wins: the last opponent resigned.", winners=winners)
+        if view.outcome.reason is EndReason.TIMEOUT:
+            return Text("{winners} wins: the last opponent ran out of time.", winners=winners)
+        return Text("{winners} wins as the last player not defeated.", winners=winners)
+
+    @staticmethod
+    def _said(result: Result[Any, Any]) -> Text | str:
+        """The latest action in words, for the messages that tell it (a game that had an action always has one)."""
+        return people.last_said(result.game, result.public) or ""
 
     async def show_started(self, interaction: discord.Interaction[Any], lobby: LobbyRecord,
                            result: Result[Any, Any]) -> None:
@@ -299,9 +331,10 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         if not (wanted and message is not None and perms.create_public_threads and perms.send_messages_in_threads):
             return
         try:
-            thread = await message.create_thread(name=f"So Long Sucker #{result.id}", auto_archive_duration=1440)
+            say = await self.public_say(result)  # the table's thread: in the server's language
+            thread = await message.create_thread(name=say(board.title(result.id)), auto_archive_duration=1440)
             await self._seat_players(thread, result)
-            await thread.send(THREAD_GREETING)
+            await thread.send(say(THREAD_GREETING))
             await self.service.set_thread(result.id, thread.id)
             await self.bot.redraw(result.id)
         except discord.HTTPException:
@@ -318,24 +351,27 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             except discord.HTTPException as exc:
                 log.info("could not add user %s to the thread of game %s: %s", seat.user_id, result.id, exc)
 
-    def turn_text(self, result: Result[Any, Any], seat: int) -> str:
+    def turn_text(self, result: Result[Any, Any], seat: int) -> Text:
         """Which decision is theirs: every kind of So Long Sucker decision is told as what it asks."""
         view: SuckerView = result.public
-        title = f"So Long Sucker #{result.id}"
+        person, number = f"<@{result.game.user_at(seat)}>", result.id
         if view.decision == "kill" and view.capture is not None:
-            return f"you captured pile {view.capture[0]} in {title}: choose a chip to kill"
+            return Text("{person}, you captured pile {pile} in So Long Sucker #{number}: choose a chip to kill.",
+                        person=person, pile=view.capture[0], number=number)
         if view.decision == "name":
-            return f"name who moves next in {title}"
+            return Text("{person}, name who moves next in So Long Sucker #{number}.", person=person, number=number)
         if view.decision == "rescue" and view.stuck is not None:
-            return f"{people.name(result.game, view, view.stuck)} has no chips in {title}: rescue them or decline"
-        return f"it is your move in {title}"
+            return Text("{person}, {stuck} has no chips in So Long Sucker #{number}: rescue them or decline.",
+                        person=person, stuck=people.name(result.game, view, view.stuck), number=number)
+        return Text("{person}, it is your move in So Long Sucker #{number}.", person=person, number=number)
 
-    def reminder_text(self, result: Result[Any, Any], user_id: int, deadline: float) -> str:
-        return (f"<@{user_id}>, So Long Sucker #{result.id} waits for your decision; you are out "
-                f"<t:{int(deadline)}:R> if you do not make it.")
+    def reminder_text(self, result: Result[Any, Any], user_id: int, deadline: float) -> Text:
+        return Text("<@{user}>, So Long Sucker #{number} waits for your decision; you are out <t:{deadline}:R> if you "
+                    "do not make it.", user=user_id, number=result.id, deadline=int(deadline))
 
-    def timeout_text(self, result: Result[Any, Any], event: TimerEvent) -> str:
-        said = people.last_said(result.game, result.public)
+    def timeout_text(self, result: Result[Any, Any], event: TimerEvent) -> Text:
+        said = self._said(result)
         if event is TimerEvent.DEFAULTED:
-            return f"So Long Sucker #{result.id}: time ran out for a rescue, so {said}."
-        return f"So Long Sucker #{result.id}: {said}."
+            return Text("So Long Sucker #{number}: time ran out for a rescue, so {what}.", number=result.id,
+                        what=said)
+        return Text("So Long Sucker #{number}: {what}.", number=result.id, what=said)

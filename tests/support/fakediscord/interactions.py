@@ -144,6 +144,7 @@ def base_payload(
     permissions: int,
     app_permissions: int,
     locale: str,
+    guild_locale: str = "en-US",
 ) -> JsonDict:
     """The fields every interaction carries, for a guild channel or a DM."""
     payload: JsonDict = {
@@ -173,8 +174,8 @@ def base_payload(
         payload.update(
             {
                 "guild_id": str(channel.guild_id),
-                "guild": {"id": str(channel.guild_id), "locale": "en-US", "features": []},
-                "guild_locale": "en-US",
+                "guild": {"id": str(channel.guild_id), "locale": guild_locale, "features": []},
+                "guild_locale": guild_locale,
                 "channel": channel_data,
                 "member": member_payload(user, permissions=permissions),
                 "context": 0,

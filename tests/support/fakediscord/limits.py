@@ -318,7 +318,43 @@ def check_commands(commands: Any) -> list[Issue]:
         if key in names:
             issues.append(Issue((i, "name"), f"Application command names must be unique ({key[0]!r})."))
         names.add(key)
+        issues.extend(_check_names(command, (i,), chat_input=int(command.get("type") or 1) == 1))
         issues.extend(_check_options(command.get("options") or [], (i, "options")))
+    return issues
+
+
+def valid_name(name: Any) -> bool:
+    """Discord's rule for chat-input command and option names, in every locale: 1-32 characters, each a letter or
+    digit of any script, "-" or "_", lower case wherever the letter has a lower case."""
+    return (isinstance(name, str) and 1 <= len(name) <= 32
+            and all(c in "-_" or c.isalnum() for c in name) and name == name.lower())
+
+
+def _check_names(item: Mapping[str, Any], loc: Location, *, chat_input: bool = True) -> list[Issue]:
+    """The name and description of a command or option, and their translations (name_localizations,
+    description_localizations), by Discord's rules; option names stay unique in every locale."""
+    issues: list[Issue] = []
+    if chat_input and not valid_name(item.get("name")):
+        issues.append(Issue((*loc, "name"), f"Invalid command or option name {item.get('name')!r}."))
+    for locale, name in (item.get("name_localizations") or {}).items():
+        if chat_input and not valid_name(name):
+            issues.append(Issue((*loc, "name_localizations", locale), f"Invalid {locale} name {name!r}."))
+    for locale, text in (item.get("description_localizations") or {}).items():
+        _check_len(issues, text, (*loc, "description_localizations", locale), 100, "characters")
+        if not text:
+            issues.append(Issue((*loc, "description_localizations", locale), "Empty description."))
+    options = [o for o in item.get("options") or [] if isinstance(o, Mapping)]
+    locales = {locale for o in options for locale in (o.get("name_localizations") or {})}
+    for locale in locales:
+        shown = [(o.get("name_localizations") or {}).get(locale, o.get("name")) for o in options]
+        if len(shown) != len(set(shown)):
+            issues.append(Issue((*loc, "options"), f"Option names are not unique in {locale}: {shown}."))
+    for j, option in enumerate(options):
+        if option.get("type") in (1, 2):
+            continue  # checked with their own options
+        for k, choice in enumerate(option.get("choices") or []):
+            for locale, text in (choice.get("name_localizations") or {}).items() if isinstance(choice, Mapping) else ():
+                _check_len(issues, text, (*loc, "options", j, "choices", k, locale), 100, "characters")
     return issues
 
 
@@ -330,6 +366,7 @@ def _check_options(options: Sequence[Any], loc: Location) -> list[Issue]:
     for j, option in enumerate(options):
         if not isinstance(option, Mapping):
             continue
+        issues.extend(_check_names(option, (*loc, j)))
         if option.get("type") in (1, 2):
             issues.extend(_check_options(option.get("options") or [], (*loc, j, "options")))
             continue

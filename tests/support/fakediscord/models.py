@@ -63,6 +63,7 @@ class FakeUser:
     id: int
     name: str
     bot: bool = False
+    locale: str = "en-US"  # the language of their Discord client, sent with each of their interactions
 
     @property
     def mention(self) -> str:
@@ -108,6 +109,7 @@ class FakeGuild:
     owner_id: int
     channels: list[FakeChannel] = field(default_factory=list)
     threads: list[FakeChannel] = field(default_factory=list)
+    locale: str = "en-US"  # the server's preferred locale (Server Settings > Community in Discord)
 
 
 @dataclass(eq=False)

@@ -203,7 +203,7 @@ def guild_create_payload(guild: FakeGuild, bot: FakeUser) -> JsonDict:
         "premium_tier": 0,
         "premium_subscription_count": 0,
         "premium_progress_bar_enabled": False,
-        "preferred_locale": "en-US",
+        "preferred_locale": guild.locale,
         "system_channel_id": None,
         "system_channel_flags": 0,
         "rules_channel_id": None,

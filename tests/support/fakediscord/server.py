@@ -365,7 +365,7 @@ class FakeDiscord:
         options: Mapping[str, Any] | None = None,
         *,
         permissions: int | str = 0,
-        locale: str = "en-US",
+        locale: str | None = None,
         timeout: float = 5.0,
         wait: bool = True,
     ) -> InteractionResult:
@@ -392,7 +392,7 @@ class FakeDiscord:
         *,
         focused: str,
         permissions: int | str = 0,
-        locale: str = "en-US",
+        locale: str | None = None,
         timeout: float = 5.0,
     ) -> list[JsonDict]:
         """Type into option ``focused`` (its value in ``options`` is the text so far); return the choices."""
@@ -414,7 +414,7 @@ class FakeDiscord:
         custom_id: str,
         *,
         permissions: int | str = 0,
-        locale: str = "en-US",
+        locale: str | None = None,
         timeout: float = 5.0,
         wait: bool = True,
     ) -> InteractionResult:
@@ -432,7 +432,7 @@ class FakeDiscord:
         values: Sequence[str],
         *,
         permissions: int | str = 0,
-        locale: str = "en-US",
+        locale: str | None = None,
         timeout: float = 5.0,
         wait: bool = True,
     ) -> InteractionResult:
@@ -448,7 +448,7 @@ class FakeDiscord:
         values: Mapping[str, Any],
         *,
         permissions: int | str = 0,
-        locale: str = "en-US",
+        locale: str | None = None,
         timeout: float = 5.0,
         wait: bool = True,
     ) -> InteractionResult:
@@ -478,7 +478,7 @@ class FakeDiscord:
         data: JsonDict,
         label: str,
         permissions: int | str,
-        locale: str,
+        locale: str | None,
         timeout: float,
         wait: bool,
     ) -> InteractionResult:
@@ -522,7 +522,7 @@ class FakeDiscord:
         data: JsonDict,
         label: str,
         permissions: int | str,
-        locale: str,
+        locale: str | None,
         timeout: float,
         wait: bool,
         *,
@@ -552,7 +552,8 @@ class FakeDiscord:
             channel=channel,
             permissions=int(permissions),
             app_permissions=self.app_permissions,
-            locale=locale,
+            locale=locale or user.locale,  # the client's language unless the test says otherwise
+            guild_locale=self.guilds[channel.guild_id].locale if channel.guild_id in self.guilds else "en-US",
         )
         payload["data"] = data
         if source is not None:

@@ -10,8 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.components import Button, CustomId, presenter_for
+from bot.i18n import Say
 from bot.presenter import Board, GamePresenter
 from bot.service import Player, ReplayFrame, Result
+from games.text import Text
 from tests.support.nim.engine import NimView
 
 KIND = "nim"
@@ -89,11 +91,11 @@ class NimPresenter(GamePresenter, commands.GroupCog, group_name="nim", group_des
                                            label=f"Take {count}", style=discord.ButtonStyle.primary))
         return buttons
 
-    def replay_embed(self, frame: ReplayFrame[Any]) -> discord.Embed:
+    def replay_embed(self, frame: ReplayFrame[Any], say: Say) -> discord.Embed:
         view: NimView = frame.view
         return discord.Embed(title=f"Nim #{frame.game.id}", description=f"Stones left: **{view.stones}**")
 
-    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[str]:
+    def rules_lines(self, options: Mapping[str, Any], players: int) -> list[Text | str]:
         return [f"Nim with {options.get('stones', 7)} stones: take 1 to 3, the last stone wins."]
 
     def ending_line(self, result: Result[Any, Any]) -> str:

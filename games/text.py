@@ -1,0 +1,83 @@
+"""Words for people, kept untranslated until they are shown.
+
+A text is its English template (the gettext msgid, with `{name}` placeholders) and the values that fill it; the
+place that shows it renders it in the reader's language (`bot.i18n.render`). Rules, views and refusals in
+`games/` therefore never need to know who reads them, and `str(text)` is the English, so a refusal raised with a
+`Text` still reads as English to code and tests that never translate.
+
+    Text("Your own piece stands on {square}.", square="e5")
+    Plural("{count} chip", "{count} chips", count)
+    TextIn("button", "Resign")                   # the same English, a different job: translated apart
+
+Values may be texts themselves (rendered in the same language) or anything `str.format` takes. The templates are
+found in the source by Babel (keywords `Text`, `Plural` and `TextIn`; `python -m tests.tools.catalogues`), so a
+template must be a string literal at the call, never a variable or an f-string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from string import Formatter
+from typing import Any
+
+Translate = Callable[["Text"], str]  # a text's template in some language (the plural form already chosen)
+
+
+@dataclass(frozen=True, init=False)
+class Text:
+    msgid: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    context: str | None = None
+    plural: str | None = None  # the English plural template; `count` chooses the form
+    count: int | None = None
+
+    def __init__(self, msgid: str, /, *, context: str | None = None, **args: Any) -> None:
+        object.__setattr__(self, "msgid", msgid)
+        object.__setattr__(self, "args", dict(args))
+        object.__setattr__(self, "context", context)
+        object.__setattr__(self, "plural", None)
+        object.__setattr__(self, "count", None)
+
+    def render(self, translate: Translate | None = None) -> str:
+        """The text with its values filled in, in the language `translate` gives (None: English)."""
+        template = self.english_template() if translate is None else translate(self)
+        values = {name: value.render(translate) if isinstance(value, Text) else value
+                  for name, value in self.args.items()}
+        return template.format(**values)
+
+    def english_template(self) -> str:
+        if self.plural is not None and self.count != 1:
+            return self.plural
+        return self.msgid
+
+    def placeholders(self) -> frozenset[str]:
+        return placeholders(self.msgid) | (placeholders(self.plural) if self.plural else frozenset())
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def Plural(singular: str, plural: str, count: int, /, *, context: str | None = None,
+           **args: Any) -> Text:
+    """A text whose form depends on `count` (available to the templates as `{count}`)."""
+    text = Text(singular, context=context, count=count, **args)
+    object.__setattr__(text, "plural", plural)
+    object.__setattr__(text, "count", count)
+    return text
+
+
+def TextIn(context: str, msgid: str, /, **args: Any) -> Text:
+    """A text whose English is used elsewhere for something else (a button's "Resign" and a past "Resign"), kept
+    apart in the catalogues by `context`."""
+    return Text(msgid, context=context, **args)
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The names a template fills in, e.g. {"square"} for "Your own piece stands on {square}."."""
+    return frozenset(name.split(".")[0].split("[")[0]
+                     for _, name, _, _ in Formatter().parse(template) if name)
+
+
+def english(value: Text | str) -> str:
+    return value.render() if isinstance(value, Text) else value

@@ -1,0 +1,102 @@
+"""Game of the Generals in every language we speak, without Discord: the rules page names each rank as the boards
+do, the pictures and the text board are drawn in the language of their board (the same bytes for the same view and
+language), and the notation stays the same in all of them."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+
+import pytest
+from PIL import Image
+
+from bot.games.generals import canvas
+from bot.games.generals.pictures import HEADER, render_player_board, render_public_board, text_board
+from bot.games.generals.words import knowledge_label
+from bot.i18n import LANGUAGES, render
+from games.generals import GeneralsState, Rank, Settings
+from games.generals.description import DESCRIPTION
+from games.generals.pieces import ABBREVIATIONS, FULL_ARMY, SMALL_ARMY, TITLES
+from tests.bot.test_render_generals import _midgame
+
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rules_name_every_rank_and_the_small_army_as_the_boards_do(language: str) -> None:
+    rules = render(DESCRIPTION.rules, language)
+    assert len(rules) <= 4000 and all(len(line) <= 1024 for line in rules.splitlines())
+    for rank in sorted(set(FULL_ARMY), reverse=True):
+        count = FULL_ARMY.count(rank)
+        named = f"`{ABBREVIATIONS[rank]}` {render(TITLES[rank], language)}" + (f" {TIMES}{count}" if count > 1 else "")
+        assert named in rules, named
+    small = ", ".join(r.abbreviation + (f" {TIMES}{SMALL_ARMY.count(r)}" if SMALL_ARMY.count(r) > 1 else "")
+                      for r in sorted(set(SMALL_ARMY), reverse=True))
+    assert f"({small})" in rules
+    assert "`e3-e4`" in rules and "1000" in rules  # the notation, and the largest no-challenge-draw
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_rank_has_its_own_name(language: str) -> None:
+    names = [render(TITLES[rank], language) for rank in Rank]
+    assert len(set(names)) == len(names)
+
+
+def test_russian_ranks_are_the_established_military_ones() -> None:
+    said = {rank: render(TITLES[rank], "ru") for rank in Rank}
+    assert said[Rank.GENERAL_5] == "Генерал пяти звёзд" and said[Rank.COLONEL] == "Полковник"
+    assert said[Rank.LIEUTENANT_COLONEL] == "Подполковник" and said[Rank.PRIVATE] == "Рядовой"
+    assert said[Rank.SPY] == "Шпион" and said[Rank.FLAG] == "Флаг"
+
+
+def test_deductions_are_notation_but_for_the_word_not() -> None:
+    army = frozenset(Settings().army)
+    assert knowledge_label(army - {Rank.FLAG}, Settings(), ascii_only=True, language="ru") == "не FLG"
+    assert knowledge_label(army - {Rank.FLAG}, Settings(), ascii_only=True) == "not FLG"
+    assert knowledge_label(army - {Rank.FLAG}, Settings(), language="ru") == "≠FLG"
+
+
+def _header_and_board(png: bytes) -> tuple[bytes, bytes]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    header, board = (0, 0, image.width, HEADER), (0, HEADER, image.width, HEADER + 600)
+    return image.crop(header).tobytes(), image.crop(board).tobytes()
+
+
+def test_pictures_are_drawn_in_the_language_of_their_board() -> None:
+    state = _midgame()
+    draws: list[Callable[[str], bytes]] = [
+        lambda language: render_player_board(state.view_for(0), language=language),
+        lambda language: render_public_board(state.public_view(), language=language)]
+    for draw in draws:
+        english, russian = draw("en"), draw("ru")
+        assert draw("ru") == russian and draw("en") == english  # the same bytes for the same view and language
+        headers, boards = zip(_header_and_board(english), _header_and_board(russian), strict=True)
+        assert headers[0] != headers[1] and boards[0] == boards[1]  # the words differ, the board does not
+    assert render_player_board(state.view_for(0)) == render_player_board(state.view_for(0), language="en")
+
+
+def test_the_text_board_speaks_its_readers_language_and_keeps_the_notation() -> None:
+    state = _midgame()
+    english, russian = text_board(state.view_for(1)), text_board(state.view_for(1), "ru")
+    assert "in CAPITALS" in english and "ЗАГЛАВНЫМИ" in russian and "in CAPITALS" not in russian
+    assert [line for line in english.splitlines() if line[:2].strip().isdigit()] == \
+        [line for line in russian.splitlines() if line[:2].strip().isdigit()]  # the same squares and pieces
+    over = GeneralsState.from_board({"e4": "MAJ", "e5": "flg", "a1": "FLG"}, to_move=0)
+    done = over.apply(0, over.parse_action("e4-e5"))
+    assert "Партия окончена после 1 хода: Вы победили (Флаг захвачен)" in text_board(done.view_for(0), "ru")
+    assert "Game over after 1 move: You won (the Flag was captured)" in text_board(done.view_for(0))
+
+
+@pytest.fixture
+def no_cyrillic_font(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(canvas, "UNICODE_FONTS", ("/nonexistent/DejaVuSans.ttf",))
+    canvas._unicode_font.cache_clear()
+    canvas.font.cache_clear()
+    yield
+    canvas._unicode_font.cache_clear()
+    canvas.font.cache_clear()
+
+
+def test_without_a_font_for_its_letters_a_picture_keeps_its_words_in_english(no_cyrillic_font: None) -> None:
+    view = _midgame().view_for(0)
+    assert render_player_board(view, language="ru") == render_player_board(view, language="en")

@@ -1,0 +1,77 @@
+"""Who reads which language, through the real bot and the offline Discord: a private answer in the asker's Discord
+language, a public message in the server's (its preferred locale, or what /settings chose), a direct message in
+the language the person's client last showed (remembered across restarts)."""
+
+from __future__ import annotations
+
+from tests.support.world import TabletopRunner, World
+
+MANAGE_GUILD = 1 << 5
+
+
+async def test_private_answers_follow_the_users_language(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    world.bob.locale = "ru"
+    russian = await world.fake.slash(world.bob, world.channel, "help")
+    english = await world.fake.slash(world.alice, world.channel, "help")
+    assert russian.ephemeral and russian.message is not None and english.message is not None
+    assert "Игры на этом сервере" in russian.message.text() and "Games on this server" in english.message.text()
+    # The buttons too, and what they answer.
+    assert any("правила" in str(b.get("label")) for b in russian.message.buttons())
+    rules = await world.fake.click(world.bob, russian.message, "help:rules:chopsticks")
+    assert rules.message is not None and "как играть" in rules.message.text()
+    # A refusal as well (bot/errors.py renders it in the asker's language).
+    bad = await world.fake.slash(world.bob, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+                                 options={"turn_time": "soon"})
+    assert bad.ephemeral and bad.message is not None
+    assert "'soon' — не длительность: пишите, например, 30m, 24h или 2d." in bad.message.text()
+
+
+async def test_the_servers_language_is_its_preferred_locale_unless_settings_choose(world: World,
+                                                                                  bots: TabletopRunner) -> None:
+    world.guild.locale = "ru"  # the server's preferred locale, as its GUILD_CREATE says
+    bot = await bots.start()
+    assert await bot.languages.public(world.guild.id) == "ru"
+    # An English-speaking admin sees the settings in English, saying the public language is Russian.
+    shown = await world.fake.slash(world.alice, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    assert shown.message is not None
+    assert "Language of boards and announcements: **Русский (the server's preferred language)**" in shown.message.text()
+    chose = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+                                   options={"language": "en"})
+    assert chose.message is not None and "**English**" in chose.message.text()
+    assert await bot.languages.public(world.guild.id) == "en"
+    back = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+                                  options={"language": "server"})
+    assert back.message is not None and "preferred language" in back.message.text()
+    assert await bot.languages.public(world.guild.id) == "ru"
+    # A Russian admin reads the same settings in Russian.
+    world.bob.locale = "ru"
+    russian = await world.fake.slash(world.bob, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    assert russian.message is not None and "Язык досок и объявлений: **Русский (основной язык сервера)**" \
+        in russian.message.text()
+
+
+async def test_a_persons_language_is_remembered_for_direct_messages(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    assert await bot.languages.of_user(world.bob.id) == "en"  # nothing seen yet: the source language
+    world.bob.locale = "ru"
+    await world.fake.slash(world.bob, world.channel, "help")
+    await world.fake.wait_until(lambda: bot.languages._people.get(world.bob.id) == "ru")
+    await bots.stop(bot)
+    bot = await bots.start()
+    assert await bot.languages.of_user(world.bob.id) == "ru"  # stored, not only remembered in memory
+    world.bob.locale = "en-GB"
+    await world.fake.slash(world.bob, world.channel, "help")
+    await world.fake.wait_until(lambda: bot.languages._people.get(world.bob.id) == "en")
+
+
+async def test_commands_are_registered_with_russian_names(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    commands = {c["name"]: c for c in world.fake.registered_commands(None) or
+                world.fake.registered_commands(world.guild.id)}
+    assert commands["help"]["name_localizations"]["ru"] == "помощь"
+    assert commands["leaderboard"]["description_localizations"]["ru"].startswith("Рейтинговая таблица")
+    settings_set = next(o for o in commands["settings"]["options"] if o["name"] == "set")
+    language = next(o for o in settings_set["options"] if o["name"] == "language")
+    assert {c["name"]: c.get("name_localizations", {}).get("ru") for c in language["choices"]}["English"] == "English"
+    assert world.fake.violations == []  # every localised name follows Discord's rules (the fake checks)
