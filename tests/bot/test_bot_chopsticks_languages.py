@@ -12,6 +12,7 @@ from collections.abc import Callable
 from games.chopsticks.rules import PRESETS, VARIANTS
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser, InteractionResult
+from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
@@ -85,6 +86,7 @@ async def _play_a_whole_game(world: World, board: FakeMessage, check_public: Che
 
 async def _check_channel(world: World, check: Check, people: tuple[FakeUser, ...]) -> None:
     """Every message the channel shows, and every ping the players had, is in the server's language."""
+    assert await bot_idle(world.fake)  # the ending is posted by a background task after the last answer
     shown = [m for m in world.fake.channel_messages(world.channel) if not m.ephemeral]
     assert len(shown) >= 2  # the game's message and at least its ending
     for message in shown:
