@@ -107,16 +107,23 @@ class Languages:
         self.servers = servers
         self.people = people
         self._people: dict[int, str] = {}  # user id -> language, as last stored
+        self._servers: dict[int, str | None] = {}  # guild id -> the language /settings chose (None: preferred)
 
     async def public(self, guild_id: int | None, user_id: int | None = None) -> str:
         """The language of a server's public messages; in DMs (no server), that of `user_id`."""
         if guild_id is None:
             return await self.of_user(user_id) if user_id is not None else SOURCE
-        chosen = (await self.servers.get(guild_id)).language
+        if guild_id not in self._servers:  # read once per server: every public message asks
+            self._servers[guild_id] = (await self.servers.get(guild_id)).language
+        chosen = self._servers[guild_id]
         if chosen in LANGUAGES:
             return chosen
         guild = self.bot.get_guild(guild_id)
         return language_of(guild.preferred_locale) if guild is not None else SOURCE
+
+    def server_chose(self, guild_id: int, language: str | None) -> None:
+        """/settings stored `language` for the server (None: its preferred locale again)."""
+        self._servers[guild_id] = language
 
     async def of_user(self, user_id: int) -> str:
         """The language of a person's direct messages: their Discord language, as last seen."""

@@ -16,7 +16,7 @@ template must be a string literal at the call, never a variable or an f-string.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from string import Formatter
 from typing import Any
@@ -81,3 +81,52 @@ def placeholders(template: str) -> frozenset[str]:
 
 def english(value: Text | str) -> str:
     return value.render() if isinstance(value, Text) else value
+
+
+# ----- texts made of other texts: each part rendered in the reader's language like the whole ----------------------
+class Joined(Text):
+    """Texts (or plain strings: codes, names) one after another, with `separator` between them; each part is
+    rendered in the same language as the whole. It has no template of its own, so nothing here is translated."""
+
+    def __init__(self, parts: Iterable[Text | str], separator: Text | str = "\n") -> None:
+        super().__init__("", parts=tuple(parts), separator=separator)
+
+    @property
+    def parts(self) -> tuple[Text | str, ...]:
+        parts: tuple[Text | str, ...] = self.args["parts"]
+        return parts
+
+    def render(self, translate: Translate | None = None) -> str:
+        separator = self.args["separator"]
+        between = separator.render(translate) if isinstance(separator, Text) else separator
+        return between.join(part.render(translate) if isinstance(part, Text) else part for part in self.parts)
+
+
+def both(names: Sequence[Text | str]) -> Text | str:
+    """"a and b and c", in the reader's language."""
+    if not names:
+        return ""
+    said: Text | str = names[0]
+    for name in names[1:]:
+        said = Text("{first} and {second}", first=said, second=name)
+    return said
+
+
+def either(choices: Sequence[Text | str]) -> Text | str:
+    """"a or b or c", in the reader's language."""
+    if not choices:
+        return ""
+    said: Text | str = choices[0]
+    for choice in choices[1:]:
+        said = Text("{first} or {second}", first=said, second=choice)
+    return said
+
+
+def versus(names: Sequence[Text | str]) -> Text | str:
+    """"<@1> vs <@2>" for the players of a game, in the reader's language."""
+    if not names:
+        return ""
+    said: Text | str = names[0]
+    for name in names[1:]:
+        said = Text("{first} vs {second}", first=said, second=name)
+    return said

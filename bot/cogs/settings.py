@@ -108,6 +108,7 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
                 raise app_commands.CheckFailure(Text("Choose a language from the list."))
             changes["language"] = None if language == "server" else language
         settings = await self.store.update(interaction.guild_id, **changes)
+        self.bot.languages.server_chose(interaction.guild_id, settings.language)
         await self._answer(interaction, settings, saved=True)
 
     @app_commands.command(name="game", description="Switch a game on or off on this server")

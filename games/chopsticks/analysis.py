@@ -16,9 +16,8 @@ from games.chopsticks.bots import choose_move
 from games.chopsticks.engine import ChopsticksState
 from games.chopsticks.rules import MAX_PLAYERS, Rules
 from games.chopsticks.solver import Verdict, solve
-from games.chopsticks.texts import Joined
 from games.chopsticks.views import ChopsticksView
-from games.text import Plural, Text, TextIn
+from games.text import Joined, Plural, Text, TextIn
 
 MAX_LISTED_MOVES = 20
 

@@ -3,9 +3,8 @@
 from typing import Any
 
 from games.chopsticks.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, VARIANTS
-from games.chopsticks.texts import Joined
 from games.registry import GameDescription
-from games.text import Plural, Text, TextIn
+from games.text import Joined, Plural, Text, TextIn
 
 
 def _preset_text(name: str, options: dict[str, Any]) -> Text | str:

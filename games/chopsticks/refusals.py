@@ -12,8 +12,7 @@ from games.base import Action
 from games.chopsticks.actions import Attack, Flip, Split, Swap
 from games.chopsticks.moves import redistributions
 from games.chopsticks.notation import hands_text, value_label
-from games.chopsticks.texts import either
-from games.text import Plural, Text
+from games.text import Plural, Text, either
 
 if TYPE_CHECKING:
     from games.chopsticks.engine import ChopsticksState

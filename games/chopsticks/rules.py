@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import GameError, InvalidStateError
-from games.chopsticks.texts import Joined
-from games.text import Plural, Text
+from games.text import Joined, Plural, Text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MIN_HANDS, MAX_HANDS = 1, 4

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from games.base import Action, IllegalMoveError
 from games.sucker.rules import COLOURS as COLOURS  # the colours live with the game's fixed numbers; named here too
-from games.sucker.texts import Joined, colour_name
-from games.text import Text
+from games.sucker.texts import colour_name
+from games.text import Joined, Text
 
 NEW_PILE = "new"
 

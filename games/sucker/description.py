@@ -2,8 +2,7 @@
 
 from games.registry import GameDescription
 from games.sucker.rules import DEFAULT_CHIPS, MAX_CHIPS, MAX_PLAYERS, MIN_CHIPS, MIN_PLAYERS
-from games.sucker.texts import Joined
-from games.text import Text, TextIn
+from games.text import Joined, Text, TextIn
 
 # The rules page's cases, taught with a short game; colours name the players, as the table does. Each paragraph is a
 # text of its own, translated where shown.

@@ -18,8 +18,8 @@ from games.base import Action, EndReason, InvalidStateError
 from games.sucker import texts
 from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play, parse_action
 from games.sucker.piles import Chip, captures, colours_in, forced_next
-from games.sucker.texts import both, chip_colour_object
-from games.text import Plural, Text
+from games.sucker.texts import chip_colour_object
+from games.text import Plural, Text, both
 
 if TYPE_CHECKING:
     from games.sucker.engine import SuckerState

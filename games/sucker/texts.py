@@ -15,7 +15,7 @@ never shown as words.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from games.sucker.rules import COLOURS
 from games.text import Text, TextIn, Translate
@@ -85,20 +85,6 @@ def every_colour_word() -> Iterable[tuple[str, Text]]:
         yield from words.items()
 
 
-class Joined(Text):
-    """Texts (or plain strings: names, codes) one after another with `separator` between them, each rendered in the
-    same language as the whole; nothing of its own is translated."""
-
-    def __init__(self, parts: Iterable[Text | str], separator: Text | str = "\n") -> None:
-        super().__init__("", parts=tuple(parts), separator=separator)
-
-    def render(self, translate: Translate | None = None) -> str:
-        separator = self.args["separator"]
-        between = separator.render(translate) if isinstance(separator, Text) else separator
-        return between.join(part.render(translate) if isinstance(part, Text) else part
-                            for part in self.args["parts"])
-
-
 class Capitalised(Text):
     """A text with its first letter made a capital, in whatever language it is rendered ("Green moves next")."""
 
@@ -109,23 +95,3 @@ class Capitalised(Text):
         text = self.args["text"]
         said = text.render(translate) if isinstance(text, Text) else text
         return said[:1].upper() + said[1:]
-
-
-def both(names: Sequence[Text | str]) -> Text | str:
-    """"a and b and c", in the reader's language."""
-    if not names:
-        return ""
-    said: Text | str = names[0]
-    for name in names[1:]:
-        said = Text("{first} and {second}", first=said, second=name)
-    return said
-
-
-def either(choices: Sequence[Text | str]) -> Text | str:
-    """"a or b or c", in the reader's language."""
-    if not choices:
-        return ""
-    said: Text | str = choices[0]
-    for choice in choices[1:]:
-        said = Text("{first} or {second}", first=said, second=choice)
-    return said

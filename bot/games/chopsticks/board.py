@@ -14,9 +14,8 @@ from bot.service import GameInfo
 from bot.words import closed_challenge_line
 from games.base import EndReason
 from games.chopsticks.rules import Rules
-from games.chopsticks.texts import Joined
 from games.chopsticks.views import ChopsticksView, MoveChoice
-from games.text import Plural, Text, TextIn
+from games.text import Joined, Plural, Text, TextIn
 
 COLOUR = discord.Colour.from_rgb(214, 158, 46)
 MAX_LABEL = 80  # Discord's limit on a button's or an option's label

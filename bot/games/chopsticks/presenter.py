@@ -25,9 +25,8 @@ from bot.service import TABLE_OPTIONS, Player, ReplayFrame, Result, ServiceError
 from games.base import GameError
 from games.chopsticks.analysis import analysis_text
 from games.chopsticks.rules import PRESETS, VARIANTS, Rules
-from games.chopsticks.texts import versus
 from games.chopsticks.views import ChopsticksView
-from games.text import Text
+from games.text import Text, versus
 
 BotLevel = Literal["easy", "medium", "perfect"]  # as games/chopsticks/description.py lists them
 DEFAULT_LEVEL: BotLevel = "medium"

@@ -19,9 +19,9 @@ from bot.games.sucker.people import last_said, name
 from bot.i18n import Say
 from bot.lobby import per_turn
 from bot.service import GameInfo, Result
-from games.sucker.texts import Joined, chip_colour, either
+from games.sucker.texts import chip_colour
 from games.sucker.views import ChoiceView, SuckerView
-from games.text import Plural, Text, TextIn
+from games.text import Joined, Plural, Text, TextIn, either
 from storage.deals import Deal
 
 COLOUR = discord.Colour.from_rgb(155, 89, 182)

@@ -22,9 +22,9 @@ from bot.service.deals import DealService
 from games.base import EndReason
 from games.sucker.actions import Give, KillPrisoner, colour_index
 from games.sucker.rules import DEFAULT_CHIPS, DEFAULT_PLAYERS
-from games.sucker.texts import Joined, chip_colour, chip_colour_object, colour_name
+from games.sucker.texts import chip_colour, chip_colour_object, colour_name
 from games.sucker.views import SuckerView
-from games.text import Plural, Text, TextIn
+from games.text import Joined, Plural, Text, TextIn
 from storage.deals import DealStore
 from storage.lobbies import LobbyRecord
 
