@@ -166,7 +166,8 @@ class TabletopBot(commands.Bot):
             await self._bot_turns.stop()
         if self._service is not None:  # the notifications of what was done before the stop, within reason
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._service.told(), timeout=10)
+                async with asyncio.timeout(10):  # not wait_for, which can swallow a cancellation (Python 3.11)
+                    await self._service.told()
         await super().close()
         if self._db is not None:
             await self.drawn.flush()  # boards remembered outside a drawing (a new game's first message)

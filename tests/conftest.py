@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import sys
+import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -22,8 +25,24 @@ def restore_discord_urls(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+# A test with the bot still running after this long prints what each of its tasks is waiting for: a hang's threads
+# (faulthandler) show only an idle event loop, the tasks show which await never finished.
+REPORT_HANG_AFTER = 120.0
+
+
+def _print_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    print(f"\n--- still running after {REPORT_HANG_AFTER:.0f} s: the event loop's tasks ---", file=sys.stderr)
+    for task in asyncio.all_tasks(loop):
+        task.print_stack(file=sys.stderr)
+    sys.stderr.flush()
+
+
 @pytest.fixture
 async def world(restore_discord_urls: None) -> AsyncIterator[World]:
+    loop = asyncio.get_running_loop()
+    hang = threading.Timer(REPORT_HANG_AFTER, lambda: loop.call_soon_threadsafe(_print_tasks, loop))
+    hang.daemon = True
+    hang.start()
     fake = FakeDiscord(validator=VALIDATOR)
     await fake.start()
     guild = fake.add_guild("Game Night")
@@ -35,7 +54,10 @@ async def world(restore_discord_urls: None) -> AsyncIterator[World]:
         if fake.validator is not None:
             assert fake.requests and all(r.validated for r in fake.requests)
     finally:
-        await fake.close()
+        try:
+            await fake.close()
+        finally:
+            hang.cancel()
 
 
 @pytest.fixture

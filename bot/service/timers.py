@@ -52,8 +52,8 @@ class TimerLoop:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            # gather, not `suppress(CancelledError)`: a stop that is itself cancelled must not pass for a finished one
+            await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
 
     async def _run(self) -> None:
@@ -73,8 +73,11 @@ class TimerLoop:
                 delay = max(delay, RETRY_DELAY)  # a timer that keeps failing must not spin the loop
             if self._retry:
                 delay = min(delay, RETRY_DELAY)  # a failed announcement is tried again soon (a few times at most)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a stop that arrives just as `changed` is
+            # set (a move at the moment the bot stops), and the loop would sleep on while the stop waited forever.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), timeout=delay)
+                async with asyncio.timeout(delay):
+                    await changed.wait()
 
     async def fire_due(self) -> int:
         """Announce what is still owed, then fire every timer that is due; returns how many failed."""

@@ -40,8 +40,7 @@ class TimerWatch:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await asyncio.gather(self._task, return_exceptions=True)
 
     def look(self) -> None:
         if not self.database.exists():

@@ -90,7 +90,8 @@ class InteractionResult:
     async def wait(self, timeout: float = 5.0) -> InteractionResult:
         """Wait until the bot's callback was accepted or rejected; raise InteractionTimeout otherwise."""
         try:
-            await asyncio.wait_for(self._settled.wait(), timeout)
+            async with asyncio.timeout(timeout):  # not wait_for, which can swallow a cancellation (Python 3.11)
+                await self._settled.wait()
         except TimeoutError:
             raise InteractionTimeout(
                 f"the bot did not answer {self.label} within {timeout} s{self._diagnose()}"
