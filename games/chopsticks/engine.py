@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Self
 
 from games.base import (
@@ -259,32 +259,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
     def describe(self, action: Action, mover_view: bool = False) -> Text:
         """Plain words for a move in this position: "3 taps 2" (or, addressed to the mover, "your 3 taps
         their 2"), "split 13 → 22", "combine 44 → 12", "swap hands", "flip 4 → 1"."""
-        unit = self.rules.unit
-        mine = self.hands[self.to_move]
-        if isinstance(action, Attack):
-            h = self.rules.hands
-            rel, target_hand = divmod(action.target, h)
-            target_seat = (self.to_move + rel) % self.rules.players
-            tapper = value_label(mine[action.hand], unit)
-            tapped = value_label(self.hands[target_seat][target_hand], unit)
-            if rel == 0:
-                return Text("your {tapper} taps your {tapped}", tapper=tapper, tapped=tapped) if mover_view else \
-                    Text("{tapper} taps own {tapped}", tapper=tapper, tapped=tapped)
-            return Text("your {tapper} taps their {tapped}", tapper=tapper, tapped=tapped) if mover_view else \
-                Text("{tapper} taps {tapped}", tapper=tapper, tapped=tapped)
-        if isinstance(action, Split):
-            before, after = hands_label(action.before, action.unit), hands_label(action.after, action.unit)
-            if sum(action.after) != sum(action.before):
-                return Text("combine {before} → {after}", before=before, after=after)
-            return Text("split {before} → {after}", before=before, after=after)
-        if isinstance(action, Swap):
-            return Text("swap your hands (pass)") if mover_view else Text("swaps hands (pass)")
-        if isinstance(action, Flip):
-            value = value_label(mine[action.hand], unit)
-            flipped = value_label(self.rules.limit - mine[action.hand], unit)
-            return Text("flip your {value} to {flipped}", value=value, flipped=flipped) if mover_view else \
-                Text("flip {value} → {flipped}", value=value, flipped=flipped)
-        raise IllegalMoveError(Text("That is not a Chopsticks move."))
+        return describe_move(self.rules, self.hands, self.to_move, action, mover_view)
 
     # ----- views ------------------------------------------------------------------------------------------
     def public_view(self) -> ChopsticksView:
@@ -295,11 +270,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         # Built once per position: the service asks for it once per audience, and everyone sees the same.
         unit = self.rules.unit
         seat = self.current_player()
-        moves = () if seat is None else tuple(
-            MoveChoice(move.text(), self.describe(move, mover_view=True),
-                       move.hand if isinstance(move, Attack) else None,
-                       self._tapped_seat(seat, move) if isinstance(move, Attack) else None)
-            for move in self.legal_actions(seat))
+        moves = () if seat is None else move_choices(self.rules, self.table, seat)
         return ChopsticksView(
             rules=self.rules, code=self.code(), hands=self.hands, to_move=seat,
             out=self.out_order, ply=self.ply, last=self.last, outcome=self.result, lives=self.lives,
@@ -390,3 +361,47 @@ def parse_code(code: str, rules: Rules) -> list[Hands]:
     """The seats' hands from a position code, in code order; raises InvalidStateError if malformed."""
     return [seat.hands for seat in parse_table(code, rules)]
 
+
+
+def describe_move(rules: Rules, hands: tuple[Hands, ...], mover: int, action: Action, mover_view: bool = False) -> Text:
+    """Plain words for `action` of seat `mover` at a table of `hands` (see `ChopsticksState.describe`)."""
+    unit = rules.unit
+    mine = hands[mover]
+    if isinstance(action, Attack):
+        h = rules.hands
+        rel, target_hand = divmod(action.target, h)
+        target_seat = (mover + rel) % rules.players
+        tapper = value_label(mine[action.hand], unit)
+        tapped = value_label(hands[target_seat][target_hand], unit)
+        if rel == 0:
+            return Text("your {tapper} taps your {tapped}", tapper=tapper, tapped=tapped) if mover_view else \
+                Text("{tapper} taps own {tapped}", tapper=tapper, tapped=tapped)
+        return Text("your {tapper} taps their {tapped}", tapper=tapper, tapped=tapped) if mover_view else \
+            Text("{tapper} taps {tapped}", tapper=tapper, tapped=tapped)
+    if isinstance(action, Split):
+        before, after = hands_label(action.before, action.unit), hands_label(action.after, action.unit)
+        if sum(action.after) != sum(action.before):
+            return Text("combine {before} → {after}", before=before, after=after)
+        return Text("split {before} → {after}", before=before, after=after)
+    if isinstance(action, Swap):
+        return Text("swap your hands (pass)") if mover_view else Text("swaps hands (pass)")
+    if isinstance(action, Flip):
+        value = value_label(mine[action.hand], unit)
+        flipped = value_label(rules.limit - mine[action.hand], unit)
+        return Text("flip your {value} to {flipped}", value=value, flipped=flipped) if mover_view else \
+            Text("flip {value} → {flipped}", value=value, flipped=flipped)
+    raise IllegalMoveError(Text("That is not a Chopsticks move."))
+
+
+@lru_cache(maxsize=4096)
+def move_choices(rules: Rules, table: Table, seat: int) -> tuple[MoveChoice, ...]:
+    """The moves `seat` may make at `table`, as the board offers them. Every view of a position lists them; the same
+    positions come back again and again (a standard game has a few hundred), so they are worked out once each: about
+    a third of the service's CPU per move went into these words before."""
+    hands = tuple(s.hands for s in table)
+    h, p = rules.hands, rules.players
+    return tuple(
+        MoveChoice(move.text(), describe_move(rules, hands, seat, move, mover_view=True),
+                   move.hand if isinstance(move, Attack) else None,
+                   (seat + move.target // h) % p if isinstance(move, Attack) else None)
+        for move, _ in successors(rules, table, seat))
