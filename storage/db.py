@@ -7,6 +7,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import TypeVar
@@ -114,10 +115,10 @@ class Database:
             raise UnusableDatabaseError(f"cannot open the database {path.absolute()}: {exc}.") from None
         conn.row_factory = aiosqlite.Row
         try:
-            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            await _use_wal(conn)
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA busy_timeout = 5000")
             db = cls(conn, path)
             await db.migrate(LATEST_VERSION if migrate_to is None else migrate_to)
         except BaseException as exc:
@@ -139,7 +140,11 @@ class Database:
         return int(row[0]) if row else 0
 
     async def migrate(self, target: int = LATEST_VERSION) -> None:
-        """Apply every migration above the file's `user_version`, each in its own transaction."""
+        """Apply every migration above the file's `user_version`, each in its own transaction.
+
+        Each one reads the version again inside its write transaction: two processes starting together on a new file
+        both see version 0 first, and the second must find each migration already applied (and skip it) rather than
+        apply it twice and fail."""
         current = await self.schema_version()
         if current > LATEST_VERSION:
             raise StorageError(
@@ -148,16 +153,8 @@ class Database:
             )
         for number, script in migrations():
             if current < number <= target:
-                async with self._exclusive():
-                    try:
-                        # executescript commits any open transaction first, so BEGIN goes inside the script.
-                        await self._conn.executescript(
-                            f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
-                        )
-                    except Exception:
-                        if self._conn.in_transaction:
-                            await self._conn.rollback()
-                        raise
+                async with self._exclusive() as conn:
+                    await run_sync(conn, partial(_apply_migration, number=number, script=script))
 
     @asynccontextmanager
     async def transaction(self, *, read_first: bool = False) -> AsyncIterator[aiosqlite.Connection]:
@@ -209,6 +206,53 @@ async def begin_writing(conn: aiosqlite.Connection) -> None:
     write waits for it, up to busy_timeout)."""
     if not conn.in_transaction:
         await conn.execute("BEGIN IMMEDIATE")
+
+
+async def _use_wal(conn: aiosqlite.Connection, attempts: int = 50) -> None:
+    """Switch the file to WAL. SQLite refuses at once ("database is locked", without waiting out busy_timeout) while
+    another process is switching the same new file or creating its first tables: try again a moment later."""
+    for attempt in range(attempts):
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.1)
+
+
+def _apply_migration(conn: sqlite3.Connection, number: int, script: str) -> bool:
+    """Migration `number`, unless the file already has it (another process applied it): False then. Statement by
+    statement rather than `executescript`, which commits first and so would let go of the write lock between the
+    check and the script."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        (version,) = conn.execute("PRAGMA user_version").fetchone()
+        if version >= number:
+            conn.rollback()
+            return False
+        for statement in _statements(script):
+            conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {number}")
+        conn.commit()
+    except BaseException:
+        if conn.in_transaction:
+            conn.rollback()
+        raise
+    return True
+
+
+def _statements(script: str) -> list[str]:
+    """The SQL statements of `script`, split where SQLite itself says one is complete (a trigger's body included)."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip() and sqlite3.complete_statement(pending + ";"):
+        statements.append(pending.strip())
+    return [s for s in statements if s.strip(" \n;")]
 
 
 def _unusable(path: Path, exc: sqlite3.DatabaseError) -> UnusableDatabaseError:
