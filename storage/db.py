@@ -23,6 +23,7 @@ from storage.health import (
     private_directory,
 )
 from storage.snapshots import ReadOnlyConnection
+from storage.sql import Dialect, Plan, run_sqlite
 from storage.writes import GroupCommit, WriteUnit, run_sync
 
 T = TypeVar("T")
@@ -68,6 +69,8 @@ class Database:
     A write with nothing else to do in its transaction (a move) goes through `write`: the writes waiting at the same
     moment are committed together, in one trip to aiosqlite's thread (storage/writes.py).
     """
+
+    dialect = Dialect.SQLITE
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
@@ -190,6 +193,11 @@ class Database:
             raise RuntimeError("a group-committed write from inside this task's own transaction would wait forever")
         return await self._group.write(unit)
 
+    async def run(self, plan: Plan[T]) -> T:
+        """`plan` (storage/sql.py) in a write transaction of its own, in one trip to the database's thread."""
+        async with self.transaction() as conn:
+            return await run_plan(conn, plan)
+
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn` (plain sqlite3 reads) on the read-only connection, in one read transaction and one trip to its
         thread: WAL lets it read the last committed state while a write is under way, so a long read (ladders,
@@ -198,6 +206,11 @@ class Database:
             async with self.reading() as conn:
                 return await run_sync(conn, fn)
         return await self._reader.read(fn)
+
+
+async def run_plan(conn: aiosqlite.Connection, plan: Plan[T]) -> T:
+    """`plan` on this connection (in the transaction it has open, if any), in one trip to its thread."""
+    return await run_sync(conn, partial(run_sqlite, plan=plan))
 
 
 async def begin_writing(conn: aiosqlite.Connection) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
+import os
 import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -11,6 +13,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from tests.support import postgres
 from tests.support.fakediscord import FakeDiscord
 from tests.support.world import VALIDATOR, TabletopRunner, World
 
@@ -67,3 +70,42 @@ async def bots(world: World, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
         yield runner
     finally:
         await runner.stop_all()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[postgres.PostgresServer]:
+    """A PostgreSQL server for the whole session (tests/support/postgres.py), or a skip saying why there is none."""
+    try:
+        with postgres.running_server() as server:
+            yield server
+    except postgres.PostgresUnavailable as exc:
+        if os.environ.get(postgres.REQUIRE) == "require":
+            pytest.fail(f"PostgreSQL is required here ({postgres.REQUIRE}=require) but unavailable: {exc}")
+        pytest.skip(f"no PostgreSQL: {exc}")
+
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: postgres.PostgresServer) -> AsyncIterator[str]:
+    """The URL of a new, empty PostgreSQL database for one test (dropped after it)."""
+    import asyncpg
+
+    name = f"tabletop_{os.getpid()}_{next(_databases)}"
+    admin = await asyncpg.connect(postgres_server.url())
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        yield postgres_server.url(name)
+        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's database lives, once per backend: a new SQLite file, or a new PostgreSQL database (skipped,
+    saying why, where no PostgreSQL server can be started)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "bot.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))

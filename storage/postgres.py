@@ -1,0 +1,164 @@
+"""PostgreSQL behind the same storage as SQLite (issue 17), through asyncpg: for a bot that runs several processes
+over one database. SQLite stays the default; this is chosen with `DATABASE_URL=postgresql://...`.
+
+- Migrations are storage/migrations/postgresql/NNNN_*.sql, numbered as SQLite's are (0014_baseline folds SQLite's
+  0001-0014). Their version lives in the table `schema_version`; they are applied under an advisory lock, so of two
+  processes starting together one migrates and the other then finds the work done.
+- A transaction that reads what it then writes without a version guard (`read_first`: ratings, settings, lobbies,
+  deals) first takes one advisory transaction lock: such transactions then follow one another, as SQLite's
+  BEGIN IMMEDIATE makes them do; they are rare (a game's end, a setting), so that costs nothing that matters. Game
+  writes need no lock: each is guarded by the version it was read at.
+- Statements are the same `?`-placeholder SQL as SQLite's, run as plans (storage/sql.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+from storage.sql import Dialect, Done, Plan, Sql, numbered, returns_rows, run_awaiting
+
+try:  # an optional extra: `pip install -e ".[postgresql]"`
+    import asyncpg
+except ImportError:  # pragma: no cover - the SQLite-only install
+    asyncpg = None
+
+T = TypeVar("T")
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+MIGRATION_LOCK = 7_301_917  # advisory lock keys: any fixed numbers no other program on the server uses
+READ_FIRST_LOCK = 7_301_918
+
+
+class PostgresUnavailableError(RuntimeError):
+    """PostgreSQL was asked for but cannot be used (no asyncpg, or the server refused): one line saying why."""
+
+
+def postgres_migrations() -> list[tuple[int, str]]:
+    """The PostgreSQL migration scripts, in order."""
+    found: list[tuple[int, str]] = []
+    folder = resources.files("storage.migrations").joinpath("postgresql")
+    if not folder.is_dir():
+        return found
+    for entry in folder.iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def without_password(url: str) -> str:
+    """`url` fit for a log line."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class PgConnection:
+    """One pooled connection, inside a transaction or not: runs plans (storage/sql.py)."""
+
+    dialect = Dialect.POSTGRESQL
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    async def execute(self, statement: Sql) -> Done:
+        text = numbered(statement.text)
+        if statement.many:
+            await self._conn.executemany(text, statement.params)
+            return Done([], len(statement.params))
+        if returns_rows(statement.text):
+            rows = await self._conn.fetch(text, *statement.params)
+            return Done(list(rows), len(rows))
+        status = await self._conn.execute(text, *statement.params)  # e.g. "UPDATE 3", "INSERT 0 1"
+        last = str(status).rsplit(" ", 1)[-1]
+        return Done([], int(last) if last.isdigit() else 0)
+
+    async def run(self, plan: Plan[T]) -> T:
+        return await run_awaiting(self.execute, plan)
+
+
+class PostgresDatabase:
+    """The bot's PostgreSQL database: a pool of connections (each process has its own pool)."""
+
+    dialect = Dialect.POSTGRESQL
+
+    def __init__(self, pool: Any, url: str) -> None:
+        self._pool = pool
+        self.url = url
+        self.path = without_password(url)  # what logs and messages name
+
+    @classmethod
+    async def open(cls, url: str, *, migrate_to: int | None = None, pool_size: int = 10) -> PostgresDatabase:
+        if asyncpg is None:
+            raise PostgresUnavailableError(
+                'DATABASE_URL names PostgreSQL, but asyncpg is not installed: pip install -e ".[postgresql]"')
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise PostgresUnavailableError(f"cannot reach the database {without_password(url)}: {exc}") from None
+        db = cls(pool, url)
+        try:
+            await db.migrate(migrate_to)
+        except BaseException:
+            await pool.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as conn:
+            exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+            return int(await conn.fetchval("SELECT version FROM schema_version")) if exists else 0
+
+    async def migrate(self, target: int | None = None) -> None:
+        """Apply every migration above the database's version, each in its own transaction, under a lock that a
+        second process starting at the same moment waits for."""
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                current = await conn.fetchval("SELECT version FROM schema_version")
+                if current is None:
+                    await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+                    current = 0
+                for number, script in postgres_migrations():
+                    if current < number and (target is None or number <= target):
+                        async with conn.transaction():
+                            await conn.execute(script)
+                            await conn.execute("UPDATE schema_version SET version = $1", number)
+                        current = number
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+    @asynccontextmanager
+    async def transaction(self, *, read_first: bool = False) -> AsyncIterator[PgConnection]:
+        """Everything run in the block commits together at its end, or is rolled back if it raises."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            if read_first:
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", READ_FIRST_LOCK)
+            yield PgConnection(conn)
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[PgConnection]:
+        """A connection for reads outside a transaction."""
+        async with self._pool.acquire() as conn:
+            yield PgConnection(conn)
+
+    async def run(self, plan: Plan[T]) -> T:
+        """`plan` in a transaction of its own (a write, or reads that must agree with each other)."""
+        async with self.transaction() as conn:
+            return await conn.run(plan)
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether a DATABASE_URL (or a test's database target) names PostgreSQL rather than a SQLite file."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
