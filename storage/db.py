@@ -193,16 +193,29 @@ class Database:
             raise RuntimeError("a group-committed write from inside this task's own transaction would wait forever")
         return await self._group.write(unit)
 
+    async def query(self, plan: Plan[T]) -> T:
+        """`plan` (reads only) on the main connection, outside any transaction: it sees what this process wrote last."""
+        async with self.reading() as conn:
+            return await run_plan(conn, plan)
+
     async def run(self, plan: Plan[T]) -> T:
         """`plan` (storage/sql.py) in a write transaction of its own, in one trip to the database's thread."""
         async with self.transaction() as conn:
             return await run_plan(conn, plan)
 
-    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn` (plain sqlite3 reads) on the read-only connection, in one read transaction and one trip to its
-        thread: WAL lets it read the last committed state while a write is under way, so a long read (ladders,
-        stats) neither holds up a move nor waits for one."""
+    async def read(self, plan: Plan[T]) -> T:
+        """Run `plan` (reads only) on the read-only connection, in one read transaction and one trip to its thread: WAL
+        lets it read the last committed state while a write is under way, so a long read (ladders, stats) neither
+        holds up a move nor waits for one."""
         if self._reader is None:  # an in-memory database has no second connection: read under the lock
+            async with self.reading() as conn:
+                return await run_plan(conn, plan)
+        return await self._reader.read(partial(run_sqlite, plan=plan))
+
+    async def with_reader(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """`fn` with the read-only sqlite3 connection itself, on its thread: for what only SQLite has (tests that count
+        its steps). Everything else reads through `read`, which PostgreSQL serves too."""
+        if self._reader is None:
             async with self.reading() as conn:
                 return await run_sync(conn, fn)
         return await self._reader.read(fn)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.db import Database
+from storage.connection import AnyDatabase
+from storage.sql import READ_FIRST, Plan, Sql
 
 MAX_PER_USER = 25  # what one select menu can offer
 MAX_NAME = 40
@@ -23,7 +24,7 @@ class SavedFormation:
 
 
 class FormationStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: AnyDatabase) -> None:
         self._db = db
 
     async def save(self, user_id: int, kind: str, name: str, setup: str, now: float) -> SavedFormation:
@@ -33,30 +34,27 @@ class FormationStore:
             raise FormationError(f"A formation name has 1 to {MAX_NAME} characters.")
         # The count is read inside the write transaction, or two saves (from two processes) could both see room
         # for one more and store MAX_PER_USER + 1.
-        async with self._db.transaction(read_first=True) as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT count(*), sum(name = ?) FROM saved_formations WHERE user_id = ? AND kind = ?",
-                (name, user_id, kind),
-            ))
-            count, same = int(rows[0][0]), int(rows[0][1] or 0)
+        def save() -> Plan[SavedFormation]:
+            yield READ_FIRST
+            done = yield Sql("SELECT count(*), sum(CASE WHEN name = ? THEN 1 ELSE 0 END) FROM saved_formations"
+                             " WHERE user_id = ? AND kind = ?", (name, user_id, kind))
+            count, same = int(done.rows[0][0]), int(done.rows[0][1] or 0)
             if count >= MAX_PER_USER and not same:
                 raise FormationError(f"You have {MAX_PER_USER} saved formations; delete one to save another.")
-            await conn.execute(
-                "INSERT INTO saved_formations (user_id, kind, name, setup, created_at) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (user_id, kind, name) DO UPDATE SET setup = excluded.setup,"
-                " created_at = excluded.created_at",
-                (user_id, kind, name, setup, now),
-            )
-        return SavedFormation(name, setup, now)
+            yield Sql("INSERT INTO saved_formations (user_id, kind, name, setup, created_at) VALUES (?, ?, ?, ?, ?)"
+                      " ON CONFLICT (user_id, kind, name) DO UPDATE SET setup = excluded.setup,"
+                      " created_at = excluded.created_at", (user_id, kind, name, setup, now))
+            return SavedFormation(name, setup, now)
+
+        return await self._db.run(save())
 
     async def list(self, user_id: int, kind: str) -> list[SavedFormation]:
-        async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT name, setup, created_at FROM saved_formations WHERE user_id = ? AND kind = ?"
-                " ORDER BY name COLLATE NOCASE",
-                (user_id, kind),
-            )
-        return [SavedFormation(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+        def read() -> Plan[list[SavedFormation]]:
+            done = yield Sql("SELECT name, setup, created_at FROM saved_formations WHERE user_id = ? AND kind = ?"
+                             " ORDER BY lower(name), name", (user_id, kind))
+            return [SavedFormation(str(r[0]), str(r[1]), float(r[2])) for r in done.rows]
+
+        return await self._db.query(read())
 
     async def load(self, user_id: int, kind: str, name: str) -> SavedFormation:
         for formation in await self.list(user_id, kind):
@@ -67,11 +65,13 @@ class FormationStore:
     async def delete(self, user_id: int, kind: str, name: str) -> None:
         wanted = " ".join(name.split()).casefold()
         # Found and deleted in one write transaction: the name found is the one deleted, whatever else happens.
-        async with self._db.transaction(read_first=True) as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT name FROM saved_formations WHERE user_id = ? AND kind = ?", (user_id, kind))
-            found = next((str(r[0]) for r in rows if str(r[0]).casefold() == wanted), None)
+        def delete() -> Plan[None]:
+            yield READ_FIRST
+            done = yield Sql("SELECT name FROM saved_formations WHERE user_id = ? AND kind = ?", (user_id, kind))
+            found = next((str(r[0]) for r in done.rows if str(r[0]).casefold() == wanted), None)
             if found is None:
                 raise FormationError(f"You have no saved formation called {name!r}.")
-            await conn.execute("DELETE FROM saved_formations WHERE user_id = ? AND kind = ? AND name = ?",
-                               (user_id, kind, found))
+            yield Sql("DELETE FROM saved_formations WHERE user_id = ? AND kind = ? AND name = ?",
+                      (user_id, kind, found))
+
+        await self._db.run(delete())

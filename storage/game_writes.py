@@ -1,8 +1,9 @@
-"""The statements of a game write, as plain functions of the sqlite3 connection ("units").
+"""The statements of a game write ("units"), as plans (storage/sql.py) that either database runs.
 
-A unit runs on the database's thread in one trip, whether inside a `GameTransaction` (storage/games.py) or in a
-group commit with other writes (`Database.write`, storage/writes.py). Every unit is guarded by the version its
-game was read at: it raises `StaleVersionError`, having written nothing, if the game changed since.
+On SQLite a unit runs on the database's thread in one trip (called with the sqlite3 connection), whether inside a
+`GameTransaction` (storage/games.py) or in a group commit with other writes (`Database.write`, storage/writes.py).
+Every unit is guarded by the version its game was read at: it raises `StaleVersionError`, having written nothing,
+if the game changed since.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
+
+from storage.sql import Plan, Sql, run_sqlite
 
 if TYPE_CHECKING:
     from storage.games import GameRecord, Seat
@@ -58,7 +61,7 @@ class MoveWrite:
     deadline: float | None
     remind_at: float | None
     places: Sequence[int] | None = None
-    then: Callable[[sqlite3.Connection], object] | None = None
+    then: Callable[[], Plan[object]] | None = None
     row: str = ""  # this move as a JSON array, for `_moves_together` (made in the caller, see `move_writer`)
 
     @property
@@ -76,20 +79,21 @@ class MoveWrite:
     def _insert_row(self, ply: int) -> tuple[Any, ...]:
         return (self.game.id, ply, self.seat, self.user_id, self.action, self.now)
 
-    def __call__(self, conn: sqlite3.Connection) -> int:
-        rows = conn.execute(_MOVE_UPDATE + " RETURNING move_count", self._update_row()).fetchall()
-        if not rows:
+    def plan(self) -> Plan[int]:
+        done = yield Sql(_MOVE_UPDATE + " RETURNING move_count", self._update_row())
+        if not done.rows:
             raise StaleVersionError(self.game.id, self.game.version)
-        ply = int(rows[0][0])
-        conn.execute(_MOVE_INSERT, self._insert_row(ply))
+        ply = int(done.rows[0][0])
+        yield Sql(_MOVE_INSERT, self._insert_row(ply))
         if self.places is not None:
-            conn.executemany(
-                "UPDATE game_players SET place = ? WHERE game_id = ? AND seat = ?",
-                [(place, self.game.id, seat_no) for seat_no, place in enumerate(self.places)],
-            )
+            yield Sql("UPDATE game_players SET place = ? WHERE game_id = ? AND seat = ?",
+                      [(place, self.game.id, seat_no) for seat_no, place in enumerate(self.places)], many=True)
         if self.then is not None:
-            self.then(conn)
+            yield from self.then()
         return ply
+
+    def __call__(self, conn: sqlite3.Connection) -> int:
+        return run_sqlite(conn, self.plan())
 
     def record(self, ply: int) -> GameRecord:
         """The game as this move, written at `ply`, left it."""
@@ -112,7 +116,7 @@ def move_writer(
     deadline: float | None,
     remind_at: float | None,
     places: Sequence[int] | None = None,
-    then: Callable[[sqlite3.Connection], object] | None = None,
+    then: Callable[[], Plan[object]] | None = None,
 ) -> MoveWrite:
     # The JSON is made here, in the caller: a state that cannot be stored fails its own caller only, and the database's
     # thread is left only SQLite's work. (Floats survive JSON exactly: Python writes the shortest round-trip form.)
@@ -171,16 +175,17 @@ class UpdateWrite:
     changes: dict[str, Any]
     together = None  # rare: each goes alone
 
-    def __call__(self, conn: sqlite3.Connection) -> int:
+    def plan(self) -> Plan[int]:
         values = [dumps(v) if c == "state" else v for c, v in self.changes.items()]
         sets = "".join(f"{c} = ?, " for c in self.changes)
-        cur = conn.execute(
-            f"UPDATE games SET {sets}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-            (*values, self.now, self.game.id, self.game.version),
-        )
-        if cur.rowcount != 1:
+        done = yield Sql(f"UPDATE games SET {sets}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+                         (*values, self.now, self.game.id, self.game.version))
+        if done.rowcount != 1:
             raise StaleVersionError(self.game.id, self.game.version)
         return self.game.move_count
+
+    def __call__(self, conn: sqlite3.Connection) -> int:
+        return run_sqlite(conn, self.plan())
 
     def record(self, _move_count: int) -> GameRecord:
         return replace(self.game, version=self.game.version + 1, updated_at=self.now, **self.changes)

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
-from storage.db import Database, begin_writing
+from storage.connection import AnyDatabase, Connection, begin_writing, dialect_of, run
 from storage.game_cache import RecordCache
 from storage.game_writes import MoveWrite, UpdateWrite, dumps, move_writer, update_writer
 from storage.game_writes import StaleVersionError as StaleVersionError
-from storage.writes import run_sync
+from storage.sql import Dialect, Done, Plan, Sql
 
 ACTIVE_STATUSES = ("pending", "active")
 
@@ -78,11 +75,11 @@ class GameTransaction:
     the game's lock from the read to the commit). A read once the transaction is open is always from the database.
     """
 
-    def __init__(self, db: Database, stack: AsyncExitStack, cache: RecordCache) -> None:
+    def __init__(self, db: AnyDatabase, stack: AsyncExitStack, cache: RecordCache) -> None:
         self._db = db
         self._stack = stack
         self._cache = cache
-        self._conn: aiosqlite.Connection | None = None
+        self._conn: Connection | None = None
         # Games read or written inside the open transaction: they become the cache's once it commits (not before:
         # until then they may include this transaction's own writes, which a rollback would undo).
         self.seen: dict[int, GameRecord] = {}
@@ -92,22 +89,24 @@ class GameTransaction:
         """Whether the write transaction has begun (anything written from now on commits with it)."""
         return self._conn is not None
 
-    async def writer(self, *, read_first: bool = False) -> aiosqlite.Connection:
+    async def writer(self, *, read_first: bool = False) -> Connection:
         """The transaction's connection, opening the transaction now if it is not open yet. With `read_first` the
         caller is about to read rows without a version guard that it will write from (ratings, a lobby, a deal):
         SQLite's write transaction then begins at once, so no other process can change them in between."""
-        if self._conn is None:
-            self._conn = await self._stack.enter_async_context(self._db.transaction(read_first=read_first))
-        elif read_first:
-            await begin_writing(self._conn)
-        return self._conn
+        if self._conn is not None:
+            if read_first:
+                await begin_writing(self._conn)
+            return self._conn
+        conn: Connection = await self._stack.enter_async_context(self._db.transaction(read_first=read_first))
+        self._conn = conn
+        return conn
 
     async def load(self, game_id: int) -> GameRecord:
         """The game: before the transaction opens, as this process last knew it if it is being played (see
         `RecordCache`), else read; inside the open transaction, always read (current until it commits)."""
         if self._conn is None:
             return await _current(self._db, self._cache, game_id)
-        record = await _load(self._conn, game_id)
+        record = await run(self._conn, _load(dialect_of(self._conn), game_id))
         if record is None:
             raise GameNotFoundError(game_id)
         self.seen[game_id] = record
@@ -130,19 +129,8 @@ class GameTransaction:
     ) -> GameRecord:
         state_json = dumps(state)
         conn = await self.writer()
-        cur = await conn.execute(
-            "INSERT INTO games (kind, guild_id, channel_id, status, options, initial_state, state,"
-            " turn_timeout, deadline, remind_at, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (kind, guild_id, channel_id, status, dumps(options), state_json, state_json,
-             turn_timeout, deadline, remind_at, now, now),
-        )
-        game_id = cur.lastrowid
-        assert game_id is not None
-        await conn.executemany(
-            "INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.bot) for s in seats],
-        )
+        game_id = await run(conn, _insert_game(kind, guild_id, channel_id, status, dumps(options), state_json,
+                                                turn_timeout, deadline, remind_at, now, seats))
         return await self.load(game_id)
 
     async def record_move(
@@ -158,7 +146,7 @@ class GameTransaction:
         deadline: float | None,
         remind_at: float | None,
         places: Sequence[int] | None = None,
-        then: Callable[[sqlite3.Connection], object] | None = None,
+        then: Callable[[], Plan[object]] | None = None,
     ) -> GameRecord:
         """Append one move and write the new snapshot, guarded by `game.version`, then `then`'s statements (one
         trip to the database's thread for all of them)."""
@@ -172,7 +160,7 @@ class GameTransaction:
 
     async def _write(self, game: GameRecord, unit: MoveWrite | UpdateWrite) -> GameRecord:
         try:
-            record = unit.record(await run_sync(await self.writer(), unit))
+            record = unit.record(await run(await self.writer(), unit.plan()))
         except StaleVersionError:
             self._cache.forget(game.id)  # whatever this transaction becomes, that copy is not current
             raise
@@ -181,7 +169,7 @@ class GameTransaction:
 
 
 class GameStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: AnyDatabase) -> None:
         self._db = db
         self._cache = RecordCache()
 
@@ -235,22 +223,18 @@ class GameStore:
         return record
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT ply, seat, user_id, action, created_at FROM moves WHERE game_id = ? ORDER BY ply",
-                (game_id,),
-            )
-        return [MoveRow(int(r[0]), int(r[1]), r[2], str(r[3]), float(r[4])) for r in rows]
+        done = await self._query(
+            "SELECT ply, seat, user_id, action, created_at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        return [MoveRow(int(r[0]), int(r[1]), r[2], str(r[3]), float(r[4])) for r in done.rows]
 
     async def next_timer(self) -> float | None:
         """When the earliest reminder or deadline of a live game falls due."""
-        async with self._db.reading() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT MIN(t) FROM (SELECT MIN(deadline) AS t FROM games WHERE deadline IS NOT NULL"
-                " UNION ALL SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL"
-                " UNION ALL SELECT MIN(deadline) FROM lobbies WHERE deadline IS NOT NULL)"
-            ))
-        return float(rows[0][0]) if rows and rows[0][0] is not None else None
+        value = (await self._query(
+            "SELECT MIN(t) FROM (SELECT MIN(deadline) AS t FROM games WHERE deadline IS NOT NULL"
+            " UNION ALL SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL"
+            " UNION ALL SELECT MIN(deadline) FROM lobbies WHERE deadline IS NOT NULL) AS due"
+        )).value()
+        return float(value) if value is not None else None
 
     async def history(self, user_id: int, limit: int = 10, *,
                       guild_id: int | None = None) -> list[tuple[GameRecord, Seat]]:
@@ -258,13 +242,21 @@ class GameStore:
         played on that server. (The user's seats come from `game_players_by_user`, each game by its id: the
         server is checked on those few rows, so no index on the server is needed.)"""
         on_server = "" if guild_id is None else " AND g.guild_id = ?"
-        async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
+        dialect = self._db.dialect
+
+        def read() -> Plan[list[GameRecord | None]]:
+            done = yield Sql(
                 "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
                 f" WHERE p.user_id = ?{on_server} AND g.status IN ('active', 'finished')"
                 " ORDER BY g.created_at DESC, g.id DESC LIMIT ?",
                 (user_id, *(() if guild_id is None else (guild_id,)), limit))
-            records = [await _load(conn, int(r[0])) for r in rows]
+            records = []
+            for row in done.rows:
+                records.append((yield from _load(dialect, int(row[0]))))
+            return records
+
+        async with self._db.reading() as conn:
+            records = await run(conn, read())
         out = []
         for record in records:
             assert record is not None
@@ -274,49 +266,71 @@ class GameStore:
     async def active_games_of(self, kind: str, user_id: int, place_id: int | None) -> list[int]:
         """Active games of `kind` in which `user_id` sits, played in channel or thread `place_id` (None:
         anywhere, for commands sent by DM); newest first."""
-        async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT id FROM games WHERE kind = ? AND status = 'active'"
-                " AND (? IS NULL OR channel_id = ? OR thread_id = ?)"
-                " AND EXISTS (SELECT 1 FROM game_players WHERE game_id = games.id AND user_id = ?) ORDER BY id DESC",
-                (kind, place_id, place_id, place_id, user_id),
-            )
-        return [int(r[0]) for r in rows]
+        anywhere = place_id is None
+        done = await self._query(
+            "SELECT id FROM games WHERE kind = ? AND status = 'active'"
+            " AND (? = 1 OR channel_id = ? OR thread_id = ?)"
+            " AND EXISTS (SELECT 1 FROM game_players WHERE game_id = games.id AND user_id = ?) ORDER BY id DESC",
+            (kind, int(anywhere), place_id or 0, place_id or 0, user_id),
+        )
+        return [int(r[0]) for r in done.rows]
 
     async def active_games_with_bots(self) -> list[int]:
-        async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT id FROM games WHERE status = 'active'"
-                " AND EXISTS (SELECT 1 FROM game_players WHERE game_id = games.id AND bot IS NOT NULL) ORDER BY id"
-            )
-        return [int(r[0]) for r in rows]
+        done = await self._query(
+            "SELECT id FROM games WHERE status = 'active'"
+            " AND EXISTS (SELECT 1 FROM game_players WHERE game_id = games.id AND bot IS NOT NULL) ORDER BY id"
+        )
+        return [int(r[0]) for r in done.rows]
 
     async def due_lobbies(self, now: float) -> list[int]:
         """Ids of open lobbies whose deadline has passed."""
-        async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall("SELECT id FROM lobbies WHERE deadline <= ? ORDER BY deadline", (now,))
-        return [int(r[0]) for r in rows]
+        done = await self._query("SELECT id FROM lobbies WHERE deadline <= ? ORDER BY deadline", (now,))
+        return [int(r[0]) for r in done.rows]
 
     async def due_timers(self, now: float) -> list[int]:
         """Ids of games with a reminder or deadline at or before `now`, earliest first."""
+        done = await self._query(
+            "SELECT id FROM (SELECT id, deadline AS t FROM games WHERE deadline <= ?"
+            " UNION ALL SELECT id, remind_at FROM games WHERE remind_at <= ?) AS due GROUP BY id ORDER BY MIN(t)",
+            (now, now),
+        )
+        return [int(r[0]) for r in done.rows]
+
+    async def _query(self, text: str, params: Sequence[Any] = ()) -> Done:
+        """One statement outside any transaction."""
         async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT id FROM (SELECT id, deadline AS t FROM games WHERE deadline <= ?"
-                " UNION ALL SELECT id, remind_at FROM games WHERE remind_at <= ?) GROUP BY id ORDER BY MIN(t)",
-                (now, now),
-            )
-        return [int(r[0]) for r in rows]
+            return await run(conn, _one(Sql(text, params)))
 
 
-async def _read(db: Database, game_id: int) -> GameRecord:
+def _one(statement: Sql) -> Plan[Done]:
+    return (yield statement)
+
+
+def _insert_game(kind: str, guild_id: int | None, channel_id: int, status: str, options_json: str, state_json: str,
+                 turn_timeout: float, deadline: float | None, remind_at: float | None, now: float,
+                 seats: Sequence[Seat]) -> Plan[int]:
+    done = yield Sql(
+        "INSERT INTO games (kind, guild_id, channel_id, status, options, initial_state, state,"
+        " turn_timeout, deadline, remind_at, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (kind, guild_id, channel_id, status, options_json, state_json, state_json, turn_timeout, deadline, remind_at,
+         now, now),
+    )
+    game_id = int(done.value())
+    yield Sql("INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, ?, ?, ?)",
+              [(game_id, s.seat, s.user_id, s.bot) for s in seats], many=True)
+    return game_id
+
+
+async def _read(db: AnyDatabase, game_id: int) -> GameRecord:
     async with db.reading() as conn:
-        record = await _load(conn, game_id)
+        record = await run(conn, _load(db.dialect, game_id))
     if record is None:
         raise GameNotFoundError(game_id)
     return record
 
 
-async def _current(db: Database, cache: RecordCache, game_id: int) -> GameRecord:
+async def _current(db: AnyDatabase, cache: RecordCache, game_id: int) -> GameRecord:
     record = cache.get(game_id)
     if record is None:
         record = await _read(db, game_id)
@@ -324,17 +338,16 @@ async def _current(db: Database, cache: RecordCache, game_id: int) -> GameRecord
     return record
 
 
-async def _load(conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
-    # One statement (so one trip to aiosqlite's thread) for the game and its seats.
-    rows = await conn.execute_fetchall(
+def _load(dialect: Dialect, game_id: int) -> Plan[GameRecord | None]:
+    # One statement (so one trip to the database) for the game and its seats.
+    seats = dialect.json_rows("seat, user_id, bot, place", "game_players WHERE game_id = games.id", "seat")
+    done = yield Sql(
         "SELECT id, kind, guild_id, channel_id, message_id, status, options, initial_state, state, version,"
         " move_count, draw_offer, turn_timeout, deadline, remind_at, created_at, updated_at, finished_at, thread_id,"
-        " (SELECT json_group_array(json_array(seat, user_id, bot, place))"
-        "  FROM (SELECT * FROM game_players WHERE game_id = games.id ORDER BY seat))"
-        " FROM games WHERE id = ?",
+        f" {seats} FROM games WHERE id = ?",
         (game_id,),
     )
-    for row in rows:
+    for row in done.rows:
         return GameRecord(
             id=int(row[0]), kind=str(row[1]), guild_id=row[2], channel_id=int(row[3]), message_id=row[4],
             status=str(row[5]), options=json.loads(row[6]), initial_state=json.loads(row[7]),

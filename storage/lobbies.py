@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import aiosqlite
-
+from storage.connection import Connection, dialect_of, run
 from storage.games import StaleVersionError
+from storage.sql import Dialect, Plan, Sql
 
 
 class LobbyNotFoundError(LookupError):
@@ -48,7 +48,7 @@ _UPDATABLE = frozenset({"status", "game_id", "deadline", "message_id"})
 
 
 async def create_lobby(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     *,
     kind: str,
     guild_id: int | None,
@@ -60,28 +60,47 @@ async def create_lobby(
     deadline: float,
     now: float,
 ) -> LobbyRecord:
-    cur = await conn.execute(
+    return await run(conn, _create(dialect_of(conn), kind, guild_id, channel_id, host_id, max_players,
+                                   json.dumps(options, sort_keys=True), turn_timeout, deadline, now))
+
+
+async def load_lobby(conn: Connection, lobby_id: int) -> LobbyRecord:
+    return await run(conn, _load(dialect_of(conn), lobby_id))
+
+
+async def update_lobby(conn: Connection, lobby: LobbyRecord, **changes: Any) -> LobbyRecord:
+    """Change status / game / deadline / message, guarded by the lobby's version."""
+    bad = set(changes) - _UPDATABLE
+    if bad:
+        raise ValueError(f"cannot update {sorted(bad)}")
+    return await run(conn, _update(lobby, changes))
+
+
+async def set_members(conn: Connection, lobby: LobbyRecord, members: Sequence[Member]) -> LobbyRecord:
+    """Replace the member list (join order = seat order), guarded by the lobby's version."""
+    return await run(conn, _set_members(lobby, members))
+
+
+def _create(dialect: Dialect, kind: str, guild_id: int | None, channel_id: int, host_id: int, max_players: int,
+            options_json: str, turn_timeout: float, deadline: float, now: float) -> Plan[LobbyRecord]:
+    done = yield Sql(
         "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, max_players, options, turn_timeout, status,"
-        " deadline, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
-        (kind, guild_id, channel_id, host_id, max_players, json.dumps(options, sort_keys=True), turn_timeout,
-         deadline, now),
+        " deadline, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING id",
+        (kind, guild_id, channel_id, host_id, max_players, options_json, turn_timeout, deadline, now),
     )
-    lobby_id = cur.lastrowid
-    assert lobby_id is not None
-    await conn.execute("INSERT INTO lobby_members (lobby_id, position, user_id) VALUES (?, 0, ?)", (lobby_id, host_id))
-    return await load_lobby(conn, lobby_id)
+    lobby_id = int(done.value())
+    yield Sql("INSERT INTO lobby_members (lobby_id, position, user_id) VALUES (?, 0, ?)", (lobby_id, host_id))
+    return (yield from _load(dialect, lobby_id))
 
 
-async def load_lobby(conn: aiosqlite.Connection, lobby_id: int) -> LobbyRecord:
-    rows = await conn.execute_fetchall(
+def _load(dialect: Dialect, lobby_id: int) -> Plan[LobbyRecord]:
+    members = dialect.json_rows("user_id, bot", "lobby_members WHERE lobby_id = lobbies.id", "position")
+    done = yield Sql(
         "SELECT id, kind, guild_id, channel_id, message_id, host_id, max_players, options, turn_timeout, status,"
-        " game_id, deadline, version, created_at,"
-        " (SELECT json_group_array(json_array(user_id, bot))"
-        "  FROM (SELECT * FROM lobby_members WHERE lobby_id = lobbies.id ORDER BY position))"
-        " FROM lobbies WHERE id = ?",
+        f" game_id, deadline, version, created_at, {members} FROM lobbies WHERE id = ?",
         (lobby_id,),
     )
-    for r in rows:
+    for r in done.rows:
         return LobbyRecord(
             id=int(r[0]), kind=str(r[1]), guild_id=r[2], channel_id=int(r[3]), message_id=r[4], host_id=int(r[5]),
             max_players=int(r[6]), options=json.loads(r[7]), turn_timeout=float(r[8]), status=str(r[9]),
@@ -91,31 +110,20 @@ async def load_lobby(conn: aiosqlite.Connection, lobby_id: int) -> LobbyRecord:
     raise LobbyNotFoundError(lobby_id)
 
 
-async def update_lobby(conn: aiosqlite.Connection, lobby: LobbyRecord, **changes: Any) -> LobbyRecord:
-    """Change status / game / deadline / message, guarded by the lobby's version."""
-    bad = set(changes) - _UPDATABLE
-    if bad:
-        raise ValueError(f"cannot update {sorted(bad)}")
+def _update(lobby: LobbyRecord, changes: dict[str, Any]) -> Plan[LobbyRecord]:
     sets = "".join(f"{c} = ?, " for c in changes)
-    cur = await conn.execute(
-        f"UPDATE lobbies SET {sets}version = version + 1 WHERE id = ? AND version = ?",
-        (*changes.values(), lobby.id, lobby.version),
-    )
-    if cur.rowcount != 1:
+    done = yield Sql(f"UPDATE lobbies SET {sets}version = version + 1 WHERE id = ? AND version = ?",
+                     (*changes.values(), lobby.id, lobby.version))
+    if done.rowcount != 1:
         raise StaleVersionError(lobby.id, lobby.version)
     return replace(lobby, version=lobby.version + 1, **changes)
 
 
-async def set_members(conn: aiosqlite.Connection, lobby: LobbyRecord, members: Sequence[Member]) -> LobbyRecord:
-    """Replace the member list (join order = seat order), guarded by the lobby's version."""
-    cur = await conn.execute(
-        "UPDATE lobbies SET version = version + 1 WHERE id = ? AND version = ?", (lobby.id, lobby.version)
-    )
-    if cur.rowcount != 1:
+def _set_members(lobby: LobbyRecord, members: Sequence[Member]) -> Plan[LobbyRecord]:
+    done = yield Sql("UPDATE lobbies SET version = version + 1 WHERE id = ? AND version = ?", (lobby.id, lobby.version))
+    if done.rowcount != 1:
         raise StaleVersionError(lobby.id, lobby.version)
-    await conn.execute("DELETE FROM lobby_members WHERE lobby_id = ?", (lobby.id,))
-    await conn.executemany(
-        "INSERT INTO lobby_members (lobby_id, position, user_id, bot) VALUES (?, ?, ?, ?)",
-        [(lobby.id, i, m.user_id, m.bot) for i, m in enumerate(members)],
-    )
+    yield Sql("DELETE FROM lobby_members WHERE lobby_id = ?", (lobby.id,))
+    yield Sql("INSERT INTO lobby_members (lobby_id, position, user_id, bot) VALUES (?, ?, ?, ?)",
+              [(lobby.id, i, m.user_id, m.bot) for i, m in enumerate(members)], many=True)
     return replace(lobby, version=lobby.version + 1, members=tuple(members))

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from storage.db import Database
+from storage.connection import AnyDatabase
+from storage.sql import Plan, Sql
 
 
 class NotifyMode(StrEnum):
@@ -24,47 +26,53 @@ class TurnPing:
 
 
 class NotificationStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: AnyDatabase) -> None:
         self._db = db
 
     async def mode(self, user_id: int) -> NotifyMode:
-        async with self._db.reading() as conn:
-            rows = list(await conn.execute_fetchall("SELECT notify FROM user_settings WHERE user_id = ?", (user_id,)))
-        return NotifyMode(rows[0][0]) if rows else NotifyMode.MENTION
+        value = await self._db.query(_value("SELECT notify FROM user_settings WHERE user_id = ?", (user_id,)))
+        return NotifyMode(value) if value is not None else NotifyMode.MENTION
 
     async def set_mode(self, user_id: int, mode: NotifyMode, now: float) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO user_settings (user_id, notify, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, updated_at = excluded.updated_at",
-                (user_id, mode.value, now))
+        await self._db.run(_write(
+            "INSERT INTO user_settings (user_id, notify, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, updated_at = excluded.updated_at",
+            (user_id, mode.value, now)))
 
     async def language(self, user_id: int) -> str | None:
         """The language a person's latest interaction showed (None: none seen yet)."""
-        async with self._db.reading() as conn:
-            rows = list(await conn.execute_fetchall("SELECT language FROM user_settings WHERE user_id = ?",
-                                                    (user_id,)))
-        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+        value = await self._db.query(_value("SELECT language FROM user_settings WHERE user_id = ?", (user_id,)))
+        return str(value) if value is not None else None
 
     async def set_language(self, user_id: int, language: str, now: float) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO user_settings (user_id, language, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
-                (user_id, language, now))
+        await self._db.run(_write(
+            "INSERT INTO user_settings (user_id, language, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
+            (user_id, language, now)))
 
     async def live_ping(self, game_id: int) -> TurnPing | None:
-        async with self._db.reading() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT user_id, channel_id, message_id FROM turn_pings WHERE game_id = ?", (game_id,)))
-        return TurnPing(game_id, *rows[0]) if rows else None
+        def read() -> Plan[TurnPing | None]:
+            done = yield Sql("SELECT user_id, channel_id, message_id FROM turn_pings WHERE game_id = ?", (game_id,))
+            row = done.one()
+            return TurnPing(game_id, int(row[0]), int(row[1]), int(row[2])) if row is not None else None
+
+        return await self._db.query(read())
 
     async def set_live_ping(self, ping: TurnPing, now: float) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "INSERT OR REPLACE INTO turn_pings (game_id, user_id, channel_id, message_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?)", (ping.game_id, ping.user_id, ping.channel_id, ping.message_id, now))
+        await self._db.run(_write(
+            "INSERT INTO turn_pings (game_id, user_id, channel_id, message_id, created_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET user_id = excluded.user_id, channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id, created_at = excluded.created_at",
+            (ping.game_id, ping.user_id, ping.channel_id, ping.message_id, now)))
 
     async def forget_live_ping(self, game_id: int) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute("DELETE FROM turn_pings WHERE game_id = ?", (game_id,))
+        await self._db.run(_write("DELETE FROM turn_pings WHERE game_id = ?", (game_id,)))
+
+
+def _value(text: str, params: tuple[Any, ...]) -> Plan[Any]:
+    """The first column of the statement's first row (None without a row)."""
+    return (yield Sql(text, params)).value()
+
+
+def _write(text: str, params: tuple[Any, ...]) -> Plan[None]:
+    yield Sql(text, params)

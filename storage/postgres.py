@@ -17,10 +17,10 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from storage.sql import Dialect, Done, Plan, Sql, numbered, returns_rows, run_awaiting
+from storage.sql import READ_FIRST, Dialect, Done, Plan, Sql, numbered, returns_rows, run_awaiting
 
 try:  # an optional extra: `pip install -e ".[postgresql]"`
     import asyncpg
@@ -28,9 +28,16 @@ except ImportError:  # pragma: no cover - the SQLite-only install
     asyncpg = None
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 MIGRATION_LOCK = 7_301_917  # advisory lock keys: any fixed numbers no other program on the server uses
 READ_FIRST_LOCK = 7_301_918
+
+
+class PlannedWrite(Protocol[T_co]):
+    """A write unit that can give its statements as a plan (storage/game_writes.py)."""
+
+    def plan(self) -> Plan[T_co]: ...
 
 
 class PostgresUnavailableError(RuntimeError):
@@ -69,6 +76,9 @@ class PgConnection:
         self._conn = conn
 
     async def execute(self, statement: Sql) -> Done:
+        if statement is READ_FIRST:
+            await self._conn.execute("SELECT pg_advisory_xact_lock($1)", READ_FIRST_LOCK)
+            return Done()
         text = numbered(statement.text)
         if statement.many:
             await self._conn.executemany(text, statement.params)
@@ -152,6 +162,22 @@ class PostgresDatabase:
         """A connection for reads outside a transaction."""
         async with self._pool.acquire() as conn:
             yield PgConnection(conn)
+
+    async def write(self, unit: PlannedWrite[T]) -> T:
+        """A write with nothing else in its transaction (a move): SQLite commits those waiting together (group commit,
+        storage/writes.py); PostgreSQL writes them side by side, each in its own transaction on its own connection."""
+        return await self.run(unit.plan())
+
+    async def query(self, plan: Plan[T]) -> T:
+        """`plan` (reads only) outside any transaction."""
+        async with self._pool.acquire() as conn:
+            return await PgConnection(conn).run(plan)
+
+    async def read(self, plan: Plan[T]) -> T:
+        """`plan` (reads only) in a read-only transaction that sees one state of the database (its statements agree:
+        a page, the number of pages and the caller's place)."""
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            return await PgConnection(conn).run(plan)
 
     async def run(self, plan: Plan[T]) -> T:
         """`plan` in a transaction of its own (a write, or reads that must agree with each other)."""

@@ -7,9 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-import aiosqlite
-
-from storage.db import Database
+from storage.connection import AnyDatabase
+from storage.sql import READ_FIRST, Plan, Sql
 
 
 @dataclass(frozen=True)
@@ -27,12 +26,11 @@ class ServerSettingsStore:
     """Every change is one read-modify-write inside one write transaction (begun before the read): two admins
     changing different settings at the same moment, in one process or two, both keep what they changed."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: AnyDatabase) -> None:
         self._db = db
 
     async def get(self, guild_id: int) -> ServerSettings:
-        async with self._db.reading() as conn:
-            return await _load(conn, guild_id)
+        return await self._db.query(_load(guild_id))
 
     async def update(self, guild_id: int, **changes: Any) -> ServerSettings:
         """Set the given fields, keeping every other one as it is stored at the moment of the write."""
@@ -47,23 +45,28 @@ class ServerSettingsStore:
 
     async def change(self, guild_id: int, edit: Callable[[ServerSettings], ServerSettings]) -> ServerSettings:
         """Apply `edit` to the server's settings as stored, and store the result, atomically."""
-        async with self._db.transaction(read_first=True) as conn:
-            settings = edit(await _load(conn, guild_id))
-            await conn.execute(
-                "INSERT OR REPLACE INTO server_settings (guild_id, turn_timeout, images, threads, disabled_games,"
-                " channel_id, language) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        def change() -> Plan[ServerSettings]:
+            yield READ_FIRST
+            settings = edit((yield from _load(guild_id)))
+            yield Sql(
+                "INSERT INTO server_settings (guild_id, turn_timeout, images, threads, disabled_games, channel_id,"
+                " language) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " turn_timeout = excluded.turn_timeout, images = excluded.images, threads = excluded.threads,"
+                " disabled_games = excluded.disabled_games, channel_id = excluded.channel_id,"
+                " language = excluded.language",
                 (guild_id, settings.turn_timeout, int(settings.images), int(settings.threads),
                  json.dumps(sorted(settings.disabled_games)), settings.channel_id, settings.language),
             )
-        return settings
+            return settings
+
+        return await self._db.run(change())
 
 
-async def _load(conn: aiosqlite.Connection, guild_id: int) -> ServerSettings:
-    rows = list(await conn.execute_fetchall(
-        "SELECT turn_timeout, images, threads, disabled_games, channel_id, language FROM server_settings"
-        " WHERE guild_id = ?", (guild_id,)))
-    if not rows:
+def _load(guild_id: int) -> Plan[ServerSettings]:
+    done = yield Sql("SELECT turn_timeout, images, threads, disabled_games, channel_id, language FROM server_settings"
+                     " WHERE guild_id = ?", (guild_id,))
+    r = done.one()
+    if r is None:
         return ServerSettings(guild_id)
-    r = rows[0]
     return ServerSettings(guild_id, r[0], r[1] is None or bool(r[1]), r[2] is None or bool(r[2]),
                           frozenset(json.loads(r[3])), r[4], r[5])

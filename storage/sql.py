@@ -40,6 +40,12 @@ class Dialect(Enum):
             return f"(SELECT json_group_array(json_array({columns})) FROM (SELECT * FROM {source} ORDER BY {order}))"
         return f"(SELECT COALESCE(json_agg(json_build_array({columns}) ORDER BY {order}), '[]')::text FROM {source})"
 
+    def json_values(self, column: str, source: str, order: str) -> str:
+        """A JSON array of one column's values, `[a, b, ...]`, from `source` (a table and its WHERE) in `order`."""
+        if self is Dialect.SQLITE:
+            return f"(SELECT json_group_array({column}) FROM (SELECT {column} FROM {source} ORDER BY {order}))"
+        return f"(SELECT COALESCE(json_agg({column} ORDER BY {order}), '[]')::text FROM {source})"
+
     @property
     def for_update(self) -> str:
         """Appended to a SELECT whose rows the transaction goes on to write from: PostgreSQL then locks them until it
@@ -73,6 +79,11 @@ class Done:
 
 Plan = Generator[Sql, Done, T]
 
+# Yielded by a plan before it reads rows it will write from without a version guard (ratings, settings, a count or a
+# next number): from here to the commit nothing it reads can change under it. SQLite begins its write transaction now
+# (if it has not yet: its writers then take turns); PostgreSQL takes the lock every such transaction takes.
+READ_FIRST = Sql("-- read first")
+
 
 # ----- SQLite: a whole plan in one call on the connection's thread ------------------------------------------------
 def run_sqlite(conn: sqlite3.Connection, plan: Plan[T]) -> T:
@@ -81,6 +92,10 @@ def run_sqlite(conn: sqlite3.Connection, plan: Plan[T]) -> T:
 
 
 def _sqlite_execute(conn: sqlite3.Connection, statement: Sql) -> Done:
+    if statement is READ_FIRST:
+        if not conn.in_transaction:
+            conn.execute("BEGIN IMMEDIATE")
+        return Done()
     if statement.many:
         cur = conn.executemany(statement.text, statement.params)
         return Done([], cur.rowcount)

@@ -45,8 +45,9 @@ from games.base import DRAW_AGREED, RESIGN, TIMEOUT, EndReason
 from games.engines import computer_move, computer_targets, game_class, replay
 from games.registry import describe
 from games.text import Text
-from storage import Database, GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
+from storage import GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
 from storage.archive import archived_at
+from storage.connection import AnyDatabase
 
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 # Options about the table rather than the rules (hints shown, which bot "Add bot" seats, which seat sent a
@@ -108,7 +109,7 @@ class TimerEvent(Enum):
 class GameService:
     def __init__(
         self,
-        db: Database,
+        db: AnyDatabase,
         *,
         clock: Callable[[], float] = time.time,
         turn_timeout: float = DEFAULT_TURN_TIMEOUT,

@@ -7,7 +7,6 @@ updates one ladder for its server and the global one, in the same transaction as
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -17,6 +16,7 @@ from bot.service.results import RatingChange
 from games import Outcome
 from storage import GameRecord
 from storage.ratings import GLOBAL, RatingRow, read_ratings, set_rated, write_ratings
+from storage.sql import Plan
 
 MODEL = PlackettLuce()
 PROVISIONAL_GAMES = 10  # a rating is shown as provisional until the player has this many rated games
@@ -56,7 +56,7 @@ def rate(rows: list[RatingRow], places: tuple[int, ...]) -> list[RatingRow]:
 
 def result_writer(
     game: GameRecord, outcome: Outcome, now: float, changes: list[RatingChange]
-) -> Callable[[sqlite3.Connection], None] | None:
+) -> Callable[[], Plan[None]] | None:
     """The update of the server's and the global ladder for a finished game, as statements that run inside the final
     move's write, right after its version-guarded update (`GameStore.record_move(then=...)`); they add each person's
     rating before and after, per ladder, to `changes`. None for an unrated game."""
@@ -65,17 +65,17 @@ def result_writer(
     users = [seat.user_id for seat in game.seats if seat.user_id is not None]
     scopes = [GLOBAL] if game.guild_id is None else [game.guild_id, GLOBAL]
 
-    def write(conn: sqlite3.Connection) -> None:
-        # Each row is read, recomputed and written back in the move's write transaction, which holds SQLite's write
-        # lock from before this read (BEGIN IMMEDIATE, or the move's own UPDATE): another process finishing a game of
-        # the same player waits for it instead of being overwritten.
+    def write() -> Plan[None]:
+        # Each row is read, recomputed and written back in the move's write transaction, read first (READ_FIRST,
+        # storage/sql.py): another process finishing a game of the same player waits for it instead of being
+        # overwritten.
         for scope in scopes:
-            known = read_ratings(conn, game.kind, scope, users)
+            known = yield from read_ratings(game.kind, scope, users)
             rows = [known.get(u) or RatingRow(game.kind, scope, u, MODEL.mu, MODEL.sigma) for u in users]
             rated = rate(rows, outcome.places)
-            write_ratings(conn, rated, now)
+            yield from write_ratings(rated, now)
             changes.extend(RatingChange(new.user_id, scope, display_rating(old), display_rating(new),
                                         is_provisional(new)) for old, new in zip(rows, rated, strict=True))
-        set_rated(conn, game.id)
+        yield from set_rated(game.id)
 
     return write

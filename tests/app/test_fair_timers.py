@@ -13,6 +13,7 @@ from bot.service import GameService, Player, TimerEvent
 from games.generals.setup import compact, formation
 from games.sucker.engine import SuckerState
 from storage import Database
+from storage.sql import Plan, Sql
 
 ALICE, BOB, CAROL = 101, 202, 303
 
@@ -94,9 +95,10 @@ async def test_the_one_not_ready_forfeits_unrated(service: GameService, clock: C
 
 
 async def _rated(service: GameService, user: int) -> bool:
-    async with service.store._db.reading() as conn:
-        rows = list(await conn.execute_fetchall("SELECT 1 FROM ratings WHERE user_id = ?", (user,)))
-    return bool(rows)
+    def rated() -> Plan[bool]:
+        return bool((yield Sql("SELECT 1 FROM ratings WHERE user_id = ?", (user,))).rows)
+
+    return await service.store._db.query(rated())
 
 
 async def test_free_actions_of_others_do_not_move_the_deciders_deadline(service: GameService, clock: Clock) -> None:

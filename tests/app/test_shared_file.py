@@ -5,7 +5,6 @@ connection, and for ratings also a real operating-system process."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from bot.service import GameService, Player, ServiceError
 from bot.service.lobbies import LobbyService
 from storage import Database
 from storage.ratings import GLOBAL, RatingRow, RatingStore
+from storage.sql import Plan
 from tests.support import rating_worker
 
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
@@ -55,12 +55,11 @@ async def test_a_rating_update_from_another_process_between_read_and_write_is_ke
     loop = asyncio.get_running_loop()
     other: list[Future[Any]] = []
 
-    def read_while_the_other_finishes(conn: sqlite3.Connection, kind: str, guild_id: int,
-                                      users: Iterable[int]) -> dict[int, RatingRow]:
+    def read_while_the_other_finishes(kind: str, guild_id: int, users: Iterable[int]) -> Plan[dict[int, RatingRow]]:
         # This process has read alice's ratings (on its database thread, inside the final move's write) and will
         # write them back: the other process finishes its own game of alice's now. Unless this one holds the write
         # lock since its read, that lands in between.
-        rows = read(conn, kind, guild_id, users)
+        rows = yield from read(kind, guild_id, users)
         if not other:
             other.append(asyncio.run_coroutine_threadsafe(there.resign(second, CAROL), loop))
             time.sleep(0.5)

@@ -10,6 +10,7 @@ import pytest
 import storage.games
 from bot.service.games import STALE_MESSAGE
 from storage import Database, GameStore
+from storage.sql import Dialect, Plan
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
@@ -22,9 +23,9 @@ class GameReads:
         self.count = 0
         real = storage.games._load
 
-        async def counted(conn: object, game_id: int) -> storage.games.GameRecord | None:
+        def counted(dialect: Dialect, game_id: int) -> Plan[storage.games.GameRecord | None]:
             self.count += 1
-            return await real(conn, game_id)  # type: ignore[arg-type]
+            return real(dialect, game_id)
 
         monkeypatch.setattr(storage.games, "_load", counted)
 

@@ -16,6 +16,7 @@ import pytest
 
 from storage import Database, GameRecord, GameStore, Seat, StaleVersionError
 from storage.game_cache import RecordCache
+from storage.sql import Plan, Sql
 
 
 @pytest.fixture
@@ -96,8 +97,8 @@ async def test_a_game_that_ends_writes_its_places_and_what_follows_in_the_same_g
     games = await _games(store, 3)
     seen: list[int] = []
 
-    def ladders(conn: sqlite3.Connection) -> None:
-        seen.append(int(conn.execute("SELECT version FROM games WHERE id = ?", (games[0].id,)).fetchone()[0]))
+    def ladders() -> Plan[None]:
+        seen.append(int((yield Sql("SELECT version FROM games WHERE id = ?", (games[0].id,))).value()))
 
     ended, *others = await asyncio.gather(
         store.record_move(games[0], seat=1, user_id=11, action="resign", state={"n": 9}, now=1.0, status="finished",

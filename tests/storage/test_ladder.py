@@ -17,6 +17,7 @@ import pytest
 from storage import Database
 from storage.db import migrations
 from storage.ratings import GLOBAL, RatingRow, RatingStore, save_ratings
+from storage.sql import Plan, Sql
 
 KIND, OTHER_KIND, SERVER, OTHER_SERVER = "chopsticks", "generals", 5, 6
 LADDERS = [(k, g) for k in (KIND, OTHER_KIND) for g in (SERVER, OTHER_SERVER, GLOBAL)]
@@ -137,8 +138,11 @@ async def test_a_ladder_is_read_while_a_move_holds_the_database(db: Database) ->
 
 
 async def test_the_read_only_connection_cannot_write(db: Database) -> None:
+    def delete() -> Plan[None]:
+        yield Sql("DELETE FROM ratings")
+
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        await db.read(lambda conn: conn.execute("DELETE FROM ratings"))
+        await db.read(delete())
 
 
 async def test_no_ladder_query_walks_the_rows_above_a_place(db: Database) -> None:
@@ -157,7 +161,7 @@ async def test_no_ladder_query_walks_the_rows_above_a_place(db: Database) -> Non
         return 0  # go on
 
     # Both connections count: the read-only one (one SQLite connection, used by every read) and the writing one.
-    await db.read(lambda conn: conn.set_progress_handler(count, 1))
+    await db.with_reader(lambda conn: conn.set_progress_handler(count, 1))
     async with db.reading() as conn:
         await conn.set_progress_handler(count, 1)
     cases: dict[str, Callable[[], Awaitable[object]]] = {
