@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from itertools import groupby
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import SOURCE
 
-__all__ = ["FixedPalette", "centred", "drawable", "font", "png", "tally", "wrap"]
+__all__ = ["FixedPalette", "centred", "drawable", "font", "tally", "text_line", "wrap"]
 
 Colour = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -50,14 +49,24 @@ def font(size: int, language: str = SOURCE) -> Font:
 
 
 def wrap(text: str, size: int, width: int, max_lines: int, language: str = SOURCE) -> list[str]:
-    """`text` in lines of at most `width` px, broken between words; an ellipsis ends what does not fit."""
+    """`text` in lines of at most `width` px, broken between words; an ellipsis ends what does not fit. Lines are
+    measured as `text_line` draws them: word by word, from the words' cached advances (measuring whole lines
+    again and again was a good part of the time a new header took)."""
     face = font(size, language)
+    space = face.getlength(" ")
     lines: list[str] = []
+    line: list[str] = []
+    used = 0.0
     for word in text.split(" "):
-        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
-            lines[-1] += f" {word}"
+        advance = _word(word, size, language)[3] if word else 0.0
+        if line and used + space + advance <= width:
+            line.append(word)
+            used += space + advance
         else:
-            lines.append(word)
+            if line:
+                lines.append(" ".join(line))
+            line, used = [word], advance
+    lines.append(" ".join(line))
     if len(lines) > max_lines:
         lines = lines[:max_lines]
         while lines[-1] and face.getlength(lines[-1] + "…") > width:
@@ -76,24 +85,57 @@ class FixedPalette:
 
     def __init__(self, flat: Iterable[Colour], edges: Iterable[tuple[Colour, Colour]], shades: int) -> None:
         colours = list(flat)
-        for ink, paper in edges:
-            for step in range(1, shades + 1):
-                share = step / (shades + 1)
-                red, green, blue = (round(i * share + p * (1 - share)) for i, p in zip(ink, paper, strict=True))
-                colours.append((red, green, blue))
+        self._edges = tuple(edges)
+        self._shades = shades
+        for ink, paper in self._edges:
+            colours += self._between(ink, paper)
         self.colours: tuple[Colour, ...] = tuple(dict.fromkeys(colours))
         if len(self.colours) > 256:
             raise ValueError(f"a PNG palette holds 256 colours, not {len(self.colours)}")
         self._carrier = Image.new("P", (1, 1))
         self._carrier.putpalette([value for colour in self.colours for value in colour])
+        self._parts: dict[tuple[Colour, ...], tuple[Image.Image, bytes]] = {}
+
+    def _between(self, ink: Colour, paper: Colour) -> list[Colour]:
+        """The shades of an anti-aliased edge of `ink` on `paper`."""
+        shades = []
+        for step in range(1, self._shades + 1):
+            share = step / (self._shades + 1)
+            red, green, blue = (round(i * share + p * (1 - share)) for i, p in zip(ink, paper, strict=True))
+            shades.append((red, green, blue))
+        return shades
 
     def index(self, colour: Colour) -> int:
         """The palette index of one of the flat colours (to draw with on a converted image)."""
         return self.colours.index(colour)
 
-    def convert(self, image: Image.Image) -> Image.Image:
-        """An RGB image in this palette: each pixel becomes the nearest colour (the flat colours stay exact)."""
-        return image.quantize(palette=self._carrier, dither=Image.Dither.NONE)
+    def convert(self, image: Image.Image, colours: Iterable[Colour] | None = None) -> Image.Image:
+        """An RGB image in this palette: each pixel becomes the nearest colour (the flat colours stay exact).
+
+        With `colours` (the flat colours the image was drawn with), only those and the shades of the edges between
+        them are candidates: with few shades per edge, a pixel of a grey rim three quarters over a white tile is
+        otherwise nearer some unrelated colour (a yellow) than to either grey, and shows as a coloured fringe."""
+        if colours is None:
+            return image.quantize(palette=self._carrier, dither=Image.Dither.NONE)
+        carrier, to_global = self._part(tuple(colours))
+        local = image.quantize(palette=carrier, dither=Image.Dither.NONE)
+        out = Image.frombytes("P", image.size, local.tobytes().translate(to_global))
+        out.putpalette(self._carrier.getpalette() or [])
+        return out
+
+    def _part(self, flat: tuple[Colour, ...]) -> tuple[Image.Image, bytes]:
+        """A palette of `flat` and the shades between them, and the table from its indices to this palette's."""
+        if flat not in self._parts:
+            allowed = set(flat)
+            colours = list(flat) + [shade for ink, paper in self._edges if ink in allowed and paper in allowed
+                                    for shade in self._between(ink, paper)]
+            colours = list(dict.fromkeys(colours))
+            # Every one of the 256 entries is an allowed colour (the first one again): no stray black to match.
+            padded = colours + [colours[0]] * (256 - len(colours))
+            carrier = Image.new("P", (1, 1))
+            carrier.putpalette([value for colour in padded for value in colour])
+            self._parts[flat] = carrier, bytes(self.colours.index(colour) for colour in padded)
+        return self._parts[flat]
 
     def new(self, size: tuple[int, int], colour: Colour) -> Image.Image:
         """A blank image in this palette."""
@@ -102,11 +144,27 @@ class FixedPalette:
         return image
 
 
-def png(image: Image.Image, level: int) -> bytes:
-    """`image` (in a palette) as PNG bytes, deflated at `level`."""
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=level)
-    return out.getvalue()
+@lru_cache(maxsize=4096)  # a few KB each; the words of a game's texts come back move after move
+def _word(word: str, size: int, language: str) -> tuple[Image.Image, int, int, float]:
+    """`word` rasterised once as a mask: the mask, where it sits from the pen, and how far the pen moves."""
+    face = font(size, language)
+    left, top, right, bottom = (int(edge) for edge in face.getbbox(word))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), word, font=face, fill=255)
+    return mask, left, top, face.getlength(word)
+
+
+def text_line(image: Image.Image, x: float, y: int, text: str, size: int, fill: Colour,
+              language: str = SOURCE) -> None:
+    """`text` on `image` from (`x`, `y`) as `ImageDraw.text` draws it, word by word from a cache: rasterising
+    glyphs was most of the time a new header or footer took, and its words (Move, Last:, PVT...) recur."""
+    space = font(size, language).getlength(" ")
+    for word in text.split(" "):
+        advance = 0.0
+        if word:
+            mask, left, top, advance = _word(word, size, language)
+            image.paste(fill, (round(x) + left, y + top), mask)
+        x += advance + space
 
 
 def tally(text: str) -> str:

@@ -17,7 +17,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from games.generals.pieces import Rank
 
-__all__ = ["INK", "TILE", "TILE_COLOURS", "TILE_EDGE", "TILE_EDGES", "blank_tile", "deduction_label", "rank_tile"]
+__all__ = ["FLAG_COLOURS", "INK", "TILE", "TILE_COLOURS", "TILE_EDGE", "TILE_EDGES", "blank_tile", "deduction_label",
+           "rank_tile"]
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
@@ -31,7 +32,8 @@ FLAG_RED: Colour = (206, 17, 38)
 FLAG_WHITE: Colour = (255, 255, 255)
 FLAG_SUN: Colour = (252, 209, 22)
 # Every flat colour of a tile, and the pairs that meet at an anti-aliased edge inside one (for the picture's palette).
-TILE_COLOURS = (*TILE, *TILE_EDGE, *INK, FLAG_BLUE, FLAG_RED, FLAG_WHITE, FLAG_SUN)
+FLAG_COLOURS = (FLAG_BLUE, FLAG_RED, FLAG_WHITE, FLAG_SUN)
+TILE_COLOURS = (*TILE, *TILE_EDGE, *INK, *FLAG_COLOURS)
 TILE_EDGES: tuple[tuple[Colour, Colour], ...] = (
     *((INK[s], TILE[s]) for s in (0, 1)), *((TILE_EDGE[s], TILE[s]) for s in (0, 1)),
     (FLAG_BLUE, FLAG_RED), (FLAG_WHITE, FLAG_BLUE), (FLAG_WHITE, FLAG_RED), (FLAG_SUN, FLAG_WHITE),

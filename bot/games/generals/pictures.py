@@ -17,8 +17,11 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw
 
 from bot import workers
-from bot.games.generals.canvas import FixedPalette, centred, drawable, font, png, tally, wrap
+from bot.games.generals.canvas import FixedPalette, centred, drawable, tally, text_line, wrap
+from bot.games.generals.encode import png
 from bot.games.generals.insignia import (
+    FLAG_COLOURS,
+    INK,
     TILE,
     TILE_COLOURS,
     TILE_EDGE,
@@ -53,8 +56,9 @@ TILE_PAD = 3  # px between a piece and the edge of its square
 BOARD_W, BOARD_H = WIDTH * CELL, HEIGHT * CELL
 IMAGE_W = BOARD_W + 2 * MARGIN
 IMAGE_H = HEADER + BOARD_H + 2 * MARGIN + FOOTER
-SHADES = 3  # palette shades at each anti-aliased edge: smooth enough, and few enough to deflate well
-PNG_LEVEL = 6  # zlib level: with nothing quantized per picture, the smaller file is affordable
+SHADES = 1  # palette shades at each anti-aliased edge: more look no smoother on a phone, and deflate worse
+PNG_LEVEL = 7  # zlib level: the smallest files this machine deflates within the time a picture may take
+SIZE_BUDGET = 20 * 1024  # bytes per picture (issue 15): the bands of a larger one are deflated again, harder
 
 BACKGROUND: Colour = (38, 42, 48)
 LABEL: Colour = (235, 235, 235)
@@ -257,7 +261,7 @@ def _grid_order(bottom: int) -> tuple[list[int], list[int]]:
 
 
 # ----- PNG ---------------------------------------------------------------------------------------------------------
-def _text_block(draw: ImageDraw.ImageDraw, y: int, parts: Iterable[tuple[str, Colour]], share: bool,
+def _text_block(image: Image.Image, y: int, parts: Iterable[tuple[str, Colour]], share: bool,
                 language: str = SOURCE) -> None:
     """Up to two lines at TEXT_MIN px from `y`, each part starting a line. A part wraps onto the next line when
     that is free; with `share`, a long first part never hides the second (each gets a line), without it the
@@ -268,7 +272,7 @@ def _text_block(draw: ImageDraw.ImageDraw, y: int, parts: Iterable[tuple[str, Co
         if room == 0:
             break
         for line in wrap(text, TEXT_MIN, IMAGE_W - 2 * 12, room - (len(shown) - 1 - i) if share else room, language):
-            draw.text((12, y), line, font=font(TEXT_MIN, language), fill=colour)
+            text_line(image, 12, y, line, TEXT_MIN, colour, language)
             y += LINE
             room -= 1
 
@@ -279,8 +283,8 @@ def _strip(height: int, y: int, parts: tuple[tuple[str, Colour], ...], share: bo
     """A full-width band of text lines (the header or the footer) in `language`, in the palette. Kept a while: the
     footer (lost pieces) seldom changes, and the channel's board and a player's are drawn after the same move."""
     band = Image.new("RGB", (IMAGE_W, height), BACKGROUND)
-    _text_block(ImageDraw.Draw(band), y, parts, share, language)
-    return PALETTE.convert(band)
+    _text_block(band, y, parts, share, language)
+    return PALETTE.convert(band, (BACKGROUND, LABEL, DETAIL))
 
 
 @cache
@@ -300,7 +304,7 @@ def _empty_board(bottom: int) -> Image.Image:
         centred(draw, left - MARGIN // 2, y, str(r), TEXT_MIN, LABEL)
         centred(draw, left + BOARD_W + MARGIN // 2, y, str(r), TEXT_MIN, LABEL)
     draw.rectangle((left, top, left + BOARD_W - 1, top + BOARD_H - 1), fill=BOARD)
-    return PALETTE.convert(image)
+    return PALETTE.convert(image, (BACKGROUND, LABEL, BOARD))
 
 
 def _png(board: _Board, selected: int | None = None) -> bytes:
@@ -338,7 +342,7 @@ def _png(board: _Board, selected: int | None = None) -> bytes:
                    width=3)
     footer = tuple((tally(line), LABEL) for line in board.footer)
     image.paste(_strip(FOOTER, 4, footer, share=True, language=board.language), (0, top + BOARD_H + MARGIN))
-    return png(image, PNG_LEVEL)
+    return png(image, PNG_LEVEL, SIZE_BUDGET)
 
 
 # The flat colours are exact in the palette; the shades are for the edges where two of them meet, anti-aliased:
@@ -364,7 +368,9 @@ def _square(cell: _Cell, background: Colour) -> Image.Image:
         label = deduction_label(cell.hint, cell.hint_ascii, size - 8)
         left, top = (CELL - label.width) // 2, (CELL - label.height) // 2
         image.paste(HINT[cell.seat], (left, top, left + label.width, top + label.height), label)
-    return PALETTE.convert(image)
+    seat = cell.seat
+    flag = FLAG_COLOURS if cell.rank == Rank.FLAG else ()
+    return PALETTE.convert(image, (background, TILE[seat], TILE_EDGE[seat], INK[seat], HINT[seat], *flag))
 
 
 def render_player_board(view: PlayerView, selected: str | None = None, *, language: str = SOURCE) -> bytes:
