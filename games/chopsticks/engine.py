@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
+from types import MappingProxyType
 from typing import Any, Self
 
 from games.base import (
@@ -147,7 +148,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
 
     def code(self) -> str:
         """The seed's position code: every seat's sorted hands, starting with the seat to move."""
-        return table_code(self.relative_table(), self.rules)
+        return _code(self.rules, self.table, self.to_move)
 
     def position_key(self) -> str:
         return f"{self.code()}@{self.to_move}"
@@ -157,9 +158,9 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             return ()
         return tuple(self._successors)
 
-    @cached_property
-    def _successors(self) -> dict[Action, Table]:
-        return dict(successors(self.rules, self.table, self.to_move))
+    @property
+    def _successors(self) -> Mapping[Action, Table]:
+        return _successor_tables(self.rules, self.table, self.to_move)
 
     # ----- actions ----------------------------------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
@@ -391,6 +392,20 @@ def describe_move(rules: Rules, hands: tuple[Hands, ...], mover: int, action: Ac
         return Text("flip your {value} to {flipped}", value=value, flipped=flipped) if mover_view else \
             Text("flip {value} → {flipped}", value=value, flipped=flipped)
     raise IllegalMoveError(Text("That is not a Chopsticks move."))
+
+
+# Positions come back again and again (a standard game has a few hundred), and every move and every view of one asks
+# the same questions of it: each answer is worked out once per position (the cache keys are immutable values).
+@lru_cache(maxsize=4096)
+def _code(rules: Rules, table: Table, to_move: int) -> str:
+    p = rules.players
+    return table_code(tuple(table[(to_move + i) % p] for i in range(p)), rules)
+
+
+@lru_cache(maxsize=4096)
+def _successor_tables(rules: Rules, table: Table, mover: int) -> Mapping[Action, Table]:
+    """Each legal move of `mover` with the table it leads to (read-only: every state of the position shares it)."""
+    return MappingProxyType(dict(successors(rules, table, mover)))
 
 
 @lru_cache(maxsize=4096)
