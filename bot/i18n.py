@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from games.text import COMMAND_NAME as COMMAND_NAME  # re-exported: bot/translator.py names commands with it
 from games.text import Text
 
 if TYPE_CHECKING:  # no discord at run time: the picture workers render texts too, and need not load it
@@ -41,7 +42,8 @@ log = logging.getLogger(__name__)
 LANGUAGES: dict[str, str] = {"en": "English", "ru": "Русский"}  # our code -> the language's name in itself
 SOURCE = "en"  # the language of the message ids: needs no catalogue
 LOCALES = Path(__file__).with_name("locales")
-COMMAND_NAME = "command name"  # gettext contexts of the slash-command texts Discord shows in its own menus
+# The gettext contexts of the slash-command texts Discord shows in its own menus: COMMAND_NAME for names (defined
+# with `games.text.Command`, which names a command inside a text the same way), COMMAND_TEXT for the rest.
 COMMAND_TEXT = "command text"
 
 

@@ -121,7 +121,9 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         """The language of a direct message to `user_id`."""
         return Say(await self.bot.languages.of_user(user_id))
 
-    def seat_name(self, result: Result[Any, Any], seat: int) -> str:
+    def seat_name(self, result: Result[Any, Any], seat: int) -> Text | str:
+        """How texts about the game name a seat: a mention here; a game may add words of the reader's language
+        (So Long Sucker: `<@1234> (blue)`), so it is a text, rendered where it is shown."""
         user = result.game.user_at(seat)
         if user is not None:
             return f"<@{user}>"
@@ -323,5 +325,5 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         await channel.send(say(self.timeout_text(result, event)), allowed_mentions=discord.AllowedMentions.none())
 
 
-def seat_names(presenter: GamePresenter, result: Result[Any, Any]) -> Sequence[str]:
+def seat_names(presenter: GamePresenter, result: Result[Any, Any]) -> Sequence[Text | str]:
     return [presenter.seat_name(result, seat) for seat in range(len(result.game.seats))]

@@ -20,7 +20,7 @@ from discord.enums import AppCommandOptionType as OptionType
 
 from bot.errors import reply_with_error
 from bot.service import ServiceError
-from games.text import Text
+from games.text import Command, Text
 
 # Discord's integers are at most 2**53 in size; storage and the engines never see bigger ones.
 MAX_INTEGER = 2**53
@@ -152,9 +152,9 @@ def check_options(
         name = option["name"]
         param = params.get(name)
         if param is None or name in seen:
-            raise BadOption(Text("`/{command}` has no option `{option}` (or got it twice); Discord may be showing an "
+            raise BadOption(Text("`{command}` has no option `{option}` (or got it twice); Discord may be showing an "
                                  "old version of the command: try again in a minute.",
-                                 command=command.qualified_name, option=_short(name)))
+                                 command=Command(command.qualified_name), option=_short(name)))
         seen.add(name)
         if option["type"] != param.type.value or "value" not in option:
             raise BadOption(Text("The option `{option}` arrived garbled; please run the command again.", option=name))
@@ -163,7 +163,7 @@ def check_options(
             raise BadOption(Text("`{option}` {problem}.", option=name, problem=problem))
     missing = [p.display_name for p in command.parameters if p.required and p.display_name not in seen]
     if missing and complete:
-        raise BadOption(Text("`/{command}` needs {options}.", command=command.qualified_name,
+        raise BadOption(Text("`{command}` needs {options}.", command=Command(command.qualified_name),
                              options=", ".join(f"`{m}`" for m in missing)))
 
 

@@ -14,7 +14,8 @@ def plural(count: int, noun: str, plural_noun: str | None = None) -> str:
     return f"{count} {word}"
 
 
-def closed_challenge_line(status: str, challenger: str, opponent: str, declined_by: int | None = None) -> Text:
+def closed_challenge_line(status: str, challenger: Text | str, opponent: Text | str,
+                          declined_by: int | None = None) -> Text:
     """Why a two-player challenge is no longer open, in words. `declined_by` is the seat that called it off
     when it is known (0: the challenger withdrew it, 1: the opponent declined it)."""
     if status == "expired":

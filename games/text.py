@@ -8,6 +8,7 @@ place that shows it renders it in the reader's language (`bot.i18n.render`). Rul
     Text("Your own piece stands on {square}.", square="e5")
     Plural("{count} chip", "{count} chips", count)
     TextIn("button", "Resign")                   # the same English, a different job: translated apart
+    Text("Start your own with {command}.", command=Command("generals challenge"))  # "/генералы вызов" in Russian
 
 Values may be texts themselves (rendered in the same language) or anything `str.format` takes. The templates are
 found in the source by Babel (keywords `Text`, `Plural` and `TextIn`; `python -m tests.tools.catalogues`), so a
@@ -71,6 +72,31 @@ def TextIn(context: str, msgid: str, /, **args: Any) -> Text:
     """A text whose English is used elsewhere for something else (a button's "Resign" and a past "Resign"), kept
     apart in the catalogues by `context`."""
     return Text(msgid, context=context, **args)
+
+
+COMMAND_NAME = "command name"  # the gettext context of slash-command names, as Discord shows them in its menus
+
+
+class Command(Text):
+    """A slash command named in a text, by its English words: `Command("generals challenge")` (a leading "/" is
+    allowed, as `GameDescription.start_command` has it). It is shown as the reader's Discord client shows that
+    command, "/" and each word in the reader's language ("/генералы вызов"), so a refusal names a command the
+    reader can find in their own menu; `str()` of it is the English, "/generals challenge"."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__("", words=tuple(words.removeprefix("/").split()))
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        words: tuple[str, ...] = self.args["words"]
+        return words
+
+    def render(self, translate: Translate | None = None) -> str:
+        # Each word on its own: Discord translates a group's name and its subcommands' names apart, and a word
+        # without a translation falls back to its English, as Discord's menu would show it.
+        if translate is None:
+            return "/" + " ".join(self.words)
+        return "/" + " ".join(translate(TextIn(COMMAND_NAME, word)) for word in self.words)
 
 
 def placeholders(template: str) -> frozenset[str]:

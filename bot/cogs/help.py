@@ -13,7 +13,7 @@ from bot.components import Button, CustomId
 from bot.i18n import Say, command_words
 from bot.service import ServiceError
 from games.registry import GameDescription, descriptions
-from games.text import Text
+from games.text import Command, Joined, Text
 
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
 MAX_CONTENT = 2000  # Discord's limit on a message's content
@@ -65,15 +65,16 @@ def rules_embed(game: GameDescription, say: Say) -> discord.Embed:
     """A game's rules text from its description (its summary, for a game that has none)."""
     embed = discord.Embed(title=say(Text("{game}: how to play", game=game.title)),
                           description=say(game.rules or game.summary), colour=COLOUR)
-    embed.set_footer(text=say(Text("Start a game with {command}", command=game.start_command)))
+    embed.set_footer(text=say(Text("Start a game with {command}", command=Command(game.start_command))))
     return embed
 
 
-def command_mention(bot: Any, name: str) -> str:
-    """A command as a clickable mention (`</chopsticks challenge:ID>`) when its id is known, else as text."""
+def command_mention(bot: Any, name: str) -> Text | str:
+    """A command as a clickable mention (`</chopsticks challenge:ID>`) when its id is known, else as text in the
+    reader's language (Discord shows a mention in it by itself)."""
     ids: dict[str, int] = getattr(bot, "command_ids", {})
     command_id = ids.get(name.split()[0])
-    return f"</{name}:{command_id}>" if command_id else f"`/{name}`"
+    return f"</{name}:{command_id}>" if command_id else Joined(("`", Command(name), "`"), separator="")
 
 
 def start_text(bot: Any, game: GameDescription, disabled: bool, say: Say) -> str:
@@ -86,7 +87,7 @@ def start_text(bot: Any, game: GameDescription, disabled: bool, say: Say) -> str
     group = _game_group(bot, game.kind)
     if group is not None:
         lines += ["", say(Text("Its commands:"))]
-        lines += [f"{command_mention(bot, command.qualified_name)}: "
+        lines += [f"{say(command_mention(bot, command.qualified_name))}: "
                   f"{command_words(command.description, say.language)}"
                   for command in group.walk_commands() if isinstance(command, app_commands.Command)]
     text = ""

@@ -28,7 +28,7 @@ from games.base import DRAW_AGREED, RESIGN, TIMEOUT
 from games.text import Text
 
 # What a logged meta action (not a move of the game's own) reads as after the player's name.
-_META_WORDS: dict[str, Callable[[Text, str], Text]] = {
+_META_WORDS: dict[str, Callable[[Text, Text | str], Text]] = {
     RESIGN: lambda head, name: Text("{head}: {name} resigned.", head=head, name=name),
     TIMEOUT: lambda head, name: Text("{head}: {name} ran out of time.", head=head, name=name),
     DRAW_AGREED: lambda head, name: Text("{head}: {name} agreed to a draw.", head=head, name=name),

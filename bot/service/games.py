@@ -44,7 +44,7 @@ from games import GameError, GameState
 from games.base import DRAW_AGREED, RESIGN, TIMEOUT, EndReason
 from games.engines import computer_move, computer_targets, game_class, replay
 from games.registry import describe
-from games.text import Text
+from games.text import Command, Text
 from storage import GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
 from storage.archive import archived_at
 from storage.connection import AnyDatabase
@@ -373,7 +373,7 @@ class GameService:
         if seat == game.record.options.get("challenger", 0):
             raise ServiceError(Text("You sent this challenge; wait for your opponent to accept it."))
         if seat is None:
-            start = describe(game.record.kind).start_command
+            start = Command(describe(game.record.kind).start_command)
             raise ServiceError(Text("This challenge is for someone else. Start your own with {command}.",
                                     command=start))
 
@@ -490,7 +490,7 @@ class GameService:
     def _seat(game: Game, user_id: int) -> int:
         seat = game.seat_of(user_id)
         if seat is None:
-            start = describe(game.record.kind).start_command
+            start = Command(describe(game.record.kind).start_command)
             raise ServiceError(Text("You are not playing in this game. Start your own with {command}.", command=start))
         return seat
 

@@ -39,13 +39,13 @@ async def bot_idle(fake: FakeDiscord, timeout: float = 30.0, written: Callable[[
 
 async def raw_interaction(fake: FakeDiscord, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any],
                           *, source: FakeMessage | None = None, permissions: int = 0, label: str = "",
-                          timeout: float = 15.0) -> InteractionResult:
+                          timeout: float = 15.0, locale: str = "en-US") -> InteractionResult:
     """Send an interaction whose `data` goes out exactly as given: none of the client-side checks of the fake's
     slash / click / select (registered options, types, bounds, choices, permissions, contexts, components on
     the message) apply. The envelope (user, member, channel, guild, the message of a component) is still
     built as Discord builds it."""
     res = await fake._interact(kind, user, channel, data, label or f"raw interaction type {kind}", permissions,
-                               "en-US", timeout, True, source=source)
+                               locale, timeout, True, source=source)
     if res.callback_type == 5:
         await res.wait_for_original(timeout)
     return res

@@ -23,7 +23,7 @@ ACCEPT_DRAW = TextIn("button", "Accept draw")  # the button, which the line of a
 
 
 # ----- the board ----------------------------------------------------------------------------------------------
-def result_line(view: ChopsticksView, names: Sequence[str]) -> Text:
+def result_line(view: ChopsticksView, names: Sequence[Text | str]) -> Text:
     """How the game ended, in words (the game is over)."""
     outcome = view.outcome
     assert outcome is not None
@@ -33,7 +33,7 @@ def result_line(view: ChopsticksView, names: Sequence[str]) -> Text:
         if outcome.reason is EndReason.REPETITION:
             return Text("🔁 Drawn: the same position came up for the third time.")
         return TextIn("result", "Drawn.")
-    winners = ", ".join(names[s] for s in outcome.winners)
+    winners = Joined((names[s] for s in outcome.winners), separator=", ")
     loser = names[view.last[0]] if view.last else "?"
     if outcome.reason is EndReason.RESIGN:
         return Text("🏳️ {loser} resigned. 🏆 {winners} wins.", loser=loser, winners=winners)
@@ -44,7 +44,7 @@ def result_line(view: ChopsticksView, names: Sequence[str]) -> Text:
     return Text("🏆 {winners} wins: every opponent is out.", winners=winners)
 
 
-def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str], say: Say) -> discord.Embed:
+def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[Text | str], say: Say) -> discord.Embed:
     """The position, whose move it is and how long they have, any draw offer, or how the game ended."""
     p, h = view.rules.players, view.rules.hands
     lines = [say(Text("Position `{code}`", code=view.code)), ""]
@@ -57,7 +57,7 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str], say:
         hands = "  ".join(f"{letter} **{value}**" for letter, value in zip(letters, values, strict=True))
         lives = f"  ({view.lives[seat]} ❤)" if view.rules.max_lives > 1 and seat not in view.out else ""
         # At 3+ players the move buttons name their target by this tag (a button label cannot mention anyone).
-        who = tagged(names[seat], seat, say) if p > 2 else names[seat]
+        who = tagged(names[seat], seat, say) if p > 2 else say(names[seat])
         if seat in view.zombies:
             marker = "▶" if seat == view.to_move else "🧟"
             lines.append(f"{marker} " + say(Text("{player}: zombie, taps with 1 finger", player=who)))
@@ -89,7 +89,7 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str], say:
     return embed
 
 
-def last_move_line(view: ChopsticksView, names: Sequence[str]) -> Text:
+def last_move_line(view: ChopsticksView, names: Sequence[Text | str]) -> Text:
     """The latest move with the owners of the hands it named: its letters were the mover's, and the board is
     lettered from the next player by now."""
     assert view.last is not None
@@ -110,9 +110,9 @@ def seat_tag(seat: int) -> Text:
     return Text("P{number}", number=seat + 1)
 
 
-def tagged(name: str, seat: int, say: Say) -> str:
+def tagged(seat_name: Text | str, seat: int, say: Say) -> str:
     """A player's name with their tag: "<@1> (P2)", "<@9> (bot, P3)"."""
-    tag = say(seat_tag(seat))
+    name, tag = say(seat_name), say(seat_tag(seat))
     if name.endswith(")"):
         return f"{name[:-1]}, {tag})"
     return f"{name} ({tag})"
@@ -146,7 +146,7 @@ def group_label(view: ChopsticksView, hand: int | None, count: int, say: Say) ->
 
 
 # ----- challenges ---------------------------------------------------------------------------------------------
-def challenge_embed(game: GameInfo, view: ChopsticksView, names: Sequence[str], say: Say,
+def challenge_embed(game: GameInfo, view: ChopsticksView, names: Sequence[Text | str], say: Say,
                     declined_by: int | None = None) -> discord.Embed:
     """The challenge while it waits for an answer, or why it closed (`declined_by`: the seat that called it off,
     when known)."""

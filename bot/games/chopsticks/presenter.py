@@ -201,7 +201,7 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         if result.game.status in CHALLENGE_STATUSES:
             controls = challenge_view(result, say) if result.game.status == "pending" else None
             return Board(None, challenge_embed(result.game, view, names, say), controls)
-        content = say(versus([name.removesuffix(" (bot)") for name in names]))
+        content = say(versus([say(name).removesuffix(" (bot)") for name in names]))
         return Board(content, board_embed(result.game, view, names, say), board_view(result, say))
 
     def replay_embed(self, frame: ReplayFrame[Any], say: Say) -> discord.Embed:

@@ -35,7 +35,7 @@ def settings_lines(names: Sequence[str]) -> list[Text | str]:
 
 
 # ----- the channel ---------------------------------------------------------------------------------------------
-def challenge_embed(game: GameInfo, names: Sequence[str], settings_names: Sequence[str], say: Say,
+def challenge_embed(game: GameInfo, names: Sequence[Text | str], settings_names: Sequence[str], say: Say,
                     declined_by: int | None = None) -> discord.Embed:
     """The challenge while it waits for an answer, or why it closed (`declined_by`: the seat that called it off,
     when known)."""
@@ -64,12 +64,12 @@ def challenge_view(game_id: int, say: Say) -> discord.ui.View:
     return view
 
 
-def channel_content(game_id: int, names: Sequence[str], say: Say) -> str:
+def channel_content(game_id: int, names: Sequence[Text | str], say: Say) -> str:
     return say(Text("Game of the Generals #{number}: {white} {a} vs {black} {b}", number=game_id,
                     white=SIDE_MARK[0], a=names[0], black=SIDE_MARK[1], b=names[1]))
 
 
-def channel_embed(game: GameInfo, view: PublicView, names: Sequence[str], text_board: str | None, say: Say, *,
+def channel_embed(game: GameInfo, view: PublicView, names: Sequence[Text | str], text_board: str | None, say: Say, *,
                   how_to_play: bool = True) -> discord.Embed:
     """The public board: `text_board` is the monospace fallback; None means the picture is attached. Without
     `how_to_play` (a replay: a past position), the lines on how to set up and play now are left out."""
@@ -134,7 +134,8 @@ def footer(game: GameInfo, settings_names: Sequence[str], lost: tuple[int, int])
                 lost_a=lost[0], b=SIDE_NAMES[1], lost_b=lost[1], time=per_turn(game.kind, game.turn_timeout))
 
 
-def outcome_line(places: Sequence[int], reason: EndReason, names: Sequence[str], viewer: int | None = None) -> Text:
+def outcome_line(places: Sequence[int], reason: EndReason, names: Sequence[Text | str],
+                 viewer: int | None = None) -> Text:
     """How the game ended; told to the player `viewer`, their own win reads "You win"."""
     why = reason_words(reason)
     if len(set(places)) == 1:
@@ -145,7 +146,7 @@ def outcome_line(places: Sequence[int], reason: EndReason, names: Sequence[str],
     return Text("🏆 **{name} wins** ({why}).", name=names[winner], why=why)
 
 
-def public_last_line(last: LastMove | None, names: Sequence[str]) -> Text | None:
+def public_last_line(last: LastMove | None, names: Sequence[Text | str]) -> Text | None:
     """The arbiter's announcement of the latest action, without ranks."""
     if last is None:
         return None

@@ -35,7 +35,7 @@ FORMATION_HELP = {"balanced": Text("Strength spread along the front, Flag guarde
                   "blitz": Text("Generals up front to strike early"), "random": Text("Every piece on a random square")}
 
 
-def private_embed(game: GameInfo, view: PlayerView, names: Sequence[str], text_board: str | None, say: Say,
+def private_embed(game: GameInfo, view: PlayerView, names: Sequence[Text | str], text_board: str | None, say: Say,
                   selected: str | None = None) -> discord.Embed:
     """A player's board: their ranks and deductions, their last ruling in their words, what to do now
     (`selected`: the square of the piece they picked, whose directions the controls show)."""

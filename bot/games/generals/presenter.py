@@ -43,7 +43,7 @@ from games.base import GameError
 from games.generals.rules import SETTING_NAMES, Settings
 from games.generals.views import SETUP, PlayerView, PublicView
 from games.registry import describe
-from games.text import Text, TextIn
+from games.text import Command, Text, TextIn
 from storage.formations import FormationStore
 from storage.private_boards import PrivateBoardStore
 
@@ -240,7 +240,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         own = next((own for own in result.private if own.user_id == user_id), None)
         if own is None:
             raise ServiceError(Text("You are not playing in this game. Start your own with {command}.",
-                                    command=describe(KIND).start_command))
+                                    command=Command(describe(KIND).start_command)))
         return own
 
     def own_view(self, result: GeneralsResult, user_id: int) -> PlayerView:

@@ -292,7 +292,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
     def replay_embed(self, frame: ReplayFrame[Any], say: Say) -> discord.Embed:
         return board.status_embed(frame.game, frame.view, say)
 
-    def seat_name(self, result: Result[Any, Any], seat: int) -> Text | str:  # type: ignore[override]
+    def seat_name(self, result: Result[Any, Any], seat: int) -> Text | str:
         """A seat as the table talks about it: `<@1234> (blue)`, or `Bot 1 (green)` for a computer seat (a text:
         the colour is a word of the reader's language)."""
         return people.name(result.game, result.public, seat)
