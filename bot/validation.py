@@ -20,7 +20,7 @@ from discord.enums import AppCommandOptionType as OptionType
 
 from bot.errors import reply_with_error
 from bot.service import ServiceError
-from games.text import Command, Text
+from games.text import Command, Joined, OptionName, Text
 
 # Discord's integers are at most 2**53 in size; storage and the engines never see bigger ones.
 MAX_INTEGER = 2**53
@@ -154,17 +154,18 @@ def check_options(
         if param is None or name in seen:
             raise BadOption(Text("`{command}` has no option `{option}` (or got it twice); Discord may be showing an "
                                  "old version of the command: try again in a minute.",
-                                 command=Command(command.qualified_name), option=_short(name)))
+                                 command=Command(command.qualified_name), option=_known(command, name)))
         seen.add(name)
         if option["type"] != param.type.value or "value" not in option:
-            raise BadOption(Text("The option `{option}` arrived garbled; please run the command again.", option=name))
+            raise BadOption(Text("The option `{option}` arrived garbled; please run the command again.",
+                                 option=OptionName(name)))
         problem = _value_problem(param, option["value"], resolved if isinstance(resolved, Mapping) else {}, guild_id)
         if problem is not None:
-            raise BadOption(Text("`{option}` {problem}.", option=name, problem=problem))
+            raise BadOption(Text("`{option}` {problem}.", option=OptionName(name), problem=problem))
     missing = [p.display_name for p in command.parameters if p.required and p.display_name not in seen]
     if missing and complete:
         raise BadOption(Text("`{command}` needs {options}.", command=Command(command.qualified_name),
-                             options=", ".join(f"`{m}`" for m in missing)))
+                             options=Joined([OptionName(m, quoted=True) for m in missing], ", ")))
 
 
 def _value_problem(
@@ -226,6 +227,14 @@ def _bounds(low: float | None, high: float | None) -> Text:
     if low is not None:
         return Text("of at least {low}", low=f"{low:g}")
     return Text("of at most {high}", high=f"{high:g}")
+
+
+def _known(command: app_commands.Command[Any, ..., Any], name: str) -> OptionName | str:
+    """An option name as sent: one of the command's (Discord sends their English names) in the reader's language,
+    anything else shown as it came, shortened."""
+    if any(p.display_name == name for p in command.parameters):
+        return OptionName(name)
+    return _short(name)
 
 
 def _short(text: str) -> str:

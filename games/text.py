@@ -99,6 +99,19 @@ class Command(Text):
         return "/" + " ".join(translate(TextIn(COMMAND_NAME, word)) for word in self.words)
 
 
+class OptionName(Text):
+    """A slash command's option named in a text, by its English name: shown as the reader's client names it
+    (`OptionName("code")` is "`код`" in Russian), so a refusal names the option the reader sees in their menu."""
+
+    def __init__(self, name: str, *, quoted: bool = False) -> None:
+        super().__init__("", name=name, quoted=quoted)
+
+    def render(self, translate: Translate | None = None) -> str:
+        name: str = self.args["name"]
+        shown = name if translate is None else translate(TextIn(COMMAND_NAME, name))
+        return f"`{shown}`" if self.args["quoted"] else shown
+
+
 def placeholders(template: str) -> frozenset[str]:
     """The names a template fills in, e.g. {"square"} for "Your own piece stands on {square}."."""
     return frozenset(name.split(".")[0].split("[")[0]

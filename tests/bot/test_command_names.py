@@ -85,3 +85,18 @@ async def test_an_option_the_command_lacks_is_refused_naming_the_command_in_the_
     russian = _refusal(await raw_interaction(world.fake, APPLICATION_COMMAND, world.bob, world.channel, data,
                                              locale="ru"))
     assert "`/генералы ход`" in russian and "/generals" not in russian, russian
+
+
+async def test_an_option_out_of_bounds_is_refused_naming_the_option_in_the_readers_language(
+        world: World, bots: TabletopRunner) -> None:
+    """A forged client sends `/chopsticks new players:` past its bounds: the option is named as the reader's menu
+    names it."""
+    await bots.start()
+    command = next(c for c in world.fake.registered_commands() if c["name"] == "chopsticks")
+    data = {"id": command["id"], "name": "chopsticks", "type": 1,
+            "options": [{"name": "new", "type": 1, "options": [{"name": "players", "type": 4, "value": 99}]}]}
+    english = _refusal(await raw_interaction(world.fake, APPLICATION_COMMAND, world.alice, world.channel, data))
+    assert english.startswith("`players` "), english  # "`players` must be a whole number from 2 to 6."
+    russian = _refusal(await raw_interaction(world.fake, APPLICATION_COMMAND, world.bob, world.channel, data,
+                                             locale="ru"))
+    assert russian.startswith("`игроки`") and "players" not in russian, russian
