@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.service import GameService, Player, ServiceError, StaleStateError, TimerEvent
 from bot.service.games import Game
 from games import EndReason, replay
-from storage import Database
+from storage.connection import AnyDatabase, open_database
 
 ALICE, BOB, CAROL = 101, 202, 303
 
@@ -26,8 +25,8 @@ class Clock:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+    database = await open_database(database_target)
     yield database
     await database.close()
 
@@ -38,7 +37,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(db: Database, clock: Clock) -> GameService:
+def service(db: AnyDatabase, clock: Clock) -> GameService:
     return GameService(db, clock=clock, turn_timeout=100.0, challenge_timeout=50.0)
 
 
