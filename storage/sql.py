@@ -79,6 +79,11 @@ class Done:
 
 Plan = Generator[Sql, Done, T]
 
+def select(text: str, params: Sequence[Any] = ()) -> Plan[list[tuple[Any, ...]]]:
+    """The rows of one query as tuples, as a plan (a read on its own, e.g. `await db.query(select(...))`)."""
+    return [tuple(row) for row in (yield Sql(text, params)).rows]
+
+
 # Yielded by a plan before it reads rows it will write from without a version guard (ratings, settings, a count or a
 # next number): from here to the commit nothing it reads can change under it. SQLite begins its write transaction now
 # (if it has not yet: its writers then take turns); PostgreSQL takes the lock every such transaction takes.

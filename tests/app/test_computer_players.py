@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.service import GameService, Player
 from games.engines import computer_player, replay
 from games.generals.setup import FORMATIONS, compact, formation
-from storage import Database
+from storage.connection import open_database
 
 ALICE = 101
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def service(database_target: str) -> AsyncIterator[GameService]:
+    db = await open_database(database_target)
     try:
         yield GameService(db)
     finally:

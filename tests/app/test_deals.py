@@ -12,19 +12,20 @@ import pytest
 from bot.service import GameService, Player, ServiceError
 from bot.service.deals import DealService
 from storage import Database
+from storage.connection import AnyDatabase, open_database
 from storage.deals import DealStore
 
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+    database = await open_database(database_target)
     yield database
     await database.close()
 
 
-def _deals(db: Database) -> DealService:
+def _deals(db: AnyDatabase) -> DealService:
     return DealService(GameService(db), DealStore(db))
 
 
@@ -34,7 +35,7 @@ async def _table(deals: DealService) -> int:
     return game.id
 
 
-async def test_a_defeated_player_and_a_finished_game_take_no_part_in_deals(db: Database) -> None:
+async def test_a_defeated_player_and_a_finished_game_take_no_part_in_deals(db: AnyDatabase) -> None:
     deals = _deals(db)
     game_id = await _table(deals)
     deal = await deals.propose(game_id, ALICE, "Blue and I never capture each other.")
@@ -57,7 +58,7 @@ async def test_a_defeated_player_and_a_finished_game_take_no_part_in_deals(db: D
     assert [(d.number, d.accepted_by) for d in kept] == [(1, (BOB, CAROL))], "nothing changed after the refusals"
 
 
-async def test_deals_only_belong_to_so_long_sucker(db: Database) -> None:
+async def test_deals_only_belong_to_so_long_sucker(db: AnyDatabase) -> None:
     deals = _deals(db)
     game = await deals.games.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)])
     with pytest.raises(ServiceError, match="not a So Long Sucker game"):

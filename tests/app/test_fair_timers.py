@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.service import GameService, Player, TimerEvent
 from games.generals.setup import compact, formation
 from games.sucker.engine import SuckerState
-from storage import Database
+from storage.connection import open_database
 from storage.sql import Plan, Sql
 
 ALICE, BOB, CAROL = 101, 202, 303
@@ -32,8 +31,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def service(tmp_path: Path, clock: Clock) -> AsyncIterator[GameService]:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def service(database_target: str, clock: Clock) -> AsyncIterator[GameService]:
+    db = await open_database(database_target)
     try:
         yield GameService(db, clock=clock, turn_timeout=100.0, challenge_timeout=50.0)
     finally:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.service import GameService, ServiceError
 from bot.service.lobbies import LobbyService
-from storage import Database
+from storage.connection import open_database
 
 HOST, ANN, BEN, CAT = 1, 2, 3, 4
 
@@ -23,8 +22,8 @@ class Clock:
 
 
 @pytest.fixture
-async def lobbies(tmp_path: Path) -> AsyncIterator[LobbyService]:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def lobbies(database_target: str) -> AsyncIterator[LobbyService]:
+    db = await open_database(database_target)
     yield LobbyService(GameService(db, clock=Clock()), lobby_timeout=60)
     await db.close()
 

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.service import GameService, Player
 from bot.service.ratings import PROVISIONAL_GAMES, display_rating, is_provisional, rate
-from storage import Database
+from storage.connection import AnyDatabase, open_database
 from storage.ratings import GLOBAL, RatingRow, RatingStore
+from storage.sql import select
 
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 GUILD = 5
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+    database = await open_database(database_target)
     yield database
     await database.close()
 
@@ -28,7 +28,7 @@ async def _chopsticks(service: GameService, players: list[Player]) -> int:
     return game.id
 
 
-async def test_a_two_player_result_moves_both_ladders_once(db: Database) -> None:
+async def test_a_two_player_result_moves_both_ladders_once(db: AnyDatabase) -> None:
     service, ratings = GameService(db), RatingStore(db)
     game_id = await _chopsticks(service, [Player(ALICE), Player(BOB)])
     await service.act(game_id, ALICE, "AC")
@@ -41,12 +41,10 @@ async def test_a_two_player_result_moves_both_ladders_once(db: Database) -> None
         assert (bob.games, bob.wins, bob.losses, bob.streak) == (1, 0, 1, -1)
     assert [r.user_id for r in await ratings.ladder("chopsticks", GUILD)] == [ALICE, BOB]
     assert await ratings.rank_of("chopsticks", GUILD, BOB) == 2
-    async with db.reading() as conn:
-        rows = list(await conn.execute_fetchall("SELECT rated FROM games WHERE id = ?", (game_id,)))
-    assert rows[0][0] == 1
+    assert await db.query(select("SELECT rated FROM games WHERE id = ?", (game_id,))) == [(1,)]
 
 
-async def test_draws_bots_and_abandoned_games(db: Database) -> None:
+async def test_draws_bots_and_abandoned_games(db: AnyDatabase) -> None:
     service, ratings = GameService(db), RatingStore(db)
     drawn = await _chopsticks(service, [Player(ALICE), Player(BOB)])
     await service.act(drawn, ALICE, "AC")
