@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from storage import LATEST_VERSION, Database, GameStore, Seat, StaleVersionError, StorageError
+from storage.connection import open_database, run
+from storage.sql import Plan, Sql
+from tests.support.postgres import INTEGRITY_ERRORS
 
 
 async def _new_game(store: GameStore) -> int:
@@ -59,8 +62,8 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
         await Database.open(path)
 
 
-async def test_move_and_snapshot_are_written_together_and_guarded(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def test_move_and_snapshot_are_written_together_and_guarded(database_target: str) -> None:
+    db = await open_database(database_target)
     try:
         store = GameStore(db)
         game = await store.get(await _new_game(store))
@@ -84,23 +87,23 @@ async def test_move_and_snapshot_are_written_together_and_guarded(tmp_path: Path
         await db.close()
 
 
-async def test_a_failing_transaction_leaves_nothing_behind(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def test_a_failing_transaction_leaves_nothing_behind(database_target: str) -> None:
+    db = await open_database(database_target)
     try:
         store = GameStore(db)
         game = await store.get(await _new_game(store))
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(INTEGRITY_ERRORS):
             async with db.transaction() as conn:
-                await conn.execute("UPDATE games SET version = 7 WHERE id = ?", (game.id,))
-                await conn.execute("INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, 0, 1, NULL)",
-                                   (game.id,))
+                await run(conn, _statements(
+                    Sql("UPDATE games SET version = 7 WHERE id = ?", (game.id,)),
+                    Sql("INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, 0, 1, NULL)", (game.id,))))
         assert (await store.get(game.id)).version == 0
     finally:
         await db.close()
 
 
-async def test_timers_are_found_in_order(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def test_timers_are_found_in_order(database_target: str) -> None:
+    db = await open_database(database_target)
     try:
         store = GameStore(db)
         a = await store.get(await _new_game(store))
@@ -114,16 +117,22 @@ async def test_timers_are_found_in_order(tmp_path: Path) -> None:
         await db.close()
 
 
-async def test_the_move_log_cannot_be_rewritten(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def test_the_move_log_cannot_be_rewritten(database_target: str) -> None:
+    db = await open_database(database_target)
     try:
         store = GameStore(db)
         game = await store.get(await _new_game(store))
         await store.record_move(game, seat=0, user_id=10, action="AC", state={"n": 1}, now=1001.0,
                                 status="active", deadline=None, remind_at=None)
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
             async with db.transaction() as conn:
-                await conn.execute("UPDATE moves SET action = 'BD' WHERE game_id = ?", (game.id,))
+                await run(conn, _statements(Sql("UPDATE moves SET action = 'BD' WHERE game_id = ?", (game.id,))))
         assert [m.action for m in await store.moves(game.id)] == ["AC"]
     finally:
         await db.close()
+
+
+def _statements(*statements: Sql) -> Plan[None]:
+    # Not `yield from statements`: a plan is sent each statement's result, which a tuple's iterator cannot take.
+    for statement in statements:  # noqa: UP028
+        yield statement

@@ -14,16 +14,24 @@ import contextlib
 import os
 import pwd
 import shutil
+import sqlite3
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
+
 REQUIRE = "TEST_POSTGRES"  # "require": no server is a failure, not a skip
 URL = "TEST_DATABASE_URL"
 SERVER_USER_CANDIDATES = ("postgres", "nobody")  # who runs the server when the tests run as root (initdb refuses root)
 DATABASE_USER = "bot"
+
+
+# What a broken constraint raises on each database (asyncpg's class covers NOT NULL, foreign keys, checks, uniques and
+# the move log's append-only trigger, which raises restrict_violation).
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 
 
 class PostgresUnavailable(RuntimeError):
