@@ -5,20 +5,19 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from games.generals.setup import compact, random_setup
-from storage import Database
+from storage.connection import open_database
 from storage.formations import MAX_PER_USER, FormationError, FormationStore
 
 ALICE, BOB = 1, 2
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[FormationStore]:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def store(database_target: str) -> AsyncIterator[FormationStore]:
+    db = await open_database(database_target)
     yield FormationStore(db)
     await db.close()
 
@@ -51,11 +50,11 @@ async def test_names_and_the_limit_are_enforced(store: FormationStore) -> None:
     assert (await store.load(ALICE, "generals", "f00")).setup == "replaced"
 
 
-async def test_the_limit_holds_when_two_processes_save_at_once(tmp_path: Path) -> None:
+async def test_the_limit_holds_when_two_processes_save_at_once(database_target: str) -> None:
     # Two connections to one file, as two bot processes have, each saving the formation that would be the last one
     # allowed: the count is read inside the write transaction, so exactly one of them fits.
-    first = await Database.open(tmp_path / "bot.sqlite3")
-    second = await Database.open(tmp_path / "bot.sqlite3")
+    first = await open_database(database_target)
+    second = await open_database(database_target)
     try:
         stores = FormationStore(first), FormationStore(second)
         for i in range(MAX_PER_USER - 1):

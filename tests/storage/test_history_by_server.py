@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from storage import Database, GameRecord, GameStore, Seat
+from storage.connection import open_database
 
 PLAYER, OTHER = 10, 11
 HOME, AWAY = 1001, 2002
@@ -19,8 +20,8 @@ async def _game(store: GameStore, guild_id: int | None, now: float, status: str 
     return record.id
 
 
-async def test_history_on_one_server_leaves_out_every_other_place(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def test_history_on_one_server_leaves_out_every_other_place(database_target: str) -> None:
+    db = await open_database(database_target)
     try:
         store = GameStore(db)
         home_old = await _game(store, HOME, 1.0)

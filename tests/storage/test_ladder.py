@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from storage import Database
+from storage.connection import AnyDatabase, open_database, run
 from storage.db import migrations
 from storage.ratings import GLOBAL, RatingRow, RatingStore, save_ratings
-from storage.sql import Plan, Sql
+from storage.sql import Plan, Sql, select
 
 KIND, OTHER_KIND, SERVER, OTHER_SERVER = "chopsticks", "generals", 5, 6
 LADDERS = [(k, g) for k in (KIND, OTHER_KIND) for g in (SERVER, OTHER_SERVER, GLOBAL)]
@@ -26,7 +27,15 @@ TIED = [(27.625, 8.0625), (22.375, 8.0625)]
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
+async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+    database = await open_database(database_target)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def sqlite_db(tmp_path: Path) -> AsyncIterator[Database]:
+    """For what only SQLite has (its read-only connection, its own step counter)."""
     database = await Database.open(tmp_path / "bot.sqlite3")
     yield database
     await database.close()
@@ -37,18 +46,17 @@ def _random_row(rng: random.Random, kind: str, guild_id: int, user_id: int) -> R
     return RatingRow(kind, guild_id, user_id, mu, sigma, games=rng.randint(1, 30), wins=rng.randint(0, 9))
 
 
-async def _reference(db: Database, kind: str, guild_id: int) -> list[RatingRow]:
+async def _reference(db: AnyDatabase, kind: str, guild_id: int) -> list[RatingRow]:
     """The whole ladder as the queries before migration 0012 ordered it."""
-    async with db.reading() as conn:
-        rows = await conn.execute_fetchall(
-            "SELECT user_id FROM ratings WHERE kind = ? AND guild_id = ? ORDER BY mu - 3 * sigma DESC, user_id",
-            (kind, guild_id))
+    rows = await db.query(select(
+        "SELECT user_id FROM ratings WHERE kind = ? AND guild_id = ? ORDER BY mu - 3 * sigma DESC, user_id",
+        (kind, guild_id)))
     store = RatingStore(db)
     found = [await store.get(kind, guild_id, int(r[0])) for r in rows]
     return [r for r in found if r is not None]
 
 
-async def _check_every_ladder(db: Database, page_size: int = 7) -> None:
+async def _check_every_ladder(db: AnyDatabase, page_size: int = 7) -> None:
     store = RatingStore(db)
     for kind, guild_id in LADDERS:
         expected = await _reference(db, kind, guild_id)
@@ -62,7 +70,7 @@ async def _check_every_ladder(db: Database, page_size: int = 7) -> None:
             assert page.mine == (place, row) and row in page.rows and page.total == len(expected)
 
 
-async def test_pages_places_and_counts_follow_the_old_order_through_every_kind_of_write(db: Database) -> None:
+async def test_pages_places_and_counts_follow_the_old_order_through_every_kind_of_write(db: AnyDatabase) -> None:
     rng = random.Random(15)
     users = list(range(1, 60))
     for step in range(8):
@@ -70,18 +78,16 @@ async def test_pages_places_and_counts_follow_the_old_order_through_every_kind_o
             for kind, guild_id in LADDERS:  # games ending: rows written whole (INSERT OR REPLACE), new and known
                 await save_ratings(conn, [_random_row(rng, kind, guild_id, u) for u in rng.sample(users, 12)], 1.0)
             # ... and the other ways a row can change: an UPDATE of the rating, a row deleted, an upsert.
-            await conn.execute("UPDATE ratings SET mu = mu + ? WHERE kind = ? AND user_id % 3 = ?",
-                               (rng.uniform(-2, 2), KIND, step % 3))
-            await conn.execute("DELETE FROM ratings WHERE guild_id = ? AND user_id = ?",
-                               (OTHER_SERVER, rng.choice(users)))
             mu, sigma = rng.choice(TIED)
-            await conn.execute(
-                "INSERT INTO ratings (kind, guild_id, user_id, mu, sigma, updated_at) VALUES (?, ?, ?, ?, ?, 1)"
-                " ON CONFLICT (kind, guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
-                (KIND, SERVER, rng.choice(users), mu, sigma))
+            await run(conn, _statements(
+                Sql("UPDATE ratings SET mu = mu + ? WHERE kind = ? AND user_id % 3 = ?",
+                    (rng.uniform(-2, 2), KIND, step % 3)),
+                Sql("DELETE FROM ratings WHERE guild_id = ? AND user_id = ?", (OTHER_SERVER, rng.choice(users))),
+                Sql("INSERT INTO ratings (kind, guild_id, user_id, mu, sigma, updated_at) VALUES (?, ?, ?, ?, ?, 1)"
+                    " ON CONFLICT (kind, guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
+                    (KIND, SERVER, rng.choice(users), mu, sigma))))
         await _check_every_ladder(db)
-    async with db.reading() as conn:  # no empty bucket is left behind
-        assert list(await conn.execute_fetchall("SELECT * FROM ladder_buckets WHERE players <= 0")) == []
+    assert await db.query(select("SELECT * FROM ladder_buckets WHERE players <= 0")) == []  # no empty bucket left
 
 
 async def test_the_migration_orders_the_ratings_already_there(tmp_path: Path) -> None:
@@ -100,7 +106,7 @@ async def test_the_migration_orders_the_ratings_already_there(tmp_path: Path) ->
         await db.close()
 
 
-async def test_a_page_past_the_end_shows_the_last_one_and_an_empty_ladder_one_empty_page(db: Database) -> None:
+async def test_a_page_past_the_end_shows_the_last_one_and_an_empty_ladder_one_empty_page(db: AnyDatabase) -> None:
     store = RatingStore(db)
     empty = await store.page(KIND, SERVER, 3, 10, caller=1)
     assert (empty.total, empty.page, empty.pages, empty.rows, empty.mine) == (0, 0, 1, [], None)
@@ -111,7 +117,7 @@ async def test_a_page_past_the_end_shows_the_last_one_and_an_empty_ladder_one_em
     assert [r.user_id for r in last.rows] == [3, 2, 1] and last.mine is not None and last.mine[0] == 23
 
 
-async def test_a_ladder_is_read_while_a_move_holds_the_database(db: Database) -> None:
+async def test_a_ladder_is_read_while_a_move_holds_the_database(db: AnyDatabase) -> None:
     """Ladders are read on the read-only connection: a write transaction under way (a move, holding the lock every
     other write waits on) neither holds the page up nor shows it anything uncommitted."""
     store = RatingStore(db)
@@ -137,7 +143,8 @@ async def test_a_ladder_is_read_while_a_move_holds_the_database(db: Database) ->
     assert await store.rank_of(KIND, SERVER, 1) == 2  # committed now: the next read sees it
 
 
-async def test_the_read_only_connection_cannot_write(db: Database) -> None:
+async def test_the_read_only_connection_cannot_write(sqlite_db: Database) -> None:
+    db = sqlite_db
     def delete() -> Plan[None]:
         yield Sql("DELETE FROM ratings")
 
@@ -145,7 +152,8 @@ async def test_the_read_only_connection_cannot_write(db: Database) -> None:
         await db.read(delete())
 
 
-async def test_no_ladder_query_walks_the_rows_above_a_place(db: Database) -> None:
+async def test_no_ladder_query_walks_the_rows_above_a_place(sqlite_db: Database) -> None:
+    db = sqlite_db
     """Counted in SQLite's own steps (not time): each query at 10,000 players takes far fewer steps than there are
     players, where an OFFSET or count(*) takes at least one step per row it passes."""
     players, rng = 10_000, random.Random(1)
@@ -181,3 +189,9 @@ async def test_no_ladder_query_walks_the_rows_above_a_place(db: Database) -> Non
                                     " mu - 3 * sigma DESC, user_id LIMIT 10 OFFSET ?", (KIND, SERVER, players // 2))
         await conn.set_progress_handler(None, 1)  # type: ignore[arg-type]
     assert steps > players
+
+
+def _statements(*statements: Sql) -> Plan[None]:
+    # Not `yield from statements`: a plan is sent each statement's result, which a tuple's iterator cannot take.
+    for statement in statements:  # noqa: UP028
+        yield statement

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
-from storage import Database
+from storage.connection import open_database
 from storage.notifications import NotificationStore, NotifyMode
 from storage.server_settings import ServerSettings, ServerSettingsStore
 
@@ -31,8 +30,8 @@ def _all_kept(settings: ServerSettings) -> bool:
             settings.disabled_games) == (7200.0, False, False, 555, frozenset(KINDS))
 
 
-async def test_simultaneous_changes_in_one_process_are_all_kept(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def test_simultaneous_changes_in_one_process_are_all_kept(database_target: str) -> None:
+    db = await open_database(database_target)
     try:
         store = ServerSettingsStore(db)
         await asyncio.gather(*(change() for change in _changes(store)))
@@ -44,9 +43,9 @@ async def test_simultaneous_changes_in_one_process_are_all_kept(tmp_path: Path) 
         await db.close()
 
 
-async def test_simultaneous_changes_from_two_processes_are_all_kept(tmp_path: Path) -> None:
-    first = await Database.open(tmp_path / "bot.sqlite3")
-    second = await Database.open(tmp_path / "bot.sqlite3")
+async def test_simultaneous_changes_from_two_processes_are_all_kept(database_target: str) -> None:
+    first = await open_database(database_target)
+    second = await open_database(database_target)
     try:
         stores = ServerSettingsStore(first), ServerSettingsStore(second)
         changes = [*_changes(stores[0]), *_changes(stores[1])]
@@ -58,9 +57,9 @@ async def test_simultaneous_changes_from_two_processes_are_all_kept(tmp_path: Pa
         await second.close()
 
 
-async def test_notification_modes_set_at_once_are_all_kept(tmp_path: Path) -> None:
-    first = await Database.open(tmp_path / "bot.sqlite3")
-    second = await Database.open(tmp_path / "bot.sqlite3")
+async def test_notification_modes_set_at_once_are_all_kept(database_target: str) -> None:
+    first = await open_database(database_target)
+    second = await open_database(database_target)
     try:
         stores = NotificationStore(first), NotificationStore(second)
         modes = {user: (NotifyMode.DM, NotifyMode.OFF)[user % 2] for user in range(1, 21)}
