@@ -41,6 +41,7 @@ from storage import BotStateStore, Database
 from storage.deals import DealStore
 from storage.drawn_boards import DrawnBoardStore
 from storage.health import check_integrity, integrity_report
+from storage.leases import SYNC_COMMANDS
 from storage.lobbies import LobbyRecord
 from storage.notifications import NotificationStore
 from storage.ratings import RatingStore
@@ -49,6 +50,9 @@ from storage.server_settings import ServerSettingsStore
 log = logging.getLogger(__name__)
 # The cogs every bot has besides the games' presenters (which come from the game registry).
 EXTENSIONS = ("bot.cogs.ladder", "bot.cogs.settings", "bot.cogs.replay", "bot.cogs.help")
+SYNC_LEASE = 60.0  # seconds a process may take to sync the commands before another may do it instead
+SYNC_POLL = 0.25  # seconds between looks for the ids another process synced
+CATCH_UPS = 5  # drawings again of a game whose boards another process drew newer meanwhile (bot/drawn.py)
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -63,6 +67,15 @@ def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
 
 
 class TabletopBot(commands.Bot):
+    def __new__(cls, settings: Settings, **options: Any) -> TabletopBot:
+        # With SHARD_COUNT the bot is a ShardedTabletopBot (discord.py's AutoShardedBot: one gateway connection per
+        # shard); without it, a plain commands.Bot, whose one connection behaves exactly as before (`bot.ws`, a first
+        # failed connection that ends the start with one line in bot/__main__.py). Always sharding with a count of 1
+        # would change that: an AutoShardedClient has no `ws` and retries a failed connection forever. Chosen here so
+        # that `TabletopBot(settings)` stays the one way to make the bot, for `python -m bot`, the tests and tools.
+        chosen = ShardedTabletopBot if settings.shard_count is not None and cls is TabletopBot else cls
+        return super().__new__(chosen)
+
     def __init__(self, settings: Settings, **options: Any) -> None:
         # Only the guilds intent: slash commands and components need no privileged intents at all.
         intents = discord.Intents.none()
@@ -89,6 +102,7 @@ class TabletopBot(commands.Bot):
         self._timers: TimerLoop | None = None
         self._restoring: asyncio.Task[None] | None = None
         self._checking: asyncio.Task[None] | None = None
+        self._reading_command_ids: asyncio.Task[None] | None = None
         self._workers_started = False
 
     @property
@@ -150,13 +164,14 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(LobbyButton, RematchButton, ReplayFromStartButton)
         self._bot_turns = BotTurns(self.service, self.redraw)
         await self.bot_turns.resume_all()  # bot turns that a stop interrupted
+        self.bot_turns.watch()  # and those of another process that dies (several processes on one database)
         self._restoring = background(self._restore_boards(started), name="restore-boards")
         await self.sync_commands()
         self._timers = TimerLoop(self.service, self._announce_timer, self.lobbies, self._announce_lobby)
         self._timers.start()
 
     async def close(self) -> None:
-        started = [task for task in (self._restoring, self._checking) if task is not None]
+        started = [task for task in (self._restoring, self._checking, self._reading_command_ids) if task is not None]
         for task in started:
             task.cancel()
         await asyncio.gather(*started, return_exceptions=True)  # a failure was logged when it happened
@@ -193,11 +208,32 @@ class TabletopBot(commands.Bot):
             log.info("application commands unchanged; not syncing")
             self.command_ids = json.loads(await memory.get(f"{key}:ids") or "{}")  # {} when synced by an older bot
             return
-        synced = await self.tree.sync(guild=guild)
-        self.command_ids = {command.name: command.id for command in synced}
-        await memory.set(f"{key}:ids", json.dumps(self.command_ids))  # before the digest: a crash between resyncs
-        await memory.set(key, digest)
+        # Processes starting together (shards) sync once: the one holding the lease; the others read its ids.
+        holder, clock = self.service.holder, self.service.clock
+        if not await memory.claim(SYNC_COMMANDS, holder, SYNC_LEASE, clock()):
+            log.info("another process is syncing the application commands; not syncing")
+            self._reading_command_ids = background(self._read_command_ids(memory, key, digest), name="command-ids")
+            return
+        try:
+            if await memory.get(key) == digest:  # synced by the process that held the lease a moment ago
+                self.command_ids = json.loads(await memory.get(f"{key}:ids") or "{}")
+                return
+            synced = await self.tree.sync(guild=guild)
+            self.command_ids = {command.name: command.id for command in synced}
+            await memory.set(f"{key}:ids", json.dumps(self.command_ids))  # before the digest: a crash between resyncs
+            await memory.set(key, digest)
+        finally:
+            await memory.release(SYNC_COMMANDS, holder)
         log.info("synced %d application commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    async def _read_command_ids(self, memory: BotStateStore, key: str, digest: str) -> None:
+        """The command ids another process is syncing, once it has stored them (for /help's mentions)."""
+        for _ in range(int(SYNC_LEASE / SYNC_POLL)):
+            if await memory.get(key) == digest:
+                self.command_ids = json.loads(await memory.get(f"{key}:ids") or "{}")
+                return
+            await asyncio.sleep(SYNC_POLL)
+        log.warning("the process syncing the application commands did not finish; /help shows their names only")
 
     async def add_presenter(self, presenter: GamePresenter) -> None:
         """Add a game's presenter (from its extension's `setup`): its commands, components and drawing."""
@@ -238,13 +274,37 @@ class TabletopBot(commands.Bot):
 
     @asynccontextmanager
     async def drawing(self, game_id: int) -> AsyncIterator[Result[Any, Any]]:
-        """The game as stored now, while no other drawing of it can happen (see `redraw`). What the block drew is
-        recorded as it ends, still under the lock, so records of one game are written in the order it was drawn."""
+        """The game as stored now, while no other drawing of it in this process can happen (see `redraw`). What the
+        block drew is recorded as it ends, still under the lock, so records of one game are written in the order it
+        was drawn. Another process draws the same boards under its own lock: if an edit of an older position may
+        have landed after its newer one, the game is drawn again from what is stored (bot/drawn.py)."""
         async with self._redraw_locks.hold(game_id):
             try:
+                await self.drawn.refresh(game_id)
                 yield await self.service.view(game_id)
             finally:
-                await self.drawn.flush()
+                # A newer version this process has (wrote) is drawn by its own drawing, after this one.
+                known = (await self.service.info(game_id)).version
+                behind = await self.drawn.flush(game_id, known)
+        if behind:
+            await self._catch_up(game_id)
+
+    async def _catch_up(self, game_id: int) -> None:
+        """Draw the game again from what is stored (read afresh: this process's copy may be older than another's
+        write) until what this process last drew is recorded at the game's latest version."""
+        for _ in range(CATCH_UPS):
+            async with self._redraw_locks.hold(game_id):
+                try:
+                    await self.drawn.refresh(game_id)
+                    result = await self.service.view(game_id, fresh=True)
+                    presenter = self.presenters.get(result.game.kind)
+                    if presenter is not None:
+                        await presenter.draw(result)
+                finally:
+                    behind = await self.drawn.flush(game_id, (await self.service.info(game_id)).version)
+            if not behind:
+                return
+        log.warning("game %s kept changing while its boards were drawn again; the next change redraws them", game_id)
 
     async def redraw(self, game_id: int) -> None:
         """Redraw a game's channel message (and private boards) from what is stored now.
@@ -327,3 +387,21 @@ class TabletopBot(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id, len(self.guilds))
+
+
+class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
+    """The bot for the shards SHARD_IDS of SHARD_COUNT (all of them without SHARD_IDS), one connection each.
+
+    discord.py identifies each with `shard: [id, count]`, so Discord sends it the events of the servers whose
+    `(guild_id >> 22) % count` is one of its ids and, on shard 0, direct messages and their interactions. A game's
+    state is in the database, so any process serves any click on it (a DM's click reaches shard 0's process).
+    `ready` comes once every shard has had its READY and servers; `shard_ready` once per shard."""
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", list(settings.shard_ids))
+        super().__init__(settings, **options)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %d of %s ready", shard_id, self.shard_count)

@@ -35,6 +35,10 @@ class Settings:
     gateway_url: str | None = None  # e.g. ws://127.0.0.1:8080/gw
     turn_timeout: float = 24 * 3600.0
     challenge_timeout: float = 15 * 60.0
+    # Sharding (rarely needed; Discord requires it from 2,500 servers): how many shards the bot's servers are split
+    # into, and which of them this process runs (None: all of them). No shard_count: one unsharded connection.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     def __repr__(self) -> str:  # never show the token, even in a debugger or a traceback
         return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id}, ...)"
@@ -91,6 +95,7 @@ def load_settings(environ: Mapping[str, str] | None = None, dotenv: Path | None 
     if dev_guild is not None and not dev_guild.isdigit():
         raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {dev_guild!r}.")
 
+    shard_count, shard_ids = _shards(get("SHARD_COUNT"), get("SHARD_IDS"))
     level = (get("LOG_LEVEL") or "INFO").upper()
     if level not in _LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {level!r}.")
@@ -104,6 +109,8 @@ def load_settings(environ: Mapping[str, str] | None = None, dotenv: Path | None 
         gateway_url=_url(get("DISCORD_GATEWAY_URL"), "DISCORD_GATEWAY_URL", ("ws", "wss")),
         turn_timeout=_duration(get("TURN_TIMEOUT"), "TURN_TIMEOUT", 24 * 3600.0),
         challenge_timeout=_duration(get("CHALLENGE_TIMEOUT"), "CHALLENGE_TIMEOUT", 15 * 60.0),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
 
 
@@ -125,6 +132,31 @@ def _duration(value: str | None, name: str, default: float) -> float:
         return parse_duration(value)
     except ValueError:
         raise ConfigError(f"{name} must be a positive duration like 90s, 30m, 24h or 2d, not {value!r}.") from None
+
+
+def _shards(count_text: str | None, ids_text: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """`shard_count` and `shard_ids` from SHARD_COUNT ("4") and SHARD_IDS ("0,1"); neither set: no sharding."""
+    if count_text is None:
+        if ids_text is not None:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT: set SHARD_COUNT to the total number of shards too.")
+        return None, None
+    if not _whole(count_text) or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+    count = int(count_text)
+    if ids_text is None:
+        return count, None  # every shard in this process
+    parts = [part.strip() for part in ids_text.split(",")]
+    if not all(_whole(part) and int(part) < count for part in parts):
+        raise ConfigError(f"SHARD_IDS must be shard numbers from 0 to {count - 1} (SHARD_COUNT - 1) separated by "
+                          f"commas, like 0,1, not {ids_text!r}.")
+    ids = tuple(int(part) for part in parts)
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS names a shard more than once: {ids_text!r}.")
+    return count, ids
+
+
+def _whole(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 def _url(value: str | None, name: str, schemes: tuple[str, ...]) -> str | None:

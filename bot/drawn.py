@@ -7,6 +7,13 @@ start with the rows of the active games); what is remembered is written to `draw
 calls as each drawing of a game ends, under that game's drawing lock. A record is written only after its edit
 succeeded: a process that stops before (a crash) leaves the older version in the table, and the next start redraws
 that board (storage/drawn_boards.py `stale_games`). A record lost before its flush costs only one redundant edit.
+
+Several processes draw the same boards, each under its own lock, so their edits can land in any order (process A's
+edit of version 5 after process B's of version 6). The record therefore only moves forward (a compare-and-set on the
+version), and a drawing whose record was refused, or whose game is already at a newer version, may have landed last:
+its messages are in doubt, and the bot draws the game again from what is stored until its record holds (the last
+edit to land is always checked by the process that made it). Each drawing first takes in what other processes
+recorded (`refresh`), so this process never skips an edit because it drew that same board itself, earlier.
 """
 
 from __future__ import annotations
@@ -45,7 +52,10 @@ class DrawnBoards:
     def __init__(self, store: DrawnBoardStore) -> None:
         self.store = store
         self._shown: dict[int, DrawnBoard] = {}
-        self._unsaved: list[DrawnBoard] = []
+        self._unsaved: dict[int, list[DrawnBoard]] = {}  # game -> its boards remembered since its last flush
+        # Messages whose content is in doubt: an edit of an older position of their game may have landed after a
+        # newer one (two processes). Never taken as current, whatever is recorded, until drawn again here.
+        self._doubtful: set[int] = set()
 
     def get(self, message_id: int) -> str | None:
         """The key `message_id` was last drawn from, if known."""
@@ -71,12 +81,38 @@ class DrawnBoards:
         self._shown[message_id] = board
         while len(self._shown) > self.LIMIT:
             del self._shown[next(iter(self._shown))]
-        self._unsaved.append(board)
+        self._unsaved.setdefault(game.id, []).append(board)
+        self._doubtful.discard(message_id)
 
-    async def flush(self) -> None:
-        """Write what was remembered since the last flush (one transaction)."""
-        unsaved, self._unsaved = self._unsaved, []
-        await self.store.save(unsaved)
+    async def flush(self, game_id: int | None = None, known_version: int | None = None) -> bool:
+        """Write what was remembered since the last flush (of game `game_id`; None: of every game), in one
+        transaction. Returns whether a board just recorded may show an older position than its game's latest (see
+        `DrawnBoardStore.save`; `known_version`: the version of game `game_id` this process has, which it draws
+        next itself): its messages are then in doubt, and the caller draws the game again."""
+        if game_id is None:
+            unsaved = [board for boards in self._unsaved.values() for board in boards]
+            self._unsaved = {}
+        else:
+            unsaved = self._unsaved.pop(game_id, [])
+        known = {game_id: known_version} if game_id is not None and known_version is not None else None
+        behind = await self.store.save(unsaved, known)
+        for board in unsaved:
+            if board.game_id in behind:
+                self._shown.pop(board.message_id, None)
+                self._doubtful.add(board.message_id)
+        return bool(behind)
+
+    async def refresh(self, game_id: int) -> None:
+        """Take in what other processes recorded of game `game_id`'s boards since this one drew them (call under the
+        game's drawing lock, before drawing it): a board another process drew later is not taken as still showing
+        what this process drew, even if the game comes back to a position this process drew last."""
+        for board in await self.store.of_game(game_id):
+            if board.message_id in self._doubtful:
+                continue
+            known = self._shown.get(board.message_id)
+            if known is None or board.version > known.version or (
+                    board.version == known.version and board.key != known.key):
+                self._shown[board.message_id] = board
 
     async def load(self) -> None:
         """Fill memory with the rows of the active games (at start, before any drawing); rows of games that are over

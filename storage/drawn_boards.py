@@ -3,10 +3,12 @@ must redraw: those with a board that does not show the game's current version.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from storage.db import Database
+from storage.private_boards import SENDING
+from storage.sql import READ_FIRST, Plan, Sql
 
 
 @dataclass(frozen=True)
@@ -24,22 +26,23 @@ class DrawnBoardStore:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def save(self, boards: Sequence[DrawnBoard]) -> None:
+    async def save(self, boards: Sequence[DrawnBoard], known: Mapping[int, int] | None = None) -> set[int]:
         """Record boards just drawn, in one transaction: a row per board of an active game, and no rows for a game
-        that is over. A row never goes back to an older version (drawings recorded out of order)."""
+        that is over. A row only moves forward (compare-and-set on the version): a drawing recorded after a newer
+        one (another process's, whose edit may have landed first) is not recorded over it.
+
+        Returns the games whose boards may not show their latest version (the caller draws them again from what is
+        stored): a board's record was refused because a newer drawing was recorded, or the game is already at a
+        newer version than the one drawn and than `known` says (the version the caller's process has itself, whose
+        own drawing of it comes next). Either way an edit of an older position may have landed last."""
         if not boards:
-            return
-        async with self._db.transaction() as conn:
-            for board in boards:
-                if board.active:
-                    await conn.execute(
-                        "INSERT INTO drawn_boards (message_id, game_id, version, key) VALUES (?, ?, ?, ?)"
-                        " ON CONFLICT (message_id) DO UPDATE SET game_id = excluded.game_id,"
-                        " version = excluded.version, key = excluded.key"
-                        " WHERE excluded.version >= drawn_boards.version",
-                        (board.message_id, board.game_id, board.version, board.key))
-                else:
-                    await conn.execute("DELETE FROM drawn_boards WHERE game_id = ?", (board.game_id,))
+            return set()
+        return await self._db.run(_save(boards, known or {}))
+
+    async def of_game(self, game_id: int) -> list[DrawnBoard]:
+        """The rows of one game: what every process recorded of its boards (a drawing first looks at them, since
+        another process may have drawn them since this one did)."""
+        return await self._db.query(_of_game(game_id))
 
     async def of_active_games(self) -> list[DrawnBoard]:
         """The rows of every active game (a few per game: what a start needs to know what its boards show)."""
@@ -62,7 +65,8 @@ class DrawnBoardStore:
         """Active games last written before `written_before` (by an earlier process) that some board may show at an
         older version, most recently written first: the channel message is not recorded at the game's version (or
         was never stored), or a DM board or an ephemeral board still editable at `now` is not, or (a kind in
-        `private_kinds`, whose players each get a private board) a player's board was never delivered.
+        `private_kinds`, whose players each get a private board) a player's board was never delivered, or its DM was
+        claimed but never stored (storage/private_boards.py `claim`: the sender stopped).
 
         Only active games are read (the games_by_status index), each checked through primary keys: the cost
         follows the active games, never the stored ones."""
@@ -80,6 +84,38 @@ class DrawnBoardStore:
                 f" OR (g.kind IN ({kinds}) AND EXISTS (SELECT 1 FROM game_players s WHERE s.game_id = g.id"
                 "  AND s.user_id IS NOT NULL"
                 "  AND NOT EXISTS (SELECT 1 FROM private_boards p WHERE p.game_id = g.id AND p.seat = s.seat)))"
+                " OR EXISTS (SELECT 1 FROM private_boards p WHERE p.game_id = g.id AND p.channel_id = ?"
+                "  AND p.message_id IS NULL)"
                 ") ORDER BY g.updated_at DESC, g.id DESC",
-                (written_before, now, *private_kinds))
+                (written_before, now, *private_kinds, SENDING))
         return [int(r[0]) for r in rows]
+
+
+def _save(boards: Sequence[DrawnBoard], known: Mapping[int, int]) -> Plan[set[int]]:
+    yield READ_FIRST  # the versions read below stay as read until the commit
+    behind: set[int] = set()
+    drawn: dict[int, int] = {}  # game -> the oldest version it was drawn at here
+    for board in boards:
+        drawn[board.game_id] = min(board.version, drawn.get(board.game_id, board.version))
+        if not board.active:
+            yield Sql("DELETE FROM drawn_boards WHERE game_id = ?", (board.game_id,))
+            continue
+        done = yield Sql(
+            "INSERT INTO drawn_boards (message_id, game_id, version, key) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (message_id) DO UPDATE SET game_id = excluded.game_id,"
+            " version = excluded.version, key = excluded.key"
+            " WHERE excluded.version >= drawn_boards.version RETURNING message_id",
+            (board.message_id, board.game_id, board.version, board.key))
+        if not done.rows:  # a newer drawing is recorded: this older one may still have landed after it
+            behind.add(board.game_id)
+    for game_id, version in drawn.items():
+        done = yield Sql("SELECT version FROM games WHERE id = ?", (game_id,))
+        stored = done.value()
+        if stored is not None and int(stored) > max(version, known.get(game_id, version)):
+            behind.add(game_id)
+    return behind
+
+
+def _of_game(game_id: int) -> Plan[list[DrawnBoard]]:
+    done = yield Sql("SELECT message_id, version, key FROM drawn_boards WHERE game_id = ?", (game_id,))
+    return [DrawnBoard(int(r[0]), game_id, int(r[1]), str(r[2])) for r in done.rows]

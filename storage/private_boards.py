@@ -7,18 +7,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from storage.db import Database
+from storage.sql import Plan, Sql
+
+# The channel of a board whose DM is being sent (`PrivateBoardStore.claim`): no DM channel has this id.
+SENDING = 0
+CLAIM_LEASE = 10.0  # seconds a claim to send a DM holds; an older one was left by a process that stopped
 
 
 @dataclass(frozen=True)
 class PrivateBoard:
     game_id: int
     seat: int
-    channel_id: int | None
-    message_id: int | None  # None: the DM failed
+    channel_id: int | None  # SENDING: its DM is being sent
+    message_id: int | None  # None: the DM failed (or is being sent)
 
     @property
     def delivered(self) -> bool:
         return self.message_id is not None
+
+    @property
+    def sending(self) -> bool:
+        """Its DM is claimed by a sender (maybe another process), not yet stored."""
+        return self.message_id is None and self.channel_id == SENDING
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,32 @@ class PrivateBoardStore:
                 " message_id = excluded.message_id, updated_at = excluded.updated_at",
                 (game_id, seat, channel_id, message_id, now),
             )
+
+    async def claim(self, game_id: int, seat: int, now: float, *, replacing: int | None = None) -> bool:
+        """Claim the sending of a seat's DM board, before it is sent: True for the one process that may send it (two
+        processes can deliver the same game's boards: one handles a click while another redraws or restarts).
+
+        The claim is a row marked SENDING, made only if the seat has no row yet, or (`replacing`) while its row still
+        names that DM message (the player deleted it), or over a claim older than CLAIM_LEASE (its process stopped
+        before storing the DM). Whoever claimed stores the DM, or its failure, with `set` once it is sent; others
+        see the board as not delivered meanwhile and send nothing."""
+        def plan() -> Plan[bool]:
+            if replacing is None:
+                done = yield Sql(
+                    "INSERT INTO private_boards (game_id, seat, channel_id, message_id, updated_at)"
+                    " VALUES (?, ?, ?, NULL, ?)"
+                    " ON CONFLICT (game_id, seat) DO UPDATE SET updated_at = excluded.updated_at"
+                    " WHERE private_boards.channel_id = ? AND private_boards.message_id IS NULL"
+                    " AND private_boards.updated_at < ? RETURNING seat",
+                    (game_id, seat, SENDING, now, SENDING, now - CLAIM_LEASE))
+            else:
+                done = yield Sql(
+                    "UPDATE private_boards SET channel_id = ?, message_id = NULL, updated_at = ?"
+                    " WHERE game_id = ? AND seat = ? AND message_id = ? RETURNING seat",
+                    (SENDING, now, game_id, seat, replacing))
+            return bool(done.rows)
+
+        return await self._db.run(plan())
 
     async def forget(self, game_id: int, seat: int) -> None:
         """Forget a seat's board, so that the next drawing tries a DM again."""

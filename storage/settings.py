@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from storage.db import Database
+from storage.leases import claim, release
 
 
 class BotStateStore:
@@ -23,3 +24,12 @@ class BotStateStore:
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+    async def claim(self, lease: str, holder: str, seconds: float, now: float) -> bool:
+        """Hold the lease `lease` (storage/leases.py): work about these facts that one process at a time does."""
+        async with self._db.transaction() as conn:
+            return await claim(conn, lease, holder, seconds, now)
+
+    async def release(self, lease: str, holder: str) -> None:
+        async with self._db.transaction() as conn:
+            await release(conn, lease, holder)

@@ -3,6 +3,10 @@
 A click is answered as soon as the human's move is stored; bots then think off the event loop. Nothing
 here is needed to recover from a restart: a game waiting for a bot is visible in the database, and
 `resume_all` picks every such game up again at start-up.
+
+Several processes may share the database (issue 17): a process drives a game's bots only while it holds the game's
+bot-turn lease (`GameService.play_bot_turn`), and `watch` looks every few seconds for games whose bot nobody alive
+drives (its process was killed mid-turn) and takes them over.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.service.games import GameService
+from bot.service.games import GameService, ServiceError, info
 from bot.service.results import GameInfo
 from bot.service.tasks import background
 
@@ -19,6 +23,7 @@ log = logging.getLogger(__name__)
 
 Redraw = Callable[[int], Awaitable[None]]  # redraws a game (by id) from what is stored
 REDRAW_RETRY_PAUSES = (2.0, 10.0, 60.0)  # seconds between attempts to show the bots' moves
+TAKEOVER_EVERY = 3.0  # seconds between looks for bot turns nobody drives (one indexed query when there are none)
 
 
 class BotTurns:
@@ -26,6 +31,7 @@ class BotTurns:
         self._service = service
         self._redraw = redraw
         self._running: dict[int, asyncio.Task[None]] = {}
+        self._watching: asyncio.Task[None] | None = None
 
     def schedule(self, game: GameInfo) -> None:
         """Let the bots move in `game` if one of them is to move (at most one driver per game)."""
@@ -34,8 +40,40 @@ class BotTurns:
         self._running[game.id] = background(self._drive(game.id), name=f"bot-turns-{game.id}")
 
     async def resume_all(self) -> None:
+        """At start-up: drive every game whose bot is to move (those another live process drives are left to it:
+        `play_bot_turn` finds their lease held)."""
         for game_id in await self._service.games_awaiting_bots():
             self.schedule(await self._service.info(game_id))
+
+    async def take_over(self) -> None:
+        """Drive every game whose bot is to move and which no live process drives (its driver died). Each is read
+        afresh: another process may have moved in it since this one last saw it."""
+        for game_id in await self._service.bot_turns_to_take():
+            if game_id in self._running:
+                continue
+            try:
+                game = await self._service.load(game_id)
+            except ServiceError:  # gone or archived meanwhile
+                continue
+            if info(game).bot_to_move:
+                self.schedule(info(game))
+            else:  # the driver died as it finished: its lease is all that is left
+                await self._service.release_bot_turn(game_id, expired=True)
+
+    def watch(self, every: float = TAKEOVER_EVERY) -> None:
+        """Take over, every `every` seconds, the bot turns of processes that died while driving them."""
+        if self._watching is None:
+            self._watching = background(self._watch(every), name="bot-turn-takeover")
+
+    async def _watch(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.take_over()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("looking for bot turns to take over failed; looking again in %s s", every)
 
     async def idle(self) -> None:
         """Wait until no bot is thinking (tests and shutdown use this)."""
@@ -43,6 +81,10 @@ class BotTurns:
             await asyncio.gather(*self._running.values(), return_exceptions=True)
 
     async def stop(self) -> None:
+        if self._watching is not None:
+            self._watching.cancel()
+            await asyncio.gather(self._watching, return_exceptions=True)
+            self._watching = None
         for task in list(self._running.values()):
             task.cancel()
         await asyncio.gather(*self._running.values(), return_exceptions=True)
@@ -54,11 +96,21 @@ class BotTurns:
                 moved = True
         except Exception:
             log.exception("bot turn in game %s failed", game_id)
+            await self._let_go(game_id)
+        except asyncio.CancelledError:  # a stop: another process may take the game over at once
+            await asyncio.shield(self._let_go(game_id))
+            raise
         finally:
             # Leave the registry before redrawing, so a human's next move can start a new driver at once.
             self._running.pop(game_id, None)
         if moved:
             await self._redraw_after_bots(game_id)
+
+    async def _let_go(self, game_id: int) -> None:
+        try:
+            await self._service.release_bot_turn(game_id)
+        except Exception:  # it expires by itself
+            log.warning("could not let go of the bot turn of game %s", game_id, exc_info=True)
 
     async def _redraw_after_bots(self, game_id: int) -> None:
         """Show the bots' moves. Nobody's click answers for them, so if Discord fails (overloaded, a lost

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
+from uuid import uuid4
 
 from bot import workers
 from bot.service.game_states import EngineStates
@@ -48,6 +49,7 @@ from games.text import Command, Text
 from storage import GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
 from storage.archive import archived_at
 from storage.connection import AnyDatabase
+from storage.leases import bot_turn_key, bot_turns_to_take, claim, release, release_expired
 
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 # Options about the table rather than the rules (hints shown, which bot "Add bot" seats, which seat sent a
@@ -55,6 +57,10 @@ DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger"})
 DEFAULT_CHALLENGE_TIMEOUT = 15 * 60.0
 REMINDER_FRACTION = 0.75  # the one reminder comes when three quarters of the turn time has passed
+# How long a process holds a game's bot turn (storage/leases.py) without renewing it: it renews before every move it
+# thinks about (a computer player thinks for milliseconds), so only a process that died lets it run out, and another
+# takes the turn over this long after (plus bot/service/bot_turns.py's TAKEOVER_EVERY).
+BOT_TURN_LEASE = 10.0
 
 
 class ServiceError(Exception):
@@ -114,8 +120,13 @@ class GameService:
         clock: Callable[[], float] = time.time,
         turn_timeout: float = DEFAULT_TURN_TIMEOUT,
         challenge_timeout: float = DEFAULT_CHALLENGE_TIMEOUT,
+        holder: str | None = None,
     ) -> None:
         self.store = GameStore(db)
+        self.db = db
+        # This process's name in leases (storage/leases.py): new at every start, so a restarted process does not take
+        # its dead predecessor's leases for its own.
+        self.holder = holder or uuid4().hex
         self.clock = clock
         self.turn_timeout = turn_timeout
         self.challenge_timeout = challenge_timeout
@@ -173,12 +184,12 @@ class GameService:
         self._states.keep(record, state)
         return Game(record, state)
 
-    async def view(self, game_id: int) -> Result[Any, Any]:
+    async def view(self, game_id: int, *, fresh: bool = False) -> Result[Any, Any]:
         """Game `game_id` as every audience may see it now: as this process last wrote or read it while it is being
         played (no read: every change made here is in memory as it commits), else read. A change made by another
         process shows once this process reads the game again, which its next write to it (refused as stale) makes it
-        do."""
-        return present(await self._current(game_id))
+        do, or a view asked `fresh` (always read: a redraw that found another process's newer version)."""
+        return present(await (self.load(game_id) if fresh else self._current(game_id)))
 
     async def info(self, game_id: int) -> GameInfo:
         """The public facts of game `game_id` (no views built: for checks that need only who plays where, which never
@@ -554,9 +565,15 @@ class GameService:
         The bot thinks in a worker process (bot/workers.py), without the game's lock, so the event loop and the
         other players stay responsive; its move is then committed under the version guard, and if anything
         happened meanwhile (a resignation, say) it is simply dropped and the caller asks again.
+
+        Before it thinks, the process claims (or renews) the game's bot-turn lease: None, without thinking, while
+        another live process drives the game. With no bot to move the lease is let go.
         """
+        if not await self._lease_bot_turn(game_id):
+            return None
         game = await self._current(game_id)
         if not info(game).bot_to_move:
+            await self.release_bot_turn(game_id)
             return None
         seat = game.state.current_player()
         assert seat is not None
@@ -577,6 +594,23 @@ class GameService:
     async def games_awaiting_bots(self) -> list[int]:
         """Active games with a bot seat, for resuming bot turns after a restart."""
         return await self.store.active_games_with_bots()
+
+    async def bot_turns_to_take(self) -> list[int]:
+        """Games where a bot is to decide and no live process drives it (none began, or its driver died)."""
+        return await self.db.query(bot_turns_to_take(self.clock()))
+
+    async def _lease_bot_turn(self, game_id: int) -> bool:
+        async with self.store.transaction() as tx:
+            return await claim(await tx.writer(), bot_turn_key(game_id), self.holder, BOT_TURN_LEASE, self.clock())
+
+    async def release_bot_turn(self, game_id: int, *, expired: bool = False) -> None:
+        """Let go of this process's bot-turn lease of the game (with `expired`: of a dead process's, run out)."""
+        async with self.store.transaction() as tx:
+            conn = await tx.writer()
+            if expired:
+                await release_expired(conn, bot_turn_key(game_id), self.clock())
+            else:
+                await release(conn, bot_turn_key(game_id), self.holder)
 
     def _next_timers(self, game: Game, state: GameState[Any, Any], now: float) -> tuple[float | None, float | None]:
         """The deadline moves only when the decision passes to someone else: free actions by others (transfers)
@@ -610,7 +644,7 @@ class GameService:
             async with self._editing(game_id, read_first=True) as (tx, game):
                 fired = await self._fire(tx, game)
                 if fired is not None:  # owed until the timer loop has sent it: at least once, across a stop
-                    fired = await owe(tx, *fired, now=self.clock())
+                    fired = await owe(tx, *fired, now=self.clock(), holder=self.holder)
             if fired is not None:
                 self.publish(fired[1])
             return fired

@@ -13,17 +13,23 @@ from typing import TYPE_CHECKING, Any
 from bot.service.results import GameEnded, RatingChange, Result
 from games.base import EndReason
 from storage import GameTransaction
+from storage.leases import owed_key, take
 from storage.owed import OwedAnnouncement
 from storage.owed import owe as owe_row
 
 if TYPE_CHECKING:
     from bot.service.games import GameService, TimerEvent
 
+# How long a process holds an owed announcement it is sending (storage/leases.py): a send that fails is tried again
+# within seconds (bot/service/timers.py), so only a process that died lets the claim run out for another to send it.
+OWED_LEASE = 30.0
+
 
 async def owe(
-    tx: GameTransaction, event: TimerEvent, result: Result[Any, Any], now: float
+    tx: GameTransaction, event: TimerEvent, result: Result[Any, Any], now: float, holder: str
 ) -> tuple[TimerEvent, Result[Any, Any]]:
-    """Record, in the timer's transaction, that `event` is to be announced; returns the fired timer, its ending (if
+    """Record, in the timer's transaction, that `event` is to be announced, claimed by `holder` (the process that
+    fired it sends it; another process starting now must not send it too); returns the fired timer, its ending (if
     the timer ended the game) marked as the timer loop's to announce."""
     from bot.service.games import TimerEvent
 
@@ -35,6 +41,7 @@ async def owe(
     await owe_row(await tx.writer(), result.id, event.value, ending=ending_json(ended) if ended else None,
                   seat=result.game.to_decide if reminder else None,
                   ply=result.game.move_count if reminder else None, now=now)
+    await take(await tx.writer(), owed_key(result.id, event.value), holder, OWED_LEASE, now)
     return event, result
 
 

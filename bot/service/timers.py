@@ -2,6 +2,10 @@
 
 Nothing is scheduled in memory alone: at start-up the loop simply reads the earliest deadline, so
 timers survive restarts, and one that fell due while the bot was down fires at once.
+
+Several processes may share the database (issue 17): each fires what is due, the version guard lets one of them
+apply a timer, and the others find nothing to do and say nothing. An owed announcement is sent by the process that
+claimed it (storage/leases.py); one whose claim ran out (its process died) is taken over within `TAKEOVER_EVERY`.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.service.games import GameService, TimerEvent
+from bot.service.games import GameService, StaleStateError, TimerEvent
 from bot.service.lobbies import LobbyService
-from bot.service.owed import owed_result
+from bot.service.owed import OWED_LEASE, owed_result
 from bot.service.results import Result
 from bot.service.tasks import background
+from storage.leases import claim, owed_key, release
 from storage.lobbies import LobbyRecord
 from storage.owed import OwedAnnouncement, count_failure, owed, settle
 
@@ -27,6 +32,7 @@ AnnounceLobby = Callable[[LobbyRecord], Awaitable[None]]
 MAX_SLEEP = 300.0  # look again at least this often, in case the clock jumped
 RETRY_DELAY = 5.0
 MAX_ATTEMPTS = 3  # sends of one owed announcement before it is given up
+TAKEOVER_EVERY = 5.0  # seconds between looks for owed announcements nobody (alive) is sending
 
 
 class Undeliverable(Exception):
@@ -42,7 +48,7 @@ class TimerLoop:
         self._lobbies = lobbies
         self._announce_lobby = announce_lobby
         self._task: asyncio.Task[None] | None = None
-        self._recovered = False  # whether what a stopped process left owed was announced
+        self._next_look = float("-inf")  # when to look again for what is owed and unclaimed (at once: at start-up)
         self._retry: set[int] = set()  # games whose owed announcement failed here, to try again
 
     def start(self) -> None:
@@ -73,6 +79,7 @@ class TimerLoop:
                 delay = max(delay, RETRY_DELAY)  # a timer that keeps failing must not spin the loop
             if self._retry:
                 delay = min(delay, RETRY_DELAY)  # a failed announcement is tried again soon (a few times at most)
+            delay = min(delay, max(0.0, self._next_look - self._service.clock()))
             # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a stop that arrives just as `changed` is
             # set (a move at the moment the bot stops), and the loop would sleep on while the stop waited forever.
             with contextlib.suppress(TimeoutError):
@@ -93,6 +100,9 @@ class TimerLoop:
                 fired = await self._service.fire_timer(game_id)
             except asyncio.CancelledError:
                 raise
+            except StaleStateError:  # another process fired it first: it announces it, and nothing failed here
+                log.debug("timer for game %s was fired by another process", game_id)
+                continue
             except Exception:
                 failures += 1
                 log.exception("timer for game %s failed", game_id)
@@ -112,17 +122,31 @@ class TimerLoop:
         return failures
 
     async def _owed(self) -> list[OwedAnnouncement]:
-        """At start-up everything owed (a stopped process left it); later, only what this loop failed to send."""
-        if self._recovered and not self._retry:
+        """What is owed and now claimed by this process: what this loop failed to send, and, at start-up and every
+        `TAKEOVER_EVERY`, whatever nobody alive is sending (a stopped process left it). One read when nothing is."""
+        service, now = self._service, self._service.clock()
+        look = now >= self._next_look
+        if look:
+            self._next_look = now + TAKEOVER_EVERY
+            async with service.db.reading() as conn:
+                look = bool(await owed(conn))
+        if not look and not self._retry:
             return []
-        async with self._service.store.transaction() as tx:
-            conn = await tx.writer()
-            if not self._recovered:
-                found = await owed(conn)
-            else:
-                found = [o for game_id in sorted(self._retry) for o in await owed(conn, game_id)]
-        self._recovered, self._retry = True, set()
-        return found
+        retry, self._retry = self._retry, set()
+        async with service.store.transaction() as tx:
+            conn = await tx.writer(read_first=True)
+            found = await owed(conn) if look else [o for game_id in sorted(retry) for o in await owed(conn, game_id)]
+            claimed = [o for o in found
+                       if await claim(conn, owed_key(o.game_id, o.event), service.holder, OWED_LEASE, now)]
+            # Read again once claimed: on PostgreSQL the process that held it may have sent it (and let go of its
+            # claim) between the first read and the claim.
+            mine = []
+            for debt in claimed:
+                if await owed(conn, debt.game_id) == [debt]:
+                    mine.append(debt)
+                else:
+                    await release(conn, owed_key(debt.game_id, debt.event), service.holder)
+        return mine
 
     async def _deliver(self, event: TimerEvent, result: Result[Any, Any], created_at: float | None = None) -> bool:
         """Announce a fired timer and settle what it owed; a failed send stays owed and is tried again, a few
@@ -135,7 +159,10 @@ class TimerLoop:
             log.warning("gave up the %s announcement of game %s: %s", event.value, result.id, exc)
         except Exception:
             async with self._service.store.transaction() as tx:
-                attempts = await count_failure(await tx.writer(), result.id, event.value, created_at)
+                conn = await tx.writer()
+                attempts = await count_failure(conn, result.id, event.value, created_at)
+                # Anyone may try it now (a process starting after a crash at once); this loop claims it again to retry.
+                await release(conn, owed_key(result.id, event.value), self._service.holder)
             if attempts < MAX_ATTEMPTS:
                 # Not yet an error: it is owed, and sent again soon (or by the next start).
                 log.warning("the %s announcement of game %s failed (attempt %d of %d); it stays owed",
@@ -152,4 +179,6 @@ class TimerLoop:
 
     async def _settle(self, game_id: int, event: str, created_at: float | None) -> None:
         async with self._service.store.transaction() as tx:
-            await settle(await tx.writer(), game_id, event, created_at)
+            conn = await tx.writer()
+            await settle(conn, game_id, event, created_at)
+            await release(conn, owed_key(game_id, event), self._service.holder)

@@ -19,7 +19,7 @@ from tests.support.fakediscord import FakeDiscord
 from tests.support.world import VALIDATOR, World
 
 ROOT = Path(__file__).resolve().parents[2]
-_OUR_SETTINGS = ("DISCORD_", "DEV_GUILD", "TURN_", "LOG_", "CHALLENGE_", "DATABASE_PATH")
+_OUR_SETTINGS = ("DISCORD_", "DEV_GUILD", "TURN_", "LOG_", "CHALLENGE_", "DATABASE_", "SHARD_")
 
 
 def _environment(settings: dict[str, str]) -> dict[str, str]:

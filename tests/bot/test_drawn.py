@@ -46,3 +46,31 @@ def test_a_board_without_its_own_key_is_keyed_by_what_it_shows() -> None:
     assert board_key(board) != board_key(Board("text", discord.Embed(title="Game #1", description="▶ <@2>"), None))
     assert board_key(board) != board_key(replace(board, image=b"png"))
     assert board_key(replace(board, key="given")) == "given"
+
+
+async def test_a_process_takes_in_what_another_drew_since_and_doubts_what_landed_behind(tmp_path: Path) -> None:
+    """Two processes on one file (issue 17): `first` drew message 7 as "k"; `second` then drew it as "other" at a newer
+    version. When the game comes back to what `first` drew, `first` must edit again (the message shows "other"), and a
+    drawing recorded behind a newer one is in doubt until drawn again."""
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        service = GameService(db)
+        game = (await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(1), Player(2)])).game
+        first, second = DrawnBoards(DrawnBoardStore(db)), DrawnBoards(DrawnBoardStore(db))
+        first.remember(7, "k", game)
+        assert not await first.flush(game.id)
+        second.remember(7, "other", replace(game, version=game.version + 1))
+        assert not await second.flush(game.id)
+        back = replace(game, version=game.version + 2)
+        await first.refresh(game.id)
+        assert not first.current(7, "k", back) and first.current(7, "other", back)
+
+        # `first`'s edit of an older version lands after `second` recorded a newer one: refused, and in doubt.
+        first.remember(7, "late", game)
+        assert await first.flush(game.id)
+        await first.refresh(game.id)  # what `second` recorded does not settle it: the late edit may show
+        assert first.get(7) is None and not first.current(7, "other", back)
+        first.remember(7, "other", back)
+        assert not await first.flush(game.id) and first.current(7, "other", back)
+    finally:
+        await db.close()

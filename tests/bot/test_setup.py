@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run_bot(env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD", "TURN_", "LOG_"))}
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("DISCORD_", "DEV_GUILD", "TURN_", "LOG_", "DATABASE_", "SHARD_"))}
     return subprocess.run(
         [sys.executable, "-m", "bot"], cwd=tmp_path, env=clean | env | {"PYTHONPATH": str(ROOT)},
         capture_output=True, text=True, timeout=60,

@@ -12,7 +12,7 @@ import pytest
 from bot.service import GameService, Player
 from storage import Database
 from storage.drawn_boards import DrawnBoard, DrawnBoardStore
-from storage.private_boards import LiveBoard, PrivateBoardStore
+from storage.private_boards import CLAIM_LEASE, LiveBoard, PrivateBoardStore
 
 ALICE, BOB = 11, 12
 LATER = 1e12  # a start after every write of the test
@@ -97,3 +97,41 @@ async def test_records_never_go_back_and_games_over_leave_no_rows(db: Database) 
         assert conn.execute("SELECT count(*) FROM drawn_boards").fetchone() == (0,)
     finally:
         conn.close()
+
+
+async def test_a_drawing_recorded_behind_a_newer_one_or_its_game_says_so(db: Database) -> None:
+    """Two processes: what a drawing records tells whether an older position may have landed last (issue 17)."""
+    service, store = GameService(db), DrawnBoardStore(db)
+    game, version = await _game(service)
+    assert await store.save([DrawnBoard(1, game, version, "now")]) == set()  # its game's latest version
+    # Another process drew the game after a change of it: this process's drawing of the older version is refused.
+    shown = (await service.view(game)).game
+    assert shown.to_decide is not None
+    moved = await service.act(game, shown.user_at(shown.to_decide) or ALICE, "AC")
+    assert await store.save([DrawnBoard(1, game, moved.game.version, "newer")]) == set()
+    assert await store.save([DrawnBoard(1, game, version, "late")]) == {game}
+    assert [(b.version, b.key) for b in await store.of_game(game)] == [(moved.game.version, "newer")]
+    # Recorded, but the game has moved on since this drawing read it.
+    assert await store.save([DrawnBoard(2, game, version, "behind its game")]) == {game}
+
+
+async def test_a_dm_board_is_claimed_by_one_sender(db: Database) -> None:
+    service, private, store = GameService(db), PrivateBoardStore(db), DrawnBoardStore(db)
+    game, version = await _game(service, "generals")
+    await private.set(game, 1, 78, 701, 1.0)  # seat 1's DM, and both boards, show the game as it is
+    await store.save([DrawnBoard(500 + game, game, version, "k"), DrawnBoard(701, game, version, "k")])
+    assert await private.claim(game, 0, 1.0)
+    assert not await private.claim(game, 0, 2.0)  # claimed: not delivered, and nobody else sends it
+    stored = await private.get(game, 0)
+    assert stored is not None and stored.sending and not stored.delivered
+    # A claim whose DM was never stored (its process stopped): a start looks at the game again, and once the claim
+    # has lapsed, another sender takes it over.
+    assert await store.stale_games(LATER, 0.0, PRIVATE) == [game]
+    assert await private.claim(game, 0, 1.0 + CLAIM_LEASE + 0.5)
+    await private.set(game, 0, 77, 700, 3.0)  # the claimer stores the DM it sent
+    await store.save([DrawnBoard(700, game, version, "k")])
+    assert await store.stale_games(LATER, 0.0, PRIVATE) == []
+    assert not await private.claim(game, 0, 4.0)
+    # The player deleted DM 700: one new DM replaces it, whoever tries.
+    assert await private.claim(game, 0, 5.0, replacing=700)
+    assert not await private.claim(game, 0, 6.0, replacing=700)

@@ -86,11 +86,23 @@ class Timekeeper:
         """Move the clock on (by a random jump unless given), let every due timer fire, and check that it did."""
         fz = self.fz
         if seconds is None:
+            seconds = self._to_a_reminder()
+        if seconds is None:
             share = fz.rng.choices([j for j, _ in JUMPS], [w for _, w in JUMPS])[0]
             seconds = TURN_SECONDS * share * fz.rng.uniform(0.8, 1.2)
         await self.quiet()
         fz.current[0] = f"clock +{seconds:.0f} s (after #{fz.figures.interactions})"
         await self.settled_jump(self.start_jump(seconds))
+
+    def _to_a_reminder(self) -> float | None:
+        """Until a reminder has fired, every other jump lands between a game's reminder and its deadline, when one is
+        waiting: random jumps alone sometimes passed both in a short run (then no reminder was ever tried)."""
+        if self.figures.fired["reminder"] or self.figures.jumps % 2:
+            return None
+        row = self.fz._db.execute(
+            "SELECT MIN(remind_at) FROM games WHERE status = 'active' AND remind_at > ? AND deadline > remind_at + 1",
+            (self.clock.now,)).fetchone()
+        return None if row is None or row[0] is None else float(row[0]) - self.clock.now + 0.5
 
     def start_jump(self, seconds: float) -> tuple[list[_Due], int]:
         """Move the clock on and wake the timer loop (as any write does); what was due, and how many games were

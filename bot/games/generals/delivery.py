@@ -15,6 +15,7 @@ whose board has lapsed is told to open it again by their turn notification (`boa
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -31,9 +32,10 @@ from bot.games.generals.pictures import picture
 from bot.i18n import Say
 from bot.presenter import Board, seat_names
 from bot.service import GameInfo, OwnView, ServiceError
+from bot.service.tasks import background
 from games.generals.views import PlayerView, PublicView
 from games.text import Text, TextIn
-from storage.private_boards import LiveBoard, PrivateBoard, PrivateBoardStore
+from storage.private_boards import CLAIM_LEASE, LiveBoard, PrivateBoard, PrivateBoardStore
 
 if TYPE_CHECKING:
     from bot.games.generals.presenter import GeneralsPresenter, GeneralsResult
@@ -86,6 +88,7 @@ class PrivateBoards:
         self.store = store
         self.drawn: DrawnBoards = presenter.bot.drawn  # the bot's, shared with the channel board and restarts
         self._picks: dict[int, str] = {}  # message -> the key of its board without the pick it shows (if any)
+        self._looking: dict[int, asyncio.Task[None]] = {}  # game -> a later look at a DM another sender claimed
 
     async def drawing(self, result: GeneralsResult, own: OwnView[PlayerView], saved: list[str], images: bool,
                       say: Say, *, offer_dm: bool = False, selected: str | None = None,
@@ -253,13 +256,15 @@ class PrivateBoards:
             stored = await self.store.get(result.id, own.seat)
             saved = await self.presenter.setup_tools.saved_names(own.user_id, own.view)
             say = await self.presenter.say_to(own.user_id)  # their language, as their latest interaction showed it
-            if stored is None or stored.delivered:  # not: the player uses My board (or asks for the DM again)
+            # Not when the DM failed: the player uses My board (or asks for the DM again).
+            if stored is None or stored.delivered or stored.sending:
                 await self._draw_dm(result, own, stored, saved, images, announce_failure, say)
             await self.refresh_live(result, own, saved, images, stored is not None and stored.delivered, say)
 
     async def _draw_dm(self, result: GeneralsResult, own: OwnView[PlayerView], stored: PrivateBoard | None,
                        saved: list[str], images: bool, announce_failure: bool, say: Say) -> None:
         board: Board | None = None
+        replacing: int | None = None  # the DM board the player deleted, whose row a new one replaces
         if stored is not None and stored.message_id is not None and stored.channel_id is not None:
             key = private_key(result.game, own.view, saved, images, False, language=say.language)
             if self.drawn.current(stored.message_id, key, result.game) or self.shows_pick_of(stored.message_id, key):
@@ -273,14 +278,38 @@ class PrivateBoards:
                 self.drawn.remember(stored.message_id, board.key, result.game)
                 return
             except discord.NotFound:  # the player deleted it: send a new one
-                pass
+                replacing = stored.message_id
             except discord.HTTPException as exc:
                 log.info("could not update the DM board of game %s seat %s: %s", result.id, own.seat, exc)
                 return
         if result.game.status != "active":
             return  # no new DMs for a finished game
+        if not await self.store.claim(result.id, own.seat, self.presenter.service.clock(), replacing=replacing):
+            self._look_again(result.id)  # another process is sending it: see that it did (or stopped first)
+            return
         board = board or await self.drawing(result, own, saved, images, say)
         await self._send(result, own, board, announce_failure, say)
+
+    def _look_again(self, game_id: int) -> None:
+        """Draw the game again once a claim on its DM would have lapsed: by then its sender stored the DM (nothing to
+        do), or stopped before (the claim is taken over and the DM sent)."""
+        if game_id in self._looking:
+            return
+        self._looking[game_id] = background(self._later(game_id), name=f"dm-claim-{game_id}")
+
+    async def _later(self, game_id: int) -> None:
+        try:
+            await asyncio.sleep(CLAIM_LEASE + 1.0)
+        finally:
+            self._looking.pop(game_id, None)
+        await self.presenter.bot.redraw(game_id)
+
+    async def stop(self) -> None:
+        """Stop waiting to look at claimed DMs again (the bot is stopping)."""
+        waiting = list(self._looking.values())
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
 
     async def _send(self, result: GeneralsResult, own: OwnView[PlayerView], board: Board,
                     announce_failure: bool, say: Say) -> None:

@@ -310,6 +310,9 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         if game.status in ("active", "finished"):
             await self.private_boards.draw_all(result, images, announce_failure=True)
 
+    async def cog_unload(self) -> None:
+        await self.private_boards.stop()
+
     async def restore(self, result: GeneralsResult) -> None:
         """After a start: `draw`, which edits only the boards whose key changed (and delivers undelivered ones)."""
         await self.draw(result)

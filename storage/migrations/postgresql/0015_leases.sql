@@ -5,4 +5,4 @@ CREATE TABLE leases (
     expires_at DOUBLE PRECISION NOT NULL
 );
 CREATE INDEX leases_by_expiry ON leases (expires_at);
-CREATE INDEX games_without_deadline ON games (id) WHERE status = 'active' AND deadline IS NULL;
+CREATE INDEX games_without_deadline ON games (status, id) WHERE deadline IS NULL;

@@ -3,10 +3,12 @@
 Speaks JSON text frames, or zlib-stream binary frames when the client asks for ``compress=zlib-stream``
 in the query (discord.py does unless told otherwise; it inflates only binary frames, so both work).
 Sessions outlive connections, so a dropped socket can RESUME; a new client (a restarted bot) simply
-IDENTIFYs again and becomes the connection that receives dispatches. As on Discord, events dispatched
-while a resumable session has no socket are kept, and a RESUME replays every event after the client's
-last sequence number before RESUMED; a session the client closed (1000/1001) or that was invalidated
-(op 9 with ``d=false``) cannot be resumed, and its missed events are lost.
+IDENTIFYs again and becomes the connection that receives dispatches. Sessions are sharded as on Discord
+(``shards.py``): each shard (``shard: [id, count]`` in IDENTIFY, absent: 0 of 1) has its newest session, which
+gets READY with the shard's guilds only and the events of those guilds; DMs go to shard 0.
+As on Discord, events dispatched while a resumable session has no socket are kept, and a RESUME replays
+every event after the client's last sequence number before RESUMED; a session the client closed
+(1000/1001) or that was invalidated (op 9 with ``d=false``) cannot be resumed, and its missed events are lost.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import secrets
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +33,7 @@ from .payloads import (
     member_payload,
     unavailable_guild_payload,
 )
+from .shards import UNSHARDED, ShardKey, guild_of, parse_shard, routes_to
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -45,6 +49,7 @@ CLOSE_UNKNOWN_OPCODE = 4001
 CLOSE_DECODE_ERROR = 4002
 CLOSE_AUTHENTICATION_FAILED = 4004
 CLOSE_ALREADY_AUTHENTICATED = 4005
+CLOSE_INVALID_SHARD = 4010
 # A client closing with these ends its session (https://discord.com/developers/docs/events/gateway).
 CLIENT_CLOSES_ENDING_SESSION = (1000, 1001)
 BACKLOG = 1000  # dispatches kept per session for replay on RESUME
@@ -56,6 +61,7 @@ class Session:
 
     id: str
     intents: int
+    shard: ShardKey = UNSHARDED
     _seq: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     last_seq: int = 0
     resumable: bool = True
@@ -98,16 +104,35 @@ class Connection:
                 await self.ws.send_bytes(chunk)
 
 
+@dataclass(eq=False)
+class ShardSlot:
+    """One shard's dispatch target: the newest session identified (or resumed) for it, and its live socket."""
+
+    key: ShardKey
+    current: Connection | None = None
+    # The session this shard's dispatches belong to, kept while it can be resumed.
+    session: Session | None = None
+    activated: int = 0  # when it was last identified or resumed, in the hub's order: the newest slot wins
+
+    @property
+    def is_ready(self) -> bool:
+        conn = self.current
+        return conn is not None and conn.ready and not conn.ws.closed
+
+    @property
+    def awaiting_resume(self) -> bool:
+        return not self.is_ready and self.session is not None and self.session.resumable
+
+
 class GatewayHub:
-    """All gateway connections of one fake; dispatches go to the newest ready one."""
+    """All gateway connections of one fake; each event goes to the newest ready session of its shard."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self._fake = fake
         self.sessions: dict[str, Session] = {}
         self.connections: list[Connection] = []
-        self.current: Connection | None = None
-        # The session dispatches belong to: the newest identified one, kept while it can be resumed.
-        self.session: Session | None = None
+        self.slots: dict[ShardKey, ShardSlot] = {}
+        self._activations = itertools.count(1)
         self.identify_count = 0
         self.resume_count = 0
         self.replayed_count = 0  # events replayed by RESUMEs
@@ -117,24 +142,73 @@ class GatewayHub:
         # Query string of every websocket connection (``v``, ``encoding``, ``compress``), in order.
         self.connect_queries: list[dict[str, str]] = []
 
+    def _newest(self, slots: list[ShardSlot]) -> ShardSlot | None:
+        live = [slot for slot in slots if slot.session is not None]
+        return max(live, key=lambda slot: slot.activated, default=None)
+
+    def route(self, guild_id: int | None) -> ShardSlot | None:
+        """The shard slot the events of ``guild_id`` (None: DMs) go to: the newest of the sessions they route to."""
+        return self._newest([slot for key, slot in self.slots.items() if routes_to(key, guild_id)])
+
+    @property
+    def newest(self) -> ShardSlot | None:
+        """The slot identified or resumed last (with one unsharded bot: its only one)."""
+        return self._newest(list(self.slots.values()))
+
+    @property
+    def current(self) -> Connection | None:
+        """The newest slot's live connection."""
+        slot = self.newest
+        return None if slot is None else slot.current
+
+    @property
+    def session(self) -> Session | None:
+        """The newest slot's session."""
+        slot = self.newest
+        return None if slot is None else slot.session
+
     @property
     def is_ready(self) -> bool:
-        """True while a live, identified (or resumed) connection exists."""
-        conn = self.current
-        return conn is not None and conn.ready and not conn.ws.closed
+        """True while the newest identified (or resumed) session has a live connection."""
+        slot = self.newest
+        return slot is not None and slot.is_ready
 
     @property
     def awaiting_resume(self) -> bool:
-        """True while the session has no live socket but may still be resumed (events are kept for it)."""
-        return not self.is_ready and self.session is not None and self.session.resumable
+        """True while the newest session has no live socket but may still be resumed (events are kept for it)."""
+        slot = self.newest
+        return slot is not None and slot.awaiting_resume
+
+    def shard_ready(self, shard: ShardKey) -> bool:
+        """True while shard ``(shard_id, num_shards)`` has a live, identified (or resumed) connection."""
+        slot = self.slots.get(shard)
+        return slot is not None and slot.is_ready
+
+    def reachable(self, guild_id: int | None) -> bool:
+        """Whether an event of ``guild_id`` would reach a bot now or on its RESUME."""
+        slot = self.route(guild_id)
+        return slot is not None and (slot.is_ready or slot.awaiting_resume)
 
     async def wait_ready(self, timeout: float) -> None:
         """Wait until a bot is connected and ready to receive dispatches."""
+        await self._wait(lambda: self.is_ready, timeout, "")
+
+    async def wait_routed(self, guild_id: int | None, timeout: float) -> None:
+        """Wait until the shard that receives the events of ``guild_id`` (None: DMs) is connected and ready."""
+        where = "for DMs" if guild_id is None else f"for guild {guild_id}"
+
+        def ready() -> bool:
+            slot = self.route(guild_id)
+            return slot is not None and slot.is_ready
+
+        await self._wait(ready, timeout, f" {where} (shards connected: {sorted(self.slots)})")
+
+    async def _wait(self, ready: Callable[[], bool], timeout: float, what: str) -> None:
         deadline = time.monotonic() + timeout
-        while not self.is_ready:
+        while not ready():
             if time.monotonic() > deadline:
                 raise TimeoutError(
-                    f"no bot connected to the fake gateway within {timeout} s "
+                    f"no bot connected to the fake gateway{what} within {timeout} s "
                     f"(identifies so far: {self.identify_count}, resumes: {self.resume_count})"
                 )
             await asyncio.sleep(0.01)
@@ -166,8 +240,9 @@ class GatewayHub:
                 await self._on_payload(conn, payload)
         finally:
             conn.ready = False
-            if self.current is conn:
-                self.current = None
+            slot = self.slots.get(conn.session.shard) if conn.session is not None else None
+            if slot is not None and slot.current is conn:
+                slot.current = None
             if (
                 conn.session is not None
                 and not conn.server_closed
@@ -201,14 +276,19 @@ class GatewayHub:
         if data.get("token") != fake.token:
             await conn.ws.close(code=CLOSE_AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return
-        session = Session(secrets.token_hex(16), int(data.get("intents") or 0))
+        shard = parse_shard(data.get("shard"))
+        if shard is None:
+            await conn.ws.close(code=CLOSE_INVALID_SHARD, message=b"Invalid shard.")
+            return
+        session = Session(secrets.token_hex(16), int(data.get("intents") or 0), shard)
         self.sessions[session.id] = session
         conn.session = session
         self.identify_count += 1
+        guilds = [guild for guild in fake.guilds.values() if routes_to(shard, guild.id)]
         ready: JsonDict = {
             "v": 10,
             "user": current_user_payload(fake.bot_user),
-            "guilds": [unavailable_guild_payload(g) for g in fake.guilds.values()],
+            "guilds": [unavailable_guild_payload(g) for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": fake.gateway_url,
@@ -222,15 +302,20 @@ class GatewayHub:
             "auth": {},
             "_trace": ["fakediscord"],
         }
-        shard = data.get("shard")
-        if shard is not None:
-            ready["shard"] = shard
+        if data.get("shard") is not None:
+            ready["shard"] = list(shard)
         await self._send_dispatch(conn, "READY", ready)
-        for guild in fake.guilds.values():
+        for guild in guilds:
             await self._send_dispatch(conn, "GUILD_CREATE", guild_create_payload(guild, fake.bot_user))
         conn.ready = True
-        self.current = conn
-        self.session = session
+        self._activate(conn, session)
+
+    def _activate(self, conn: Connection, session: Session) -> None:
+        """Make ``conn`` the connection its shard's events go to (a shard identified again: the newest wins)."""
+        slot = self.slots.setdefault(session.shard, ShardSlot(session.shard))
+        slot.current = conn
+        slot.session = session
+        slot.activated = next(self._activations)
 
     async def _resume(self, conn: Connection, data: JsonDict) -> None:
         """RESUME: re-attach the session, replay what the client missed, then RESUMED."""
@@ -252,8 +337,7 @@ class GatewayHub:
                 seen = int(payload["s"])
                 self.replayed_count += 1
         conn.ready = True
-        self.current = conn
-        self.session = session
+        self._activate(conn, session)
         await self._send_dispatch(conn, "RESUMED", {"_trace": ["fakediscord"]})
 
     async def _member_chunk(self, conn: Connection, data: JsonDict) -> None:
@@ -275,14 +359,18 @@ class GatewayHub:
         await conn.send(conn.session.dispatch_payload(event, data))
 
     async def dispatch(self, event: str, data: JsonDict, *, intent: int | None = None) -> bool:
-        """Send an event to the current connection if it has ``intent``; return whether it was sent.
+        """Send an event to its shard's connection if it has ``intent``; return whether it was sent.
 
+        The shard is the one of the event's guild (``guild_id``, or ``id`` for GUILD_CREATE); without one, shard 0.
         While the session awaits a RESUME the event is kept for the replay instead (and counts as sent).
         """
-        conn = self.current
+        slot = self.route(guild_of(event, data))
+        if slot is None:
+            return False
+        conn = slot.current
         live = conn is not None and conn.ready and conn.session is not None
-        session = conn.session if live and conn is not None else self.session
-        if session is None or not (live or self.awaiting_resume):
+        session = conn.session if live and conn is not None else slot.session
+        if session is None or not (live or slot.awaiting_resume):
             return False
         if intent is not None and not session.intents & intent:
             return False
@@ -292,30 +380,31 @@ class GatewayHub:
             session.dispatch_payload(event, data)
         return True
 
-    def _take_current(self) -> Connection:
-        """Detach the live connection so that dispatches wait for the session's RESUME."""
-        conn = self.current
-        if conn is None or not conn.ready:
-            raise RuntimeError("no bot is connected to the fake gateway")
-        self.current = None
+    def _take_current(self, shard: ShardKey | None) -> Connection:
+        """Detach a shard's live connection (default: the newest's) so that dispatches wait for its RESUME."""
+        slot = self.newest if shard is None else self.slots.get(shard)
+        conn = None if slot is None else slot.current
+        if slot is None or conn is None or not conn.ready:
+            raise RuntimeError(f"no bot is connected to the fake gateway{'' if shard is None else f' as {shard}'}")
+        slot.current = None
         conn.ready = False
         return conn
 
-    async def disconnect(self, code: int = CLOSE_UNKNOWN_ERROR) -> None:
+    async def disconnect(self, code: int = CLOSE_UNKNOWN_ERROR, *, shard: ShardKey | None = None) -> None:
         """Drop the current socket the way a network blip would; the session stays resumable."""
-        conn = self._take_current()
+        conn = self._take_current(shard)
         conn.server_closed = True
         await conn.ws.close(code=code, message=b"fakediscord: simulated disconnect")
 
-    async def request_reconnect(self) -> None:
+    async def request_reconnect(self, *, shard: ShardKey | None = None) -> None:
         """Op 7 RECONNECT: the client should close and RESUME (the session stays resumable)."""
-        conn = self._take_current()
+        conn = self._take_current(shard)
         self.reconnects_requested += 1
         await conn.send({"op": 7, "s": None, "t": None, "d": None})
 
-    async def invalidate_session(self, resumable: bool) -> None:
+    async def invalidate_session(self, resumable: bool, *, shard: ShardKey | None = None) -> None:
         """Op 9 INVALID SESSION; with ``resumable=False`` the session is dropped and must be IDENTIFYed anew."""
-        conn = self._take_current()
+        conn = self._take_current(shard)
         if not resumable and conn.session is not None:
             conn.session.resumable = False
             self.sessions.pop(conn.session.id, None)
@@ -324,8 +413,7 @@ class GatewayHub:
 
     async def close_all(self) -> None:
         """Close every socket (the fake is shutting down)."""
-        self.current = None
-        self.session = None
+        self.slots.clear()
         for conn in list(self.connections):
             conn.ready = False
             conn.server_closed = True

@@ -70,6 +70,7 @@ class InteractionResult:
     # ``FakeDiscord.expire_tokens`` rather than wait): its response and followups can no longer be edited.
     token_expired: bool = False
     token_born: float = field(default_factory=time.monotonic)  # when the token's 15 minutes began (monotonic)
+    shard: tuple[int, int] | None = None  # the (shard_id, num_shards) of the session it was dispatched to
     _settled: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     _diagnose: Callable[[], str] = field(default=lambda: "", repr=False)
 

@@ -45,6 +45,18 @@ class SnowflakeFactory:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def on_shard(self, shard_id: int, num_shards: int) -> int:
+        """A new snowflake that Discord routes to shard ``shard_id`` of ``num_shards`` (``(id >> 22) % num_shards``):
+        its millisecond is moved forward by less than ``num_shards`` when need be."""
+        if not 0 <= shard_id < num_shards:
+            raise ValueError(f"shard {shard_id} is not one of {num_shards} shards")
+        snowflake = self.next()
+        moved = (shard_id - (snowflake >> 22)) % num_shards
+        if moved:
+            snowflake = (((snowflake >> 22) + moved) << 22) | (1 << 17) | (next(self._increment) & 0xFFF)
+            self._last = snowflake
+        return snowflake
+
     def dated(self, when: float) -> int:
         """A snowflake of the moment `when` (epoch seconds), earlier than the ones handed out since: for an
         interaction that reaches the bot some time after it was made."""

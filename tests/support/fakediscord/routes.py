@@ -144,7 +144,7 @@ class _Routes:
 
     async def get_gateway_bot(self, call: Call) -> Reply:
         limit = {"total": 1000, "remaining": 999, "reset_after": 86_400_000, "max_concurrency": 1}
-        return Reply(200, {"url": self.fake.gateway_url, "shards": 1, "session_start_limit": limit})
+        return Reply(200, {"url": self.fake.gateway_url, "shards": self.fake.shard_count, "session_start_limit": limit})
 
     # ---------------------------------------------------------------- application commands
 

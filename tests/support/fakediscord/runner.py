@@ -31,7 +31,18 @@ class BotRunner(Generic[BotT]):
         if task.done():
             task.result()  # surface a failed start (e.g. an exception in setup_hook)
         await self.fake.wait_until_ready(identifies=expected)
+        if isinstance(bot, discord.AutoShardedClient):  # its other shards identify one after the other
+            await self.fake.wait_until(lambda: task.done() or self._shards_ready(bot), timeout=30)
+            if task.done():
+                task.result()
         return bot
+
+    def _shards_ready(self, bot: discord.AutoShardedClient) -> bool:
+        """Whether every shard `bot` runs has identified and got its READY and guilds."""
+        count = bot.shard_count  # known once it identified: from its options, or else from GET /gateway/bot
+        if count is None:
+            return False
+        return all(self.fake.hub.shard_ready((shard_id, count)) for shard_id in bot.shard_ids or range(count))
 
     async def stop(self, bot: BotT) -> None:
         for entry in list(self.running):

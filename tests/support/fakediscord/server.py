@@ -127,6 +127,8 @@ class FakeDiscord:
         # Seconds the webhook tokens of interactions sent from now on have already lived (their ids are dated that
         # much earlier, as Discord's would be): 14.5 * 60 gives a token that lapses 30 s later.
         self.interaction_age = 0.0
+        # The shard count GET /gateway/bot recommends (discord.py's AutoShardedClient without a shard_count asks).
+        self.shard_count = 1
         self.hub = GatewayHub(self)
         self.rest = RestApi(self)
         register_routes(self, self.rest)
@@ -190,20 +192,26 @@ class FakeDiscord:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: FakeUser | None = None) -> FakeGuild:
-        """A guild the bot is in (announced with GUILD_CREATE if a bot is already connected)."""
-        guild = FakeGuild(self.ids.next(), name, owner.id if owner else self.bot_user.id)
+    def add_guild(
+        self, name: str, *, owner: FakeUser | None = None, shard: int | None = None, shard_count: int | None = None
+    ) -> FakeGuild:
+        """A guild the bot is in (announced with GUILD_CREATE if its shard is connected).
+
+        With ``shard``, its id is chosen so that Discord routes it to that shard of ``shard_count`` (default: the
+        count GET /gateway/bot recommends), i.e. ``(id >> 22) % shard_count == shard``."""
+        guild_id = self.ids.next() if shard is None else self.ids.on_shard(shard, shard_count or self.shard_count)
+        guild = FakeGuild(guild_id, name, owner.id if owner else self.bot_user.id)
         self.guilds[guild.id] = guild
-        if self.hub.is_ready or self.hub.awaiting_resume:
+        if self.hub.reachable(guild.id):
             self.dispatch_soon("GUILD_CREATE", guild_create_payload(guild, self.bot_user))
         return guild
 
     def add_channel(self, guild: FakeGuild, name: str) -> FakeChannel:
-        """A text channel in ``guild`` (announced with CHANNEL_CREATE if a bot is connected)."""
+        """A text channel in ``guild`` (announced with CHANNEL_CREATE if the guild's shard is connected)."""
         channel = FakeChannel(self.ids.next(), guild.id, name, position=len(guild.channels))
         guild.channels.append(channel)
         self.channels[channel.id] = channel
-        if self.hub.is_ready or self.hub.awaiting_resume:
+        if self.hub.reachable(guild.id):
             self.dispatch_soon("CHANNEL_CREATE", channel_payload(channel), intent=INTENT_GUILDS)
         return channel
 
@@ -558,7 +566,9 @@ class FakeDiscord:
         payload["data"] = data
         if source is not None:
             payload["message"] = self.message_json(source)
-        await self.hub.wait_ready(timeout)
+        await self.hub.wait_routed(channel.guild_id, timeout)  # the shard of the guild (DMs: shard 0)
+        slot = self.hub.route(channel.guild_id)
+        res.shard = None if slot is None else slot.key
         res.created = time.monotonic()  # Discord's 3 s for the callback start when the event is sent
         res.token_born = res.created - self.interaction_age
         await self.hub.dispatch("INTERACTION_CREATE", payload)
