@@ -18,6 +18,7 @@ from bot.gc_policy import tune_for_latency
 from bot.logs import setup_logging
 from storage import StorageError
 from storage.health import UnusableDatabaseError, check_database_file
+from storage.postgres import PostgresUnavailableError, without_password
 
 if TYPE_CHECKING:
     from bot.client import TabletopBot
@@ -44,7 +45,8 @@ def main() -> int:
     if exposure:
         log.warning("%s", exposure)
     try:
-        check_database_file(settings.database_path)  # before reaching Discord: a wrong path needs no network
+        if settings.database_url is None:
+            check_database_file(settings.database_path)  # before reaching Discord: a wrong path needs no network
         asyncio.run(_run(settings))
     except KeyboardInterrupt:
         pass
@@ -56,7 +58,7 @@ def main() -> int:
         print("error: the bot asked for a privileged intent it should not need; please report this.",
               file=sys.stderr)
         return 1
-    except (StorageError, UnusableDatabaseError) as exc:
+    except (StorageError, UnusableDatabaseError, PostgresUnavailableError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except DiscordUnreachable as exc:
@@ -71,7 +73,8 @@ async def _run(settings: Settings) -> None:
     _silence_voice_warnings()
     bot = TabletopBot(settings)
     async with bot:
-        log.info("starting; database at %s", settings.database_path.resolve())
+        where = without_password(settings.database_url) if settings.database_url else settings.database_path.resolve()
+        log.info("starting; database at %s", where)
         try:
             await bot.login(settings.token)  # REST: who we are, then setup_hook (database, command sync)
         except _UNREACHABLE as exc:

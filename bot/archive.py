@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.backup import database_path
+from bot.backup import OnPostgresqlError, database_path
 from storage.archive import ArchiveError, archive, bring_back, default_archive_path
 
 
@@ -35,7 +35,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     what.add_argument("--bring-back", type=int, nargs="+", metavar="GAME", help="put these archived games back")
     parser.add_argument("--dry-run", action="store_true", help="only say what --older-than would archive")
     args = parser.parse_args(argv)
-    database = database_path(args.database)
+    try:
+        database = database_path(args.database)
+    except OnPostgresqlError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     target = Path(args.archive) if args.archive else default_archive_path(database)
     try:
         if args.bring_back:

@@ -21,11 +21,19 @@ from storage.backup import BackupError, restore, save
 DEFAULT_DATABASE = "data/bot.sqlite3"
 
 
+class OnPostgresqlError(Exception):
+    """The bot's database is PostgreSQL (DATABASE_URL): these tools are for the SQLite file."""
+
+
 def database_path(explicit: str | None) -> Path:
     if explicit:
         return Path(explicit)
     env = read_dotenv(Path(".env"))
     env.update(os.environ)
+    if env.get("DATABASE_URL"):
+        raise OnPostgresqlError(
+            "this bot's database is PostgreSQL (DATABASE_URL); python -m bot.backup and python -m bot.archive are for "
+            "its SQLite file. Back PostgreSQL up with its own tools: pg_dump (see the README).")
     return Path(env.get("DATABASE_PATH") or DEFAULT_DATABASE)
 
 
@@ -37,7 +45,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("save", help="write a backup while the bot runs").add_argument("file")
     sub.add_parser("restore", help="put a backup in place (stop the bot first)").add_argument("file")
     args = parser.parse_args(argv)
-    database = database_path(args.database)
+    try:
+        database = database_path(args.database)
+    except OnPostgresqlError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         if args.command == "save":
             save(database, Path(args.file))

@@ -38,6 +38,7 @@ from bot.translator import CommandTranslator
 from bot.validation import TabletopTree, answer_unhandled_component
 from games.registry import descriptions
 from storage import BotStateStore, Database
+from storage.connection import AnyDatabase, open_database
 from storage.deals import DealStore
 from storage.drawn_boards import DrawnBoardStore
 from storage.health import check_integrity, integrity_report
@@ -93,7 +94,7 @@ class TabletopBot(commands.Bot):
         self.presenters: dict[str, GamePresenter] = {}
         # Top-level command name -> Discord's id for it, so /help can show clickable `</name sub:id>` mentions.
         self.command_ids: dict[str, int] = {}
-        self._db: Database | None = None
+        self._db: AnyDatabase | None = None
         self._service: GameService | None = None
         self._lobbies: LobbyService | None = None
         self._bot_turns: BotTurns | None = None
@@ -106,7 +107,7 @@ class TabletopBot(commands.Bot):
         self._workers_started = False
 
     @property
-    def db(self) -> Database:
+    def db(self) -> AnyDatabase:
         if self._db is None:
             raise RuntimeError("the bot has not finished starting")
         return self._db
@@ -133,12 +134,13 @@ class TabletopBot(commands.Bot):
         # Bots' thinking and board pictures run in worker processes, so the event loop never waits on them.
         workers.start()
         self._workers_started = True
-        self._db = await Database.open(self.settings.database_path)
+        self._db = await open_database(self.settings.database)
         # What each board shows, known before anything is drawn: unchanged boards are not edited again.
         self.drawn = DrawnBoards(DrawnBoardStore(self._db))
         await self.drawn.load()
         # A full check reads every page (about half a second for 100,000 games): after start, while serving.
-        self._checking = background(self._check_database(self._db), name="integrity-check")
+        if isinstance(self._db, Database):  # PostgreSQL checks its own pages (data checksums, amcheck)
+            self._checking = background(self._check_database(self._db), name="integrity-check")
         started = time.time()  # everything written before this moment was written by an earlier process
         self._service = GameService(
             self._db,

@@ -39,6 +39,14 @@ class Settings:
     # into, and which of them this process runs (None: all of them). No shard_count: one unsharded connection.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # PostgreSQL instead of the SQLite file (postgresql://user:password@host/database): for several processes over one
+    # database; None (the default) is SQLite at database_path.
+    database_url: str | None = None
+
+    @property
+    def database(self) -> str | Path:
+        """Where the bot's database is: the PostgreSQL URL if there is one, else the SQLite file."""
+        return self.database_url or self.database_path
 
     def __repr__(self) -> str:  # never show the token, even in a debugger or a traceback
         return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id}, ...)"
@@ -111,7 +119,19 @@ def load_settings(environ: Mapping[str, str] | None = None, dotenv: Path | None 
         challenge_timeout=_duration(get("CHALLENGE_TIMEOUT"), "CHALLENGE_TIMEOUT", 15 * 60.0),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        database_url=_database_url(get("DATABASE_URL"), get("DATABASE_PATH")),
     )
+
+
+def _database_url(url: str | None, path: str | None) -> str | None:
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database); leave "
+                          "it out to use the SQLite file at DATABASE_PATH.")
+    if path:
+        raise ConfigError("set DATABASE_URL (PostgreSQL) or DATABASE_PATH (SQLite), not both.")
+    return url
 
 
 def parse_duration(text: str) -> float:

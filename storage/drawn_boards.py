@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from storage.db import Database
+from storage.connection import AnyDatabase
 from storage.private_boards import SENDING
-from storage.sql import READ_FIRST, Plan, Sql
+from storage.sql import READ_FIRST, Plan, Sql, select, statement
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class DrawnBoard:
 
 
 class DrawnBoardStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: AnyDatabase) -> None:
         self._db = db
 
     async def save(self, boards: Sequence[DrawnBoard], known: Mapping[int, int] | None = None) -> set[int]:
@@ -46,20 +46,18 @@ class DrawnBoardStore:
 
     async def of_active_games(self) -> list[DrawnBoard]:
         """The rows of every active game (a few per game: what a start needs to know what its boards show)."""
-        async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT d.message_id, d.game_id, d.version, d.key FROM games g"
-                " JOIN drawn_boards d ON d.game_id = g.id WHERE g.status = 'active'")
+        rows = await self._db.query(select(
+            "SELECT d.message_id, d.game_id, d.version, d.key FROM games g"
+            " JOIN drawn_boards d ON d.game_id = g.id WHERE g.status = 'active'"))
         return [DrawnBoard(int(r[0]), int(r[1]), int(r[2]), str(r[3])) for r in rows]
 
     async def forget_games_over(self) -> int:
         """Remove the rows of games that are no longer active (their last drawing was not seen: a stop, another
         process); returns how many. The table then holds only rows of active games, so this stays cheap."""
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "DELETE FROM drawn_boards WHERE game_id IN (SELECT d.game_id FROM drawn_boards d"
-                " JOIN games g ON g.id = d.game_id WHERE g.status != 'active')")
-            return cursor.rowcount
+        done = await self._db.run(statement(
+            "DELETE FROM drawn_boards WHERE game_id IN (SELECT d.game_id FROM drawn_boards d"
+            " JOIN games g ON g.id = d.game_id WHERE g.status != 'active')"))
+        return done.rowcount
 
     async def stale_games(self, written_before: float, now: float, private_kinds: Sequence[str]) -> list[int]:
         """Active games last written before `written_before` (by an earlier process) that some board may show at an
@@ -72,8 +70,7 @@ class DrawnBoardStore:
         follows the active games, never the stored ones."""
         current = "SELECT 1 FROM drawn_boards d WHERE d.message_id = {} AND d.game_id = g.id AND d.version = g.version"
         kinds = ", ".join("?" for _ in private_kinds) or "NULL"
-        async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
+        rows = await self._db.query(select(
                 "SELECT g.id FROM games g WHERE g.status = 'active' AND g.updated_at < ? AND ("
                 " g.message_id IS NULL"
                 f" OR NOT EXISTS ({current.format('g.message_id')})"
@@ -87,7 +84,7 @@ class DrawnBoardStore:
                 " OR EXISTS (SELECT 1 FROM private_boards p WHERE p.game_id = g.id AND p.channel_id = ?"
                 "  AND p.message_id IS NULL)"
                 ") ORDER BY g.updated_at DESC, g.id DESC",
-                (written_before, now, *private_kinds, SENDING))
+                (written_before, now, *private_kinds, SENDING)))
         return [int(r[0]) for r in rows]
 
 

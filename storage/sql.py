@@ -79,6 +79,11 @@ class Done:
 
 Plan = Generator[Sql, Done, T]
 
+def statement(text: str, params: Sequence[Any] = ()) -> Plan[Done]:
+    """One statement as a plan, with what it gave back (its rows, its row count)."""
+    return (yield Sql(text, params))
+
+
 def select(text: str, params: Sequence[Any] = ()) -> Plan[list[tuple[Any, ...]]]:
     """The rows of one query as tuples, as a plan (a read on its own, e.g. `await db.query(select(...))`)."""
     return [tuple(row) for row in (yield Sql(text, params)).rows]

@@ -3,16 +3,15 @@ again: only those with a board not recorded at the game's current version."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.service import GameService, Player
-from storage import Database
+from storage.connection import AnyDatabase, open_database
 from storage.drawn_boards import DrawnBoard, DrawnBoardStore
 from storage.private_boards import CLAIM_LEASE, LiveBoard, PrivateBoardStore
+from storage.sql import select
 
 ALICE, BOB = 11, 12
 LATER = 1e12  # a start after every write of the test
@@ -20,8 +19,8 @@ PRIVATE = ("generals",)
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+    database = await open_database(database_target)
     yield database
     await database.close()
 
@@ -34,7 +33,7 @@ async def _game(service: GameService, kind: str = "chopsticks", message_id: int 
     return result.id, result.game.version
 
 
-async def test_only_games_with_a_board_behind_their_version_are_stale(db: Database) -> None:
+async def test_only_games_with_a_board_behind_their_version_are_stale(db: AnyDatabase) -> None:
     service, store = GameService(db), DrawnBoardStore(db)
     current, version = await _game(service)
     behind, behind_version = await _game(service)
@@ -55,7 +54,7 @@ async def test_only_games_with_a_board_behind_their_version_are_stale(db: Databa
     assert current not in await store.stale_games(LATER, 0.0, PRIVATE)
 
 
-async def test_private_boards_count_and_undelivered_ones_make_a_game_stale(db: Database) -> None:
+async def test_private_boards_count_and_undelivered_ones_make_a_game_stale(db: AnyDatabase) -> None:
     service, store, private = GameService(db), DrawnBoardStore(db), PrivateBoardStore(db)
     game, version = await _game(service, "generals")
     channel = DrawnBoard(500 + game, game, version, "c")
@@ -76,7 +75,7 @@ async def test_private_boards_count_and_undelivered_ones_make_a_game_stale(db: D
     assert await store.stale_games(LATER, 0.0, ()) == []
 
 
-async def test_records_never_go_back_and_games_over_leave_no_rows(db: Database) -> None:
+async def test_records_never_go_back_and_games_over_leave_no_rows(db: AnyDatabase) -> None:
     service, store = GameService(db), DrawnBoardStore(db)
     game, version = await _game(service)
     await store.save([DrawnBoard(1, game, version + 2, "new")])
@@ -92,14 +91,10 @@ async def test_records_never_go_back_and_games_over_leave_no_rows(db: Database) 
     await store.save([DrawnBoard(2, other, other_version, "x")])
     await service.resign(other, ALICE)
     assert await store.forget_games_over() == 1
-    conn = sqlite3.connect(db.path)
-    try:
-        assert conn.execute("SELECT count(*) FROM drawn_boards").fetchone() == (0,)
-    finally:
-        conn.close()
+    assert await db.query(select("SELECT count(*) FROM drawn_boards")) == [(0,)]
 
 
-async def test_a_drawing_recorded_behind_a_newer_one_or_its_game_says_so(db: Database) -> None:
+async def test_a_drawing_recorded_behind_a_newer_one_or_its_game_says_so(db: AnyDatabase) -> None:
     """Two processes: what a drawing records tells whether an older position may have landed last (issue 17)."""
     service, store = GameService(db), DrawnBoardStore(db)
     game, version = await _game(service)
@@ -115,7 +110,7 @@ async def test_a_drawing_recorded_behind_a_newer_one_or_its_game_says_so(db: Dat
     assert await store.save([DrawnBoard(2, game, version, "behind its game")]) == {game}
 
 
-async def test_a_dm_board_is_claimed_by_one_sender(db: Database) -> None:
+async def test_a_dm_board_is_claimed_by_one_sender(db: AnyDatabase) -> None:
     service, private, store = GameService(db), PrivateBoardStore(db), DrawnBoardStore(db)
     game, version = await _game(service, "generals")
     await private.set(game, 1, 78, 701, 1.0)  # seat 1's DM, and both boards, show the game as it is

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.client import TabletopBot
 from bot.config import Settings
+from storage.postgres import is_postgres_url
 from tests.support.fakediscord import (
     BotRunner,
     FakeChannel,
@@ -37,14 +38,15 @@ class World:
 class TabletopRunner(BotRunner[TabletopBot]):
     """Runs the real bot against the fake, always on the same database file, like restarts of one install."""
 
-    def __init__(self, fake: FakeDiscord, database: Path) -> None:
-        self.database = database
+    def __init__(self, fake: FakeDiscord, database: Path | str) -> None:
+        self.database = database  # a SQLite file, or a PostgreSQL database's URL
         super().__init__(fake, self.make)
 
     def settings(self, **overrides: Any) -> Settings:
         values: dict[str, Any] = {
             "token": self.fake.token,
-            "database_path": self.database,
+            "database_path": Path("unused.sqlite3") if is_postgres_url(self.database) else Path(self.database),
+            "database_url": str(self.database) if is_postgres_url(self.database) else None,
             "api_base": self.fake.api_base,
             "gateway_url": self.fake.gateway_url,
         }
