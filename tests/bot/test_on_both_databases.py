@@ -16,7 +16,7 @@ from bot.backup import main as backup_main
 from bot.config import ConfigError, load_settings
 from games import replay
 from storage.connection import open_database
-from storage.postgres import without_password
+from storage.postgres import is_postgres_url, without_password
 from storage.sql import select
 from tests.support.boards import human_to_move, move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
@@ -24,9 +24,11 @@ from tests.support.world import TabletopRunner, World
 
 
 @pytest.fixture
-async def bots(world: World, database_target: str) -> AsyncIterator[TabletopRunner]:
+async def bots(world: World, database_target: str, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
     """This module's bots run on each database in turn (the other modules' on a SQLite file)."""
-    runner = TabletopRunner(world.fake, database_target)
+    on_postgresql = is_postgres_url(database_target)
+    runner = TabletopRunner(world.fake, tmp_path / "unused.sqlite3" if on_postgresql else Path(database_target),
+                            url=database_target if on_postgresql else None)
     try:
         yield runner
     finally:
@@ -36,7 +38,7 @@ async def bots(world: World, database_target: str) -> AsyncIterator[TabletopRunn
 async def _stored(runner: TabletopRunner, game_id: int) -> tuple[str, list[tuple[int, str]]]:
     """The game's status and move log as stored, read with a connection of our own; the log replays to the
     stored snapshot."""
-    db = await open_database(runner.database)
+    db = await open_database(runner.target)
     try:
         [(status, initial, state)] = await db.query(select(
             "SELECT status, initial_state, state FROM games WHERE id = ?", (game_id,)))

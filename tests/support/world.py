@@ -8,7 +8,6 @@ from typing import Any
 
 from bot.client import TabletopBot
 from bot.config import Settings
-from storage.postgres import is_postgres_url
 from tests.support.fakediscord import (
     BotRunner,
     FakeChannel,
@@ -38,20 +37,26 @@ class World:
 class TabletopRunner(BotRunner[TabletopBot]):
     """Runs the real bot against the fake, always on the same database file, like restarts of one install."""
 
-    def __init__(self, fake: FakeDiscord, database: Path | str) -> None:
-        self.database = database  # a SQLite file, or a PostgreSQL database's URL
+    def __init__(self, fake: FakeDiscord, database: Path, *, url: str | None = None) -> None:
+        self.database = database
+        self.url = url  # a PostgreSQL database instead of the file
         super().__init__(fake, self.make)
 
     def settings(self, **overrides: Any) -> Settings:
         values: dict[str, Any] = {
             "token": self.fake.token,
-            "database_path": Path("unused.sqlite3") if is_postgres_url(self.database) else Path(self.database),
-            "database_url": str(self.database) if is_postgres_url(self.database) else None,
+            "database_path": self.database,
+            "database_url": self.url,
             "api_base": self.fake.api_base,
             "gateway_url": self.fake.gateway_url,
         }
         values.update(overrides)
         return Settings(**values)
+
+    @property
+    def target(self) -> str | Path:
+        """Where the bot's database is (the URL, or the file)."""
+        return self.url or self.database
 
     def make(self, **overrides: Any) -> TabletopBot:
         return TabletopBot(self.settings(**overrides), guild_ready_timeout=0.05)
