@@ -106,7 +106,9 @@ class GameTransaction:
         `RecordCache`), else read; inside the open transaction, always read (current until it commits)."""
         if self._conn is None:
             return await _current(self._db, self._cache, game_id)
-        record = await run(self._conn, _load(dialect_of(self._conn), game_id))
+        # Locked until the commit (PostgreSQL: FOR UPDATE; SQLite's write transaction holds the whole file): what the
+        # transaction then writes from this read cannot have been changed by another process in between.
+        record = await run(self._conn, _load(dialect_of(self._conn), game_id, lock=True))
         if record is None:
             raise GameNotFoundError(game_id)
         self.seen[game_id] = record
@@ -338,13 +340,13 @@ async def _current(db: AnyDatabase, cache: RecordCache, game_id: int) -> GameRec
     return record
 
 
-def _load(dialect: Dialect, game_id: int) -> Plan[GameRecord | None]:
+def _load(dialect: Dialect, game_id: int, lock: bool = False) -> Plan[GameRecord | None]:
     # One statement (so one trip to the database) for the game and its seats.
     seats = dialect.json_rows("seat, user_id, bot, place", "game_players WHERE game_id = games.id", "seat")
     done = yield Sql(
         "SELECT id, kind, guild_id, channel_id, message_id, status, options, initial_state, state, version,"
         " move_count, draw_offer, turn_timeout, deadline, remind_at, created_at, updated_at, finished_at, thread_id,"
-        f" {seats} FROM games WHERE id = ?",
+        f" {seats} FROM games WHERE id = ?{dialect.for_update if lock else ''}",
         (game_id,),
     )
     for row in done.rows:

@@ -20,6 +20,7 @@ from bot.service.lobbies import LobbyService
 from bot.service.owed import OWED_LEASE
 from bot.service.timers import TAKEOVER_EVERY, TimerLoop
 from storage import Database
+from storage.connection import AnyDatabase, open_database
 from storage.leases import bot_turn_key, bot_turns_to_take, claim, holder_of
 from storage.lobbies import LobbyRecord
 
@@ -35,9 +36,9 @@ class Clock:
 
 
 @pytest.fixture
-async def two(tmp_path: Path) -> AsyncIterator[tuple[Database, Database]]:
-    first = await Database.open(tmp_path / "bot.sqlite3")
-    second = await Database.open(tmp_path / "bot.sqlite3")
+async def two(database_target: str) -> AsyncIterator[tuple[AnyDatabase, AnyDatabase]]:
+    first = await open_database(database_target)
+    second = await open_database(database_target)
     yield first, second
     await first.close()
     await second.close()
@@ -56,7 +57,7 @@ def _trouble(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 async def test_two_timer_loops_on_one_due_timer_announce_it_once(
-    two: tuple[Database, Database], caplog: pytest.LogCaptureFixture
+    two: tuple[AnyDatabase, AnyDatabase], caplog: pytest.LogCaptureFixture
 ) -> None:
     """The second process starts (and looks at what is owed) while the first is sending the reminder it fired."""
     clock = Clock()
@@ -86,7 +87,7 @@ async def test_two_timer_loops_on_one_due_timer_announce_it_once(
 
 
 async def test_both_loops_firing_together_apply_and_announce_once(
-    two: tuple[Database, Database], caplog: pytest.LogCaptureFixture
+    two: tuple[AnyDatabase, AnyDatabase], caplog: pytest.LogCaptureFixture
 ) -> None:
     clock = Clock()
     here, there = (GameService(db, clock=clock, turn_timeout=100.0) for db in two)
@@ -108,7 +109,7 @@ async def test_both_loops_firing_together_apply_and_announce_once(
 
 
 async def test_an_owed_announcement_of_a_dead_process_is_sent_once_its_claim_ran_out(
-    two: tuple[Database, Database],
+    two: tuple[AnyDatabase, AnyDatabase],
 ) -> None:
     clock = Clock()
     dead = GameService(two[0], clock=clock, turn_timeout=1000.0, holder="dead")
@@ -141,7 +142,7 @@ async def _bot_first(service: GameService) -> int:
     return game.id
 
 
-async def test_a_live_bot_turn_lease_is_respected(two: tuple[Database, Database]) -> None:
+async def test_a_live_bot_turn_lease_is_respected(two: tuple[AnyDatabase, AnyDatabase]) -> None:
     clock = Clock()
     here, there = GameService(two[0], clock=clock), GameService(two[1], clock=clock)
     game_id = await _bot_first(here)
@@ -157,7 +158,7 @@ async def test_a_live_bot_turn_lease_is_respected(two: tuple[Database, Database]
     assert moved is not None and moved.game.move_count == 1
 
 
-async def test_two_processes_driving_one_bot_turn_think_once(two: tuple[Database, Database]) -> None:
+async def test_two_processes_driving_one_bot_turn_think_once(two: tuple[AnyDatabase, AnyDatabase]) -> None:
     clock = Clock()
     here, there = GameService(two[0], clock=clock), GameService(two[1], clock=clock)
     game_id = await _bot_first(here)
@@ -166,7 +167,7 @@ async def test_two_processes_driving_one_bot_turn_think_once(two: tuple[Database
     assert (await here.load(game_id)).record.move_count == 1
 
 
-async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[Database, Database]) -> None:
+async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[AnyDatabase, AnyDatabase]) -> None:
     clock = Clock()
     setup = GameService(two[0], clock=clock)
     game_id = await _bot_first(setup)

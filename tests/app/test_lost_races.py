@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,7 @@ from bot.service.lobbies import LobbyService
 from bot.service.rematch import Rematch
 from bot.service.results import Result
 from bot.service.timers import TimerLoop
-from storage import Database
+from storage.connection import AnyDatabase, open_database
 from storage.lobbies import LobbyRecord
 from tests.support.races import Interloper
 
@@ -34,9 +33,9 @@ class Clock:
 
 
 @pytest.fixture
-async def two(tmp_path: Path) -> AsyncIterator[tuple[Database, Database]]:
-    first = await Database.open(tmp_path / "bot.sqlite3")
-    second = await Database.open(tmp_path / "bot.sqlite3")
+async def two(database_target: str) -> AsyncIterator[tuple[AnyDatabase, AnyDatabase]]:
+    first = await open_database(database_target)
+    second = await open_database(database_target)
     yield first, second
     await first.close()
     await second.close()
@@ -48,12 +47,12 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(two: tuple[Database, Database], clock: Clock) -> GameService:
+def service(two: tuple[AnyDatabase, AnyDatabase], clock: Clock) -> GameService:
     return GameService(two[0], clock=clock, turn_timeout=100.0, challenge_timeout=50.0)
 
 
 @pytest.fixture
-def interloper(two: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch) -> Interloper:
+def interloper(two: tuple[AnyDatabase, AnyDatabase], monkeypatch: pytest.MonkeyPatch) -> Interloper:
     return Interloper(two[1], monkeypatch)
 
 
@@ -92,7 +91,7 @@ async def test_a_players_write_that_loses_the_race_is_refused_as_stale(
 
 
 async def test_two_processes_accepting_at_once_start_the_game_once(
-    two: tuple[Database, Database], service: GameService, clock: Clock
+    two: tuple[AnyDatabase, AnyDatabase], service: GameService, clock: Clock
 ) -> None:
     there = GameService(two[1], clock=clock, turn_timeout=100.0)
     game_id = await _challenge(service)
@@ -145,7 +144,7 @@ async def test_timers_fire_despite_another_process_and_log_no_error(
 
 
 async def test_a_rematch_lobby_keeps_its_computer_seats_when_someone_joins_at_once(
-    two: tuple[Database, Database], service: GameService, monkeypatch: pytest.MonkeyPatch
+    two: tuple[AnyDatabase, AnyDatabase], service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lobbies = LobbyService(service)
     elsewhere = LobbyService(GameService(two[1]))

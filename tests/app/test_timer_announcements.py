@@ -9,13 +9,12 @@ least once, the change itself made exactly once.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from bot.service import GameService, Player, Result, TimerEvent
 from bot.service.lobbies import LobbyService
 from bot.service.timers import TimerLoop, Undeliverable
-from storage import Database
+from storage.connection import open_database
 from storage.lobbies import LobbyRecord
 
 ALICE, BOB = 101, 202
@@ -33,7 +32,7 @@ async def _nothing(_lobby: LobbyRecord) -> None:
     return None
 
 
-async def test_a_reminder_cut_short_by_a_crash_is_sent_after_the_restart(tmp_path: Path) -> None:
+async def test_a_reminder_cut_short_by_a_crash_is_sent_after_the_restart(database_target: str) -> None:
     clock = Clock()
     told: list[tuple[TimerEvent, int]] = []
 
@@ -43,7 +42,7 @@ async def test_a_reminder_cut_short_by_a_crash_is_sent_after_the_restart(tmp_pat
     async def sends(event: TimerEvent, result: Result[Any, Any]) -> None:
         told.append((event, result.id))
 
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await open_database(database_target)
     try:
         service = GameService(db, clock=clock, turn_timeout=100.0)
         game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
@@ -53,7 +52,7 @@ async def test_a_reminder_cut_short_by_a_crash_is_sent_after_the_restart(tmp_pat
     finally:
         await db.close()
 
-    db = await Database.open(tmp_path / "bot.sqlite3")  # the restarted process
+    db = await open_database(database_target)  # the restarted process
     try:
         service = GameService(db, clock=clock, turn_timeout=100.0)
         await TimerLoop(service, sends, LobbyService(service), _nothing).fire_due()
@@ -68,7 +67,8 @@ async def _dies(event: TimerEvent, result: Result[Any, Any]) -> None:
     raise ConnectionError("the process died before the message left")
 
 
-async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with_its_ratings(tmp_path: Path) -> None:
+async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with_its_ratings(
+        database_target: str) -> None:
     clock = Clock()
     told: list[tuple[TimerEvent, Result[Any, Any]]] = []
     first: list[Result[Any, Any]] = []
@@ -80,7 +80,7 @@ async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with
     async def sends(event: TimerEvent, result: Result[Any, Any]) -> None:
         told.append((event, result))
 
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await open_database(database_target)
     try:
         service = GameService(db, clock=clock, turn_timeout=100.0)
         game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
@@ -94,7 +94,7 @@ async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with
     ending = forfeited.ended()
     assert ending is not None and ending.by_timer and ending.rating_changes  # the Notifier leaves it to the loop
 
-    db = await Database.open(tmp_path / "bot.sqlite3")  # the restarted process
+    db = await open_database(database_target)  # the restarted process
     try:
         service = GameService(db, clock=clock, turn_timeout=100.0)
         loop = TimerLoop(service, sends, LobbyService(service), _nothing)
@@ -109,14 +109,14 @@ async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with
         await db.close()
 
 
-async def test_a_reminder_whose_decision_moved_on_is_not_sent_after_the_restart(tmp_path: Path) -> None:
+async def test_a_reminder_whose_decision_moved_on_is_not_sent_after_the_restart(database_target: str) -> None:
     clock = Clock()
     told: list[TimerEvent] = []
 
     async def sends(event: TimerEvent, result: Result[Any, Any]) -> None:
         told.append(event)
 
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await open_database(database_target)
     try:
         service = GameService(db, clock=clock, turn_timeout=100.0)
         game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
@@ -127,7 +127,7 @@ async def test_a_reminder_whose_decision_moved_on_is_not_sent_after_the_restart(
     finally:
         await db.close()
 
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await open_database(database_target)
     try:
         service = GameService(db, clock=clock, turn_timeout=100.0)
         assert await TimerLoop(service, sends, LobbyService(service), _nothing).fire_due() == 0
@@ -136,7 +136,7 @@ async def test_a_reminder_whose_decision_moved_on_is_not_sent_after_the_restart(
         await db.close()
 
 
-async def test_a_failed_announcement_is_retried_a_few_times_then_given_up(tmp_path: Path) -> None:
+async def test_a_failed_announcement_is_retried_a_few_times_then_given_up(database_target: str) -> None:
     clock = Clock()
     tries: list[TimerEvent] = []
 
@@ -144,7 +144,7 @@ async def test_a_failed_announcement_is_retried_a_few_times_then_given_up(tmp_pa
         tries.append(event)
         raise ConnectionError("Discord is down")
 
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await open_database(database_target)
     try:
         service = GameService(db, clock=clock, turn_timeout=100.0)
         await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
@@ -160,7 +160,7 @@ async def test_a_failed_announcement_is_retried_a_few_times_then_given_up(tmp_pa
         await db.close()
 
 
-async def test_an_undeliverable_announcement_is_given_up_at_once(tmp_path: Path) -> None:
+async def test_an_undeliverable_announcement_is_given_up_at_once(database_target: str) -> None:
     clock = Clock()
     tries: list[TimerEvent] = []
 
@@ -168,7 +168,7 @@ async def test_an_undeliverable_announcement_is_given_up_at_once(tmp_path: Path)
         tries.append(event)
         raise Undeliverable("403 Forbidden: Missing Access")
 
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await open_database(database_target)
     try:
         service = GameService(db, clock=clock, turn_timeout=100.0)
         await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],

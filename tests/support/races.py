@@ -7,17 +7,19 @@ import asyncio
 
 import pytest
 
-from storage import Database, GameRecord, GameStore, GameTransaction, StaleVersionError
+from storage import GameRecord, GameStore, GameTransaction, StaleVersionError
+from storage.connection import AnyDatabase
 
 
 class Interloper:
     """Armed for a game, bumps its version from a second connection just after the next read of it here.
 
     The read here is followed by a pause of up to `patience` seconds for that write. A writer that read the game
-    inside its own write transaction keeps the interloper waiting on SQLite's lock until it has committed (the
-    interloper then loses instead); any other writer finds the game changed under it."""
+    inside its own write transaction keeps the interloper waiting on the database's lock until it has committed
+    (SQLite's write lock, PostgreSQL's FOR UPDATE; the interloper then loses instead); any other writer finds the game
+    changed under it."""
 
-    def __init__(self, other: Database, monkeypatch: pytest.MonkeyPatch, patience: float = 1.0) -> None:
+    def __init__(self, other: AnyDatabase, monkeypatch: pytest.MonkeyPatch, patience: float = 1.0) -> None:
         self._store = GameStore(other)
         self._patience = patience
         self._armed: dict[int, int] = {}  # game id -> reads of it to let pass first
