@@ -4,30 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import json
 import random
-import sqlite3
-from pathlib import Path
 
-from games import replay
 from games.chopsticks import ChopsticksState
 from tests.support.boards import human_to_move, move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
-from tests.support.world import TabletopRunner, World
-
-
-def _stored(database: Path, game_id: int) -> tuple[str, dict[str, object], list[tuple[int, str]]]:
-    """The game's status, snapshot and move log as stored; the log must replay to the snapshot."""
-    conn = sqlite3.connect(database)
-    try:
-        status, initial, state = conn.execute(
-            "SELECT status, initial_state, state FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        moves = conn.execute("SELECT seat, action FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)).fetchall()
-    finally:
-        conn.close()
-    assert replay("chopsticks", json.loads(initial), moves).to_dict() == json.loads(state)
-    return status, json.loads(state), [(int(s), str(a)) for s, a in moves]
+from tests.support.world import (
+    TabletopRunner,
+    World,
+    bots_on_both_databases,  # noqa: F401  (the `bots` fixture: every test here runs on both)
+    stored_chopsticks,
+)
 
 
 async def _challenge(world: World, challenger: FakeUser, opponent: FakeUser) -> FakeMessage:
@@ -80,7 +67,7 @@ async def test_a_whole_game_between_two_users_by_clicks(world: World, bots: Tabl
     text = board.text()
     assert "wins" in text or "Drawn" in text
     assert board.components == []  # a finished game has no buttons left
-    status, _state, log = _stored(bots.database, 1)
+    status, _state, log = (await stored_chopsticks(bots, 1))
     assert status == "finished" and len(log) == moves
 
 
@@ -98,7 +85,7 @@ async def test_a_game_continues_after_a_restart(world: World, bots: TabletopRunn
     assert mover_after is not None and mover_after != mover
     res = await world.fake.click(users[mover_after], board, move_buttons(board)[0]["custom_id"])
     assert res.callback_type == 7, res.errors
-    _status, _state, log = _stored(bots.database, 1)
+    _status, _state, log = (await stored_chopsticks(bots, 1))
     assert len(log) == 2
 
 
@@ -123,13 +110,13 @@ async def test_others_are_refused_privately_and_nothing_changes(world: World, bo
     wrong = await world.fake.click(waiting, board, move)
     assert wrong.ephemeral and wrong.message is not None and "not your turn" in wrong.message.content
     assert board.text() == before
-    assert _stored(bots.database, 1)[2] == []
+    assert (await stored_chopsticks(bots, 1))[2] == []
 
     as_seen_before = copy.deepcopy(board)  # a client that has not yet received the edit
     await world.fake.click(users[mover], board, move)
     stale = await world.fake.click(waiting, as_seen_before, move)
     assert stale.ephemeral and stale.message is not None and "look at the board again" in stale.message.content
-    assert len(_stored(bots.database, 1)[2]) == 1
+    assert len((await stored_chopsticks(bots, 1))[2]) == 1
 
 
 async def test_concurrent_clicks_apply_one_move(world: World, bots: TabletopRunner) -> None:
@@ -140,7 +127,7 @@ async def test_concurrent_clicks_apply_one_move(world: World, bots: TabletopRunn
     results = await asyncio.gather(*(world.fake.click(mover, board, buttons[i % len(buttons)]) for i in range(8)))
     assert sum(r.callback_type == 7 for r in results) == 1
     assert all(r.ephemeral for r in results if r.callback_type != 7)
-    assert len(_stored(bots.database, 1)[2]) == 1
+    assert len((await stored_chopsticks(bots, 1))[2]) == 1
 
 
 async def test_play_against_the_bot(world: World, bots: TabletopRunner) -> None:
@@ -152,7 +139,7 @@ async def test_play_against_the_bot(world: World, bots: TabletopRunner) -> None:
     while await human_to_move(world.fake, board, {world.alice.id}) is not None:
         res = await world.fake.click(world.alice, board, rng.choice(move_buttons(board))["custom_id"])
         assert res.callback_type == 7
-    status, _state, log = _stored(bots.database, 1)
+    status, _state, log = (await stored_chopsticks(bots, 1))
     assert status == "finished" and {seat for seat, _ in log} == {0, 1}
 
 
@@ -162,7 +149,7 @@ async def test_resign_needs_confirmation_and_draws_need_both(world: World, bots:
     resign = next(b["custom_id"] for b in board.buttons() if b["label"] == "Resign")
     confirm = await world.fake.click(world.alice, board, resign)
     assert confirm.ephemeral and confirm.message is not None
-    assert _stored(bots.database, 1)[0] == "active"  # asking is not resigning
+    assert (await stored_chopsticks(bots, 1))[0] == "active"  # asking is not resigning
     draw = next(b["custom_id"] for b in board.buttons() if b["label"] == "Offer draw")
     await world.fake.click(world.bob, board, draw)
     assert "offers a draw" in board.text()
@@ -175,7 +162,7 @@ async def test_resign_needs_confirmation_and_draws_need_both(world: World, bots:
     assert done.callback_type == 7
     await world.fake.wait_until(lambda: "resigned" in board.text())
     assert board.components == []
-    assert _stored(bots.database, 1)[0] == "finished"
+    assert (await stored_chopsticks(bots, 1))[0] == "finished"
 
 
 async def test_draw_by_agreement(world: World, bots: TabletopRunner) -> None:
@@ -211,7 +198,7 @@ async def test_turn_timer_reminds_then_forfeits_and_survives_a_restart(world: Wo
     await bots.start_with(turn_timeout=1.2)
     await world.fake.wait_until(lambda: "ran out of time" in board.text(), timeout=5)
     assert board.components == []
-    assert _stored(bots.database, 1)[0] == "finished"
+    assert (await stored_chopsticks(bots, 1))[0] == "finished"
 
 
 async def test_challenge_expires(world: World, bots: TabletopRunner) -> None:

@@ -4,9 +4,7 @@ with a restart in the middle, a turn timer that fires across a restart, a game a
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,40 +12,20 @@ import pytest
 from bot.archive import main as archive_main
 from bot.backup import main as backup_main
 from bot.config import ConfigError, load_settings
-from games import replay
-from storage.connection import open_database
-from storage.postgres import is_postgres_url, without_password
-from storage.sql import select
+from storage.postgres import without_password
 from tests.support.boards import human_to_move, move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
-from tests.support.world import TabletopRunner, World
-
-
-@pytest.fixture
-async def bots(world: World, database_target: str, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
-    """This module's bots run on each database in turn (the other modules' on a SQLite file)."""
-    on_postgresql = is_postgres_url(database_target)
-    runner = TabletopRunner(world.fake, tmp_path / "unused.sqlite3" if on_postgresql else Path(database_target),
-                            url=database_target if on_postgresql else None)
-    try:
-        yield runner
-    finally:
-        await runner.stop_all()
+from tests.support.world import (
+    TabletopRunner,
+    World,
+    bots_on_both_databases,  # noqa: F401  (the `bots` fixture: every test here runs on both)
+    stored_chopsticks,
+)
 
 
 async def _stored(runner: TabletopRunner, game_id: int) -> tuple[str, list[tuple[int, str]]]:
-    """The game's status and move log as stored, read with a connection of our own; the log replays to the
-    stored snapshot."""
-    db = await open_database(runner.target)
-    try:
-        [(status, initial, state)] = await db.query(select(
-            "SELECT status, initial_state, state FROM games WHERE id = ?", (game_id,)))
-        moves = [(int(s), str(a)) for s, a in await db.query(select(
-            "SELECT seat, action FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)))]
-    finally:
-        await db.close()
-    assert replay("chopsticks", json.loads(initial), moves).to_dict() == json.loads(state)
-    return str(status), moves
+    status, _state, moves = await stored_chopsticks(runner, game_id)
+    return status, moves
 
 
 async def _accepted_game(world: World) -> FakeMessage:

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.client import TabletopBot
 from bot.config import Settings
+from games import replay
+from storage.connection import open_database
+from storage.postgres import is_postgres_url
+from storage.sql import select
 from tests.support.fakediscord import (
     BotRunner,
     FakeChannel,
@@ -64,3 +72,32 @@ class TabletopRunner(BotRunner[TabletopBot]):
     async def start_with(self, **overrides: Any) -> TabletopBot:
         """Start the bot with some settings changed (e.g. a short turn timeout)."""
         return await self.start(lambda: self.make(**overrides))
+
+
+@pytest.fixture(name="bots")
+async def bots_on_both_databases(world: World, database_target: str, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
+    """The `bots` of a test module that imports this fixture: the bot on each database in turn (issue 17), where the
+    other modules' run on a SQLite file."""
+    on_postgresql = is_postgres_url(database_target)
+    runner = TabletopRunner(world.fake, tmp_path / "unused.sqlite3" if on_postgresql else Path(database_target),
+                            url=database_target if on_postgresql else None)
+    try:
+        yield runner
+    finally:
+        await runner.stop_all()
+
+
+async def stored_chopsticks(runner: TabletopRunner,
+                            game_id: int) -> tuple[str, dict[str, object], list[tuple[int, str]]]:
+    """A Chopsticks game's status, snapshot and move log as stored, read with a connection of our own, on either
+    database; the log must replay to the snapshot."""
+    db = await open_database(runner.target)
+    try:
+        [(status, initial, state)] = await db.query(select(
+            "SELECT status, initial_state, state FROM games WHERE id = ?", (game_id,)))
+        moves = [(int(s), str(a)) for s, a in await db.query(select(
+            "SELECT seat, action FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)))]
+    finally:
+        await db.close()
+    assert replay("chopsticks", json.loads(initial), moves).to_dict() == json.loads(state)
+    return str(status), json.loads(state), moves
