@@ -33,6 +33,11 @@ of each game beside the minimum (tests/tools/requests_per_move.py; skip them wit
 measures the event loop's lag (a probe sleeping 1 ms records how late it wakes) while Generals games against the
 strong bot play and every move's boards are drawn, with that work in threads (as before) and in the worker
 processes (bot/workers.py), side by side, and the bot's move latency (tests/tools/bench_loop_lag.py).
+
+    python -m tests.tools.bench --processes 1,2,4 [--games 200] [--repeat 3]
+
+plays games through 1, 2 and 4 bot processes at once over one PostgreSQL database (a throwaway server) beside one
+process on a SQLite file: moves/s and p99 of each (tests/tools/bench_processes.py).
 """
 
 from __future__ import annotations
@@ -180,4 +185,8 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    if "--processes" in sys.argv:  # several OS processes, each with its own event loop: not inside this one's
+        from tests.tools.bench_processes import main as processes_main
+
+        raise SystemExit(processes_main(sys.argv[1:]))
     asyncio.run(main())
