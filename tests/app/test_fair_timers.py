@@ -13,16 +13,9 @@ from games.generals.setup import compact, formation
 from games.sucker.engine import SuckerState
 from storage.connection import open_database
 from storage.sql import Plan, Sql
+from tests.support.clock import Clock
 
 ALICE, BOB, CAROL = 101, 202, 303
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

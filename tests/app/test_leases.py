@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,28 +19,12 @@ from bot.service.lobbies import LobbyService
 from bot.service.owed import OWED_LEASE
 from bot.service.timers import TAKEOVER_EVERY, TimerLoop
 from storage import Database
-from storage.connection import AnyDatabase, open_database
+from storage.connection import AnyDatabase
 from storage.leases import bot_turn_key, bot_turns_to_take, claim, holder_of
 from storage.lobbies import LobbyRecord
+from tests.support.clock import Clock
 
 ALICE, BOB = 101, 202
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def two(database_target: str) -> AsyncIterator[tuple[AnyDatabase, AnyDatabase]]:
-    first = await open_database(database_target)
-    second = await open_database(database_target)
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 async def _nothing(_lobby: LobbyRecord) -> None:

@@ -10,21 +10,15 @@ import pytest
 from bot.service import GameService, ServiceError
 from bot.service.lobbies import LobbyService
 from storage.connection import open_database
+from tests.support.clock import Clock
 
 HOST, ANN, BEN, CAT = 1, 2, 3, 4
-
-
-class Clock:
-    now = 5_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
 async def lobbies(database_target: str) -> AsyncIterator[LobbyService]:
     db = await open_database(database_target)
-    yield LobbyService(GameService(db, clock=Clock()), lobby_timeout=60)
+    yield LobbyService(GameService(db, clock=Clock(5_000.0)), lobby_timeout=60)
     await db.close()
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -17,28 +16,12 @@ from bot.service.lobbies import LobbyService
 from bot.service.rematch import Rematch
 from bot.service.results import Result
 from bot.service.timers import TimerLoop
-from storage.connection import AnyDatabase, open_database
+from storage.connection import AnyDatabase
 from storage.lobbies import LobbyRecord
+from tests.support.clock import Clock
 from tests.support.races import Interloper
 
 ALICE, BOB, CAROL = 101, 202, 303
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def two(database_target: str) -> AsyncIterator[tuple[AnyDatabase, AnyDatabase]]:
-    first = await open_database(database_target)
-    second = await open_database(database_target)
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 @pytest.fixture

@@ -12,16 +12,9 @@ from bot.service import GameService, Player, ServiceError, StaleStateError, Time
 from bot.service.games import Game
 from games import EndReason, replay
 from storage.connection import AnyDatabase, open_database
+from tests.support.clock import Clock
 
 ALICE, BOB, CAROL = 101, 202, 303
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -16,16 +16,9 @@ from bot.service.lobbies import LobbyService
 from bot.service.timers import TimerLoop, Undeliverable
 from storage.connection import open_database
 from storage.lobbies import LobbyRecord
+from tests.support.clock import Clock
 
 ALICE, BOB = 101, 202
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def _nothing(_lobby: LobbyRecord) -> None:

@@ -1,0 +1,19 @@
+"""Fixtures of the service's tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from storage.connection import AnyDatabase, open_database
+
+
+@pytest.fixture
+async def two(database_target: str) -> AsyncIterator[tuple[AnyDatabase, AnyDatabase]]:
+    """Two connections to one database, as two bot processes have (on each database in turn)."""
+    first = await open_database(database_target)
+    second = await open_database(database_target)
+    yield first, second
+    await first.close()
+    await second.close()
