@@ -280,31 +280,33 @@ class TabletopBot(commands.Bot):
         block drew is recorded as it ends, still under the lock, so records of one game are written in the order it
         was drawn. Another process draws the same boards under its own lock: if an edit of an older position may
         have landed after its newer one, the game is drawn again from what is stored (bot/drawn.py)."""
+        behind: list[bool] = []
+        async with self._drawing_once(game_id, fresh=False, behind=behind) as result:
+            yield result
+        if behind[0]:
+            await self._catch_up(game_id)
+
+    @asynccontextmanager
+    async def _drawing_once(self, game_id: int, *, fresh: bool, behind: list[bool]) -> AsyncIterator[Result[Any, Any]]:
+        """One drawing under the game's lock; appends to `behind` whether what it recorded may be older than what
+        another process drew (a newer version this process has is drawn by its own next drawing)."""
         async with self._redraw_locks.hold(game_id):
             try:
                 await self.drawn.refresh(game_id)
-                yield await self.service.view(game_id)
+                yield await self.service.view(game_id, fresh=fresh)
             finally:
-                # A newer version this process has (wrote) is drawn by its own drawing, after this one.
-                known = (await self.service.info(game_id)).version
-                behind = await self.drawn.flush(game_id, known)
-        if behind:
-            await self._catch_up(game_id)
+                behind.append(await self.drawn.flush(game_id, (await self.service.info(game_id)).version))
 
     async def _catch_up(self, game_id: int) -> None:
         """Draw the game again from what is stored (read afresh: this process's copy may be older than another's
         write) until what this process last drew is recorded at the game's latest version."""
         for _ in range(CATCH_UPS):
-            async with self._redraw_locks.hold(game_id):
-                try:
-                    await self.drawn.refresh(game_id)
-                    result = await self.service.view(game_id, fresh=True)
-                    presenter = self.presenters.get(result.game.kind)
-                    if presenter is not None:
-                        await presenter.draw(result)
-                finally:
-                    behind = await self.drawn.flush(game_id, (await self.service.info(game_id)).version)
-            if not behind:
+            behind: list[bool] = []
+            async with self._drawing_once(game_id, fresh=True, behind=behind) as result:
+                presenter = self.presenters.get(result.game.kind)
+                if presenter is not None:
+                    await presenter.draw(result)
+            if not behind[0]:
                 return
         log.warning("game %s kept changing while its boards were drawn again; the next change redraws them", game_id)
 

@@ -12,8 +12,8 @@ import aiosqlite
 
 from storage.db import Database, run_plan
 from storage.db import begin_writing as begin_sqlite_writing
-from storage.postgres import READ_FIRST_LOCK, PgConnection, PostgresDatabase, is_postgres_url
-from storage.sql import Dialect, Plan, Sql
+from storage.postgres import PgConnection, PostgresDatabase, is_postgres_url
+from storage.sql import READ_FIRST, Dialect, Plan
 
 T = TypeVar("T")
 Connection = aiosqlite.Connection | PgConnection
@@ -42,6 +42,6 @@ async def begin_writing(conn: Connection) -> None:
     """From now until the commit, what this transaction reads stays as it read it (see `Database.transaction`'s
     `read_first`): SQLite takes its write lock now; PostgreSQL takes the lock read-first transactions share."""
     if isinstance(conn, PgConnection):
-        await conn.execute(Sql("SELECT pg_advisory_xact_lock(?)", (READ_FIRST_LOCK,)))
+        await conn.execute(READ_FIRST)
     else:
         await begin_sqlite_writing(conn)

@@ -12,7 +12,7 @@ from storage.connection import AnyDatabase, Connection, begin_writing, dialect_o
 from storage.game_cache import RecordCache
 from storage.game_writes import MoveWrite, UpdateWrite, dumps, move_writer, update_writer
 from storage.game_writes import StaleVersionError as StaleVersionError
-from storage.sql import Dialect, Done, Plan, Sql
+from storage.sql import Dialect, Done, Plan, Sql, statement
 
 ACTIVE_STATUSES = ("pending", "active")
 
@@ -300,12 +300,7 @@ class GameStore:
 
     async def _query(self, text: str, params: Sequence[Any] = ()) -> Done:
         """One statement outside any transaction."""
-        async with self._db.reading() as conn:
-            return await run(conn, _one(Sql(text, params)))
-
-
-def _one(statement: Sql) -> Plan[Done]:
-    return (yield statement)
+        return await self._db.query(statement(text, params))
 
 
 def _insert_game(kind: str, guild_id: int | None, channel_id: int, status: str, options_json: str, state_json: str,

@@ -12,10 +12,8 @@ connection, to run inside the caller's transaction (like storage/owed.py).
 
 from __future__ import annotations
 
-from typing import Any
-
 from storage.connection import Connection, run
-from storage.sql import Done, Plan, Sql
+from storage.sql import Plan, Sql, statement
 
 SYNC_COMMANDS = "sync-commands"
 _BOT_TURN = "bot-turn:"
@@ -47,7 +45,7 @@ async def claim(conn: Connection, key: str, holder: str, seconds: float, now: fl
 
 async def renew(conn: Connection, key: str, holder: str, seconds: float, now: float) -> bool:
     """Extend `holder`'s lease; False if it is no longer theirs (it expired and another process took the work)."""
-    done = await run(conn, _statement("UPDATE leases SET expires_at = ? WHERE key = ? AND holder = ?",
+    done = await run(conn, statement("UPDATE leases SET expires_at = ? WHERE key = ? AND holder = ?",
                                       (now + seconds, key, holder)))
     return done.rowcount > 0
 
@@ -55,7 +53,7 @@ async def renew(conn: Connection, key: str, holder: str, seconds: float, now: fl
 async def take(conn: Connection, key: str, holder: str, seconds: float, now: float) -> None:
     """Hold `key` whoever held it: for work this transaction has just made (an owed announcement it replaced), which
     a holder of the older work must no longer do."""
-    await run(conn, _statement(
+    await run(conn, statement(
         "INSERT INTO leases (key, holder, expires_at) VALUES (?, ?, ?)"
         " ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at",
         (key, holder, now + seconds)))
@@ -63,17 +61,17 @@ async def take(conn: Connection, key: str, holder: str, seconds: float, now: flo
 
 async def release(conn: Connection, key: str, holder: str) -> None:
     """The work is done (or given up): the key is free, unless another process holds it by now."""
-    await run(conn, _statement("DELETE FROM leases WHERE key = ? AND holder = ?", (key, holder)))
+    await run(conn, statement("DELETE FROM leases WHERE key = ? AND holder = ?", (key, holder)))
 
 
 async def release_expired(conn: Connection, key: str, now: float) -> None:
     """Forget a lease that ran out (its process died) once nothing is left to do under it."""
-    await run(conn, _statement("DELETE FROM leases WHERE key = ? AND expires_at <= ?", (key, now)))
+    await run(conn, statement("DELETE FROM leases WHERE key = ? AND expires_at <= ?", (key, now)))
 
 
 async def holder_of(conn: Connection, key: str, now: float) -> str | None:
     """Who holds `key` now (None: nobody, or a lease that expired)."""
-    done = await run(conn, _statement("SELECT holder FROM leases WHERE key = ? AND expires_at > ?", (key, now)))
+    done = await run(conn, statement("SELECT holder FROM leases WHERE key = ? AND expires_at > ?", (key, now)))
     value = done.value()
     return None if value is None else str(value)
 
@@ -92,6 +90,3 @@ def bot_turns_to_take(now: float) -> Plan[list[int]]:
         (_BOT_TURN, now, len(_BOT_TURN) + 1, now, _BOT_TURN + "%"))
     return sorted(int(row[0]) for row in done.rows)
 
-
-def _statement(text: str, params: tuple[Any, ...]) -> Plan[Done]:
-    return (yield Sql(text, params))

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from storage.connection import AnyDatabase
-from storage.sql import Plan, Sql
+from storage.sql import Plan, Sql, statement
 
 
 class NotifyMode(StrEnum):
@@ -30,22 +29,24 @@ class NotificationStore:
         self._db = db
 
     async def mode(self, user_id: int) -> NotifyMode:
-        value = await self._db.query(_value("SELECT notify FROM user_settings WHERE user_id = ?", (user_id,)))
+        value = (await self._db.query(statement("SELECT notify FROM user_settings WHERE user_id = ?",
+                                                  (user_id,)))).value()
         return NotifyMode(value) if value is not None else NotifyMode.MENTION
 
     async def set_mode(self, user_id: int, mode: NotifyMode, now: float) -> None:
-        await self._db.run(_write(
+        await self._db.run(statement(
             "INSERT INTO user_settings (user_id, notify, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, updated_at = excluded.updated_at",
             (user_id, mode.value, now)))
 
     async def language(self, user_id: int) -> str | None:
         """The language a person's latest interaction showed (None: none seen yet)."""
-        value = await self._db.query(_value("SELECT language FROM user_settings WHERE user_id = ?", (user_id,)))
+        value = (await self._db.query(statement("SELECT language FROM user_settings WHERE user_id = ?",
+                                                  (user_id,)))).value()
         return str(value) if value is not None else None
 
     async def set_language(self, user_id: int, language: str, now: float) -> None:
-        await self._db.run(_write(
+        await self._db.run(statement(
             "INSERT INTO user_settings (user_id, language, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
             (user_id, language, now)))
@@ -59,20 +60,11 @@ class NotificationStore:
         return await self._db.query(read())
 
     async def set_live_ping(self, ping: TurnPing, now: float) -> None:
-        await self._db.run(_write(
+        await self._db.run(statement(
             "INSERT INTO turn_pings (game_id, user_id, channel_id, message_id, created_at) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id) DO UPDATE SET user_id = excluded.user_id, channel_id = excluded.channel_id,"
             " message_id = excluded.message_id, created_at = excluded.created_at",
             (ping.game_id, ping.user_id, ping.channel_id, ping.message_id, now)))
 
     async def forget_live_ping(self, game_id: int) -> None:
-        await self._db.run(_write("DELETE FROM turn_pings WHERE game_id = ?", (game_id,)))
-
-
-def _value(text: str, params: tuple[Any, ...]) -> Plan[Any]:
-    """The first column of the statement's first row (None without a row)."""
-    return (yield Sql(text, params)).value()
-
-
-def _write(text: str, params: tuple[Any, ...]) -> Plan[None]:
-    yield Sql(text, params)
+        await self._db.run(statement("DELETE FROM turn_pings WHERE game_id = ?", (game_id,)))

@@ -8,10 +8,9 @@ the two. Plain functions of the connection, to run inside the caller's transacti
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from storage.connection import Connection, run
-from storage.sql import Done, Plan, Sql
+from storage.sql import statement
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,7 @@ async def owe(
     ply: int | None = None, now: float,
 ) -> None:
     """Record that `event` must be announced for the game; replaces an older one still owed (it no longer applies)."""
-    await run(conn, _statement(
+    await run(conn, statement(
         "INSERT INTO owed_announcements (game_id, event, ending, seat, ply, attempts, created_at)"
         " VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (game_id) DO UPDATE SET event = excluded.event,"
         " ending = excluded.ending, seat = excluded.seat, ply = excluded.ply, attempts = 0,"
@@ -44,7 +43,7 @@ async def owe(
 async def owed(conn: Connection, game_id: int | None = None) -> list[OwedAnnouncement]:
     """What is owed (for game `game_id` only, if given), oldest first."""
     which, params = ("", ()) if game_id is None else (" WHERE game_id = ?", (game_id,))
-    done = await run(conn, _statement(
+    done = await run(conn, statement(
         f"SELECT {_COLUMNS} FROM owed_announcements{which} ORDER BY created_at, game_id", params))
     return [OwedAnnouncement(int(r[0]), str(r[1]), r[2], r[3], r[4], int(r[5]), float(r[6])) for r in done.rows]
 
@@ -53,14 +52,14 @@ async def settle(conn: Connection, game_id: int, event: str, created_at: float |
     """It was sent (or given up): forget it, unless a newer one replaced it meanwhile (`created_at`: the one read;
     None: the one this process just recorded, under the game's lock)."""
     same, params = _same(created_at)
-    await run(conn, _statement(f"DELETE FROM owed_announcements WHERE game_id = ? AND event = ?{same}",
+    await run(conn, statement(f"DELETE FROM owed_announcements WHERE game_id = ? AND event = ?{same}",
                                (game_id, event, *params)))
 
 
 async def count_failure(conn: Connection, game_id: int, event: str, created_at: float | None = None) -> int:
     """One more failed send; returns how many so far (0: it was settled or replaced meanwhile)."""
     same, params = _same(created_at)
-    done = await run(conn, _statement(
+    done = await run(conn, statement(
         f"UPDATE owed_announcements SET attempts = attempts + 1 WHERE game_id = ? AND event = ?{same}"
         " RETURNING attempts", (game_id, event, *params)))
     return int(done.value() or 0)
@@ -70,6 +69,3 @@ def _same(created_at: float | None) -> tuple[str, tuple[float, ...]]:
     """The condition that it is still the announcement read (`created_at`), if one was read."""
     return ("", ()) if created_at is None else (" AND created_at = ?", (created_at,))
 
-
-def _statement(text: str, params: tuple[Any, ...]) -> Plan[Done]:
-    return (yield Sql(text, params))

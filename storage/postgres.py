@@ -153,9 +153,10 @@ class PostgresDatabase:
     async def transaction(self, *, read_first: bool = False) -> AsyncIterator[PgConnection]:
         """Everything run in the block commits together at its end, or is rolled back if it raises."""
         async with self._pool.acquire() as conn, conn.transaction():
+            connection = PgConnection(conn)
             if read_first:
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", READ_FIRST_LOCK)
-            yield PgConnection(conn)
+                await connection.execute(READ_FIRST)
+            yield connection
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[PgConnection]:

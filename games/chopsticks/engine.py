@@ -279,10 +279,6 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             first=self.to_move, moves=moves, last_tap=self._last_tap(),
         )
 
-    def _tapped_seat(self, mover: int, attack: Attack) -> int:
-        """Whose hand `attack` taps: letters run in code order from the mover, `hands` letters per seat."""
-        return (mover + attack.target // self.rules.hands) % self.rules.players
-
     def _last_tap(self) -> Tap | None:
         """The latest move told by whose hands it named, when it was an attack (its letters were the mover's)."""
         if self.last is None:
@@ -295,7 +291,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         if not isinstance(action, Attack):
             return None
         letters = action.text()
-        return Tap(hand=letters[0], target_seat=self._tapped_seat(mover, action), target=letters[1])
+        return Tap(hand=letters[0], target_seat=tapped_seat(self.rules, mover, action), target=letters[1])
 
     def view_for(self, player: int) -> ChopsticksView:
         return self.public_view()  # nothing is hidden in Chopsticks
@@ -394,6 +390,11 @@ def describe_move(rules: Rules, hands: tuple[Hands, ...], mover: int, action: Ac
     raise IllegalMoveError(Text("That is not a Chopsticks move."))
 
 
+def tapped_seat(rules: Rules, mover: int, attack: Attack) -> int:
+    """Whose hand `attack` taps: letters run in code order from the mover, `hands` letters per seat."""
+    return (mover + attack.target // rules.hands) % rules.players
+
+
 # Positions come back again and again (a standard game has a few hundred), and every move and every view of one asks
 # the same questions of it: each answer is worked out once per position (the cache keys are immutable values).
 @lru_cache(maxsize=4096)
@@ -414,9 +415,8 @@ def move_choices(rules: Rules, table: Table, seat: int) -> tuple[MoveChoice, ...
     positions come back again and again (a standard game has a few hundred), so they are worked out once each: about
     a third of the service's CPU per move went into these words before."""
     hands = tuple(s.hands for s in table)
-    h, p = rules.hands, rules.players
     return tuple(
         MoveChoice(move.text(), describe_move(rules, hands, seat, move, mover_view=True),
                    move.hand if isinstance(move, Attack) else None,
-                   (seat + move.target // h) % p if isinstance(move, Attack) else None)
+                   tapped_seat(rules, seat, move) if isinstance(move, Attack) else None)
         for move, _ in successors(rules, table, seat))
