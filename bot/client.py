@@ -289,13 +289,14 @@ class TabletopBot(commands.Bot):
     @asynccontextmanager
     async def _drawing_once(self, game_id: int, *, fresh: bool, behind: list[bool]) -> AsyncIterator[Result[Any, Any]]:
         """One drawing under the game's lock; appends to `behind` whether what it recorded may be older than what
-        another process drew (a newer version this process has is drawn by its own next drawing)."""
+        another process drew (a newer version this process has, or is committing, is drawn by its own next
+        drawing)."""
         async with self._redraw_locks.hold(game_id):
             try:
                 await self.drawn.refresh(game_id)
                 yield await self.service.view(game_id, fresh=fresh)
             finally:
-                behind.append(await self.drawn.flush(game_id, (await self.service.info(game_id)).version))
+                behind.append(await self.drawn.flush(game_id, await self.service.newest_version(game_id)))
 
     async def _catch_up(self, game_id: int) -> None:
         """Draw the game again from what is stored (read afresh: this process's copy may be older than another's

@@ -24,6 +24,9 @@ class RecordCache:
     def __init__(self, limit: int = DEFAULT_LIMIT) -> None:
         self._limit = limit
         self._records: OrderedDict[int, GameRecord] = OrderedDict()
+        # Versions this process is committing right now (game -> version): known here a moment before the commit
+        # resolves and `remember` runs, so that a drawing meanwhile does not take them for another process's.
+        self._writing: dict[int, int] = {}
 
     def get(self, game_id: int) -> GameRecord | None:
         record = self._records.get(game_id)
@@ -44,6 +47,20 @@ class RecordCache:
         self._records.move_to_end(record.id)
         if len(self._records) > self._limit:
             self._records.popitem(last=False)
+
+    def writing(self, game_id: int, version: int) -> None:
+        """This process is committing `version` of the game (until `written`)."""
+        self._writing[game_id] = max(version, self._writing.get(game_id, version))
+
+    def written(self, game_id: int, version: int) -> None:
+        if self._writing.get(game_id) == version:
+            del self._writing[game_id]
+
+    def newest(self, game_id: int) -> int | None:
+        """The newest version of the game this process has or is committing (None: none in memory)."""
+        record = self._records.get(game_id)
+        versions = [v for v in (record.version if record else None, self._writing.get(game_id)) if v is not None]
+        return max(versions) if versions else None
 
     def forget(self, game_id: int) -> None:
         self._records.pop(game_id, None)

@@ -83,6 +83,7 @@ class GameTransaction:
         # Games read or written inside the open transaction: they become the cache's once it commits (not before:
         # until then they may include this transaction's own writes, which a rollback would undo).
         self.seen: dict[int, GameRecord] = {}
+        self.writing: list[tuple[int, int]] = []  # (game, version) this transaction commits
 
     @property
     def is_open(self) -> bool:
@@ -161,6 +162,8 @@ class GameTransaction:
         return await self._write(game, update_writer(game, now, changes))
 
     async def _write(self, game: GameRecord, unit: MoveWrite | UpdateWrite) -> GameRecord:
+        self._cache.writing(game.id, game.version + 1)  # until the transaction ends (GameStore.transaction)
+        self.writing.append((game.id, game.version + 1))
         try:
             record = unit.record(await run(await self.writer(), unit.plan()))
         except StaleVersionError:
@@ -188,6 +191,9 @@ class GameStore:
             for game_id in tx.seen if tx is not None else ():
                 self._cache.forget(game_id)  # rolled back, or a commit that failed: read them afresh next time
             raise
+        finally:
+            for game_id, version in tx.writing if tx is not None else ():
+                self._cache.written(game_id, version)
         for record in tx.seen.values():
             self._cache.remember(record)
 
@@ -216,13 +222,20 @@ class GameStore:
         return await self._write(game, update_writer(game, now, changes))
 
     async def _write(self, game: GameRecord, unit: MoveWrite | UpdateWrite) -> GameRecord:
+        self._cache.writing(game.id, game.version + 1)
         try:
             record = unit.record(await self._db.write(unit))
         except StaleVersionError:
             self._cache.forget(game.id)
             raise
+        finally:
+            self._cache.written(game.id, game.version + 1)
         self._cache.remember(record)
         return record
+
+    def newest_version(self, game_id: int) -> int | None:
+        """The newest version of the game this process has or is committing (None: not in memory)."""
+        return self._cache.newest(game_id)
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         done = await self._query(

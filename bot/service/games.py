@@ -191,6 +191,11 @@ class GameService:
         do, or a view asked `fresh` (always read: a redraw that found another process's newer version)."""
         return present(await (self.load(game_id) if fresh else self._current(game_id)))
 
+    async def newest_version(self, game_id: int) -> int:
+        """The newest version of the game this process has, or is committing at this moment (read when neither)."""
+        newest = self.store.newest_version(game_id)
+        return newest if newest is not None else (await self.info(game_id)).version
+
     async def info(self, game_id: int) -> GameInfo:
         """The public facts of game `game_id` (no views built: for checks that need only who plays where, which never
         change; no read when its version is in memory)."""

@@ -208,3 +208,19 @@ async def test_a_rolled_back_write_is_not_kept_in_memory(db: Database) -> None:
                                  deadline=None, remind_at=None)
             raise ValueError("on purpose")
     assert (await store.current(game.id)).version == 0
+
+
+async def test_a_version_being_committed_counts_as_this_process_own(db: Database) -> None:
+    """While a move of this process is being committed, the version it writes is already known here (a drawing in
+    that moment must not take it for another process's newer one and draw the board again)."""
+    store = GameStore(db)
+    [game] = await _games(store, 1)
+    seen: list[int | None] = []
+
+    def during() -> Plan[None]:
+        seen.append(store.newest_version(game.id))
+        yield Sql("SELECT 1")
+
+    moved = await store.record_move(game, seat=0, user_id=11, action="m", state={"n": 1}, now=1.0, status="active",
+                                    deadline=None, remind_at=None, then=during)
+    assert seen == [game.version + 1] and store.newest_version(game.id) == moved.version == game.version + 1
