@@ -181,6 +181,11 @@ class TabletopBot(commands.Bot):
             await self._timers.stop()
         if self._bot_turns is not None:
             await self._bot_turns.stop()
+        if self._service is not None:
+            try:  # what this process was doing is free for the next start at once, not after its leases run out
+                await self._service.let_go()
+            except Exception:  # a stop goes on whatever the database says; the leases then run out by themselves
+                log.warning("could not free this process's leases at stop", exc_info=True)
         if self._service is not None:  # the notifications of what was done before the stop, within reason
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(10):  # not wait_for, which can swallow a cancellation (Python 3.11)

@@ -64,6 +64,13 @@ async def release(conn: Connection, key: str, holder: str) -> None:
     await run(conn, statement("DELETE FROM leases WHERE key = ? AND holder = ?", (key, holder)))
 
 
+async def release_all(conn: Connection, holder: str) -> None:
+    """A process stopping cleanly lets go of everything it held (an owed announcement it was sending when stopped, a
+    bot turn it was thinking on), so that the next start, or another process, takes the work up at once instead of
+    after the lease runs out."""
+    await run(conn, statement("DELETE FROM leases WHERE holder = ?", (holder,)))
+
+
 async def release_expired(conn: Connection, key: str, now: float) -> None:
     """Forget a lease that ran out (its process died) once nothing is left to do under it."""
     await run(conn, statement("DELETE FROM leases WHERE key = ? AND expires_at <= ?", (key, now)))

@@ -49,7 +49,7 @@ from games.text import Command, Text
 from storage import GameNotFoundError, GameRecord, GameStore, GameTransaction, Seat, StaleVersionError
 from storage.archive import archived_at
 from storage.connection import AnyDatabase
-from storage.leases import bot_turn_key, bot_turns_to_take, claim, release, release_expired
+from storage.leases import bot_turn_key, bot_turns_to_take, claim, release, release_all, release_expired
 
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 # Options about the table rather than the rules (hints shown, which bot "Add bot" seats, which seat sent a
@@ -616,6 +616,12 @@ class GameService:
                 await release_expired(conn, bot_turn_key(game_id), self.clock())
             else:
                 await release(conn, bot_turn_key(game_id), self.holder)
+
+    async def let_go(self) -> None:
+        """At a clean stop, once timers and bot turns have stopped: free every lease of this process (storage/leases.py
+        release_all)."""
+        async with self.store.transaction() as tx:
+            await release_all(await tx.writer(), self.holder)
 
     def _next_timers(self, game: Game, state: GameState[Any, Any], now: float) -> tuple[float | None, float | None]:
         """The deadline moves only when the decision passes to someone else: free actions by others (transfers)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage
 from tests.support.world import TabletopRunner, World
@@ -40,16 +42,20 @@ async def test_a_forfeit_ending_is_sent_once_with_its_ratings(world: World, bots
     assert re.search(rf"<@{late}>: 1000 → \d+ \(-\d+\) \(provisional\)", ending.text()), ending.text()
 
 
+@pytest.mark.parametrize("lost", ["dropped", "stopped while sending"])
 async def test_a_forfeit_ending_that_could_not_be_sent_is_sent_by_the_next_start(
-    world: World, bots: TabletopRunner
+    world: World, bots: TabletopRunner, lost: str
 ) -> None:
+    """Whether the send failed before the stop or the stop cut it short (the process still held its claim on the
+    announcement: a clean stop lets go of it, so the next start sends it at once, not after the claim runs out)."""
     bot = await bots.start_with(turn_timeout=TIMEOUT)
     board, late = await _one_move_played(world)
     await world.fake.wait_until(
         lambda: any("You forfeit" in m.content and f"<@{late}>" in m.content
                     for m in world.fake.channel_messages(world.channel)), timeout=5)  # the reminder went out
     # The ending's message is lost on its way (as if the bot died while sending it); the bot stops before retrying.
-    fault = world.fake.inject_rest_fault("POST", "/channels/{channel_id}/messages", drop=True)
+    fault = (world.fake.inject_rest_fault("POST", "/channels/{channel_id}/messages", drop=True) if lost == "dropped"
+             else world.fake.inject_rest_fault("POST", "/channels/{channel_id}/messages", delay=60))
     await world.fake.wait_until(lambda: bool(fault.hits), timeout=5)
     await bots.stop(bot)
     assert _endings(world) == []
