@@ -29,6 +29,7 @@ from bot.notifications import NotificationsCog, Notifier
 from bot.presenter import GamePresenter
 from bot.service import GameService, Result, ServiceError, TimerEvent
 from bot.service.bot_turns import BotTurns
+from bot.service.heartbeat import Heartbeat
 from bot.service.lobbies import LobbyService
 from bot.service.locks import KeyedLocks
 from bot.service.rematch import Rematch
@@ -98,6 +99,7 @@ class TabletopBot(commands.Bot):
         self._service: GameService | None = None
         self._lobbies: LobbyService | None = None
         self._bot_turns: BotTurns | None = None
+        self._heartbeat: Heartbeat | None = None
         self._redraw_locks = KeyedLocks()
         self.click_slots = asyncio.Semaphore(MAX_CONCURRENT_CLICKS)
         self._timers: TimerLoop | None = None
@@ -147,6 +149,8 @@ class TabletopBot(commands.Bot):
             turn_timeout=self.settings.turn_timeout,
             challenge_timeout=self.settings.challenge_timeout,
         )
+        # Names this process in the leases table (storage/leases.py): which process holds a bot turn or an announcement.
+        log.info("started as %s in the database's leases", self._service.holder)
         self.tree.error(self._on_app_command_error)
 
         self._lobbies = LobbyService(self._service)
@@ -164,6 +168,8 @@ class TabletopBot(commands.Bot):
             await self.load_extension(extension)
         await self.add_cog(NotificationsCog(self, self.notifier.store))
         self.add_dynamic_items(LobbyButton, RematchButton, ReplayFromStartButton)
+        self._heartbeat = Heartbeat(self.service)  # before any claim: this process's leases are those of a live one
+        await self._heartbeat.start()
         self._bot_turns = BotTurns(self.service, self.redraw)
         await self.bot_turns.resume_all()  # bot turns that a stop interrupted
         self.bot_turns.watch()  # and those of another process that dies (several processes on one database)
@@ -181,6 +187,9 @@ class TabletopBot(commands.Bot):
             await self._timers.stop()
         if self._bot_turns is not None:
             await self._bot_turns.stop()
+        if self._heartbeat is not None:
+            await self._heartbeat.stop()
+            self._heartbeat = None
         if self._service is not None:
             try:  # what this process was doing is free for the next start at once, not after its leases run out
                 await self._service.let_go()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable
@@ -25,6 +26,8 @@ from storage.health import (
 from storage.snapshots import ReadOnlyConnection
 from storage.sql import Dialect, Plan, run_sqlite
 from storage.writes import GroupCommit, WriteUnit, run_sync
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -157,7 +160,8 @@ class Database:
         for number, script in migrations():
             if current < number <= target:
                 async with self._exclusive() as conn:
-                    await run_sync(conn, partial(_apply_migration, number=number, script=script))
+                    if await run_sync(conn, partial(_apply_migration, number=number, script=script)):
+                        log.info("applied migration %04d", number)
 
     @asynccontextmanager
     async def transaction(self, *, read_first: bool = False) -> AsyncIterator[aiosqlite.Connection]:

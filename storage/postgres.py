@@ -13,6 +13,7 @@ over one database. SQLite stays the default; this is chosen with `DATABASE_URL=p
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,6 +22,8 @@ from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from storage.sql import READ_FIRST, Dialect, Done, Plan, Sql, numbered, returns_rows, run_awaiting
+
+log = logging.getLogger(__name__)
 
 try:  # an optional extra: `pip install -e ".[postgresql]"`
     import asyncpg
@@ -145,6 +148,7 @@ class PostgresDatabase:
                         async with conn.transaction():
                             await conn.execute(script)
                             await conn.execute("UPDATE schema_version SET version = $1", number)
+                        log.info("applied migration %04d", number)
                         current = number
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)

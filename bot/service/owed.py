@@ -20,9 +20,10 @@ from storage.owed import owe as owe_row
 if TYPE_CHECKING:
     from bot.service.games import GameService, TimerEvent
 
-# How long a process holds an owed announcement it is sending (storage/leases.py): a send that fails is tried again
-# within seconds (bot/service/timers.py), so only a process that died lets the claim run out for another to send it.
-OWED_LEASE = 30.0
+# How long a process may hold an owed announcement it is sending (storage/leases.py): a bound on one send, with
+# Discord's rate limits and retries (a send that fails is tried again within seconds, bot/service/timers.py). A process
+# that dies is found sooner, by its heartbeat (bot/service/heartbeat.py), and another then sends what it owed.
+OWED_LEASE = 120.0
 
 
 async def owe(

@@ -5,7 +5,8 @@ timers survive restarts, and one that fell due while the bot was down fires at o
 
 Several processes may share the database (issue 17): each fires what is due, the version guard lets one of them
 apply a timer, and the others find nothing to do and say nothing. An owed announcement is sent by the process that
-claimed it (storage/leases.py); one whose claim ran out (its process died) is taken over within `TAKEOVER_EVERY`.
+claimed it (storage/leases.py); one whose process died (its heartbeat stopped, bot/service/heartbeat.py) is taken over
+`TAKEOVER_EVERY` after that is seen.
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ class TimerLoop:
                 log.exception("timer for game %s failed", game_id)
                 continue
             if fired is not None:
+                log.info("turn timer of game %s fired: %s", game_id, fired[0].value)
                 failures += not await self._deliver(*fired)
         for lobby_id in await self._lobbies.due():
             try:

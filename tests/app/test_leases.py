@@ -176,7 +176,8 @@ async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[AnyDat
 
 
 async def test_looking_for_bot_turns_to_take_reads_only_what_it_must(tmp_path: Path) -> None:
-    """The periodic look is one query over an index of the games without a deadline, plus the expired leases."""
+    """The periodic look is one query over an index of the games without a deadline, plus the bot-turn leases (by
+    their keys: a range of the primary key) and each holder's process lease (by key)."""
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
         statement = next(bot_turns_to_take(0.0))
@@ -187,8 +188,10 @@ async def test_looking_for_bot_turns_to_take_reads_only_what_it_must(tmp_path: P
 
         details = await db.with_reader(plan)
         assert any("games_without_deadline" in d for d in details), details
-        assert any("leases_by_expiry" in d for d in details), details
-        assert not any(d.startswith("SCAN g") or d == "SCAN games" for d in details), details
+        assert any(d.startswith("SEARCH l USING INDEX sqlite_autoindex_leases_1 (key>? AND key<?)") for d in details), \
+            details
+        assert any(d.startswith("SEARCH p USING INDEX sqlite_autoindex_leases_1 (key=?)") for d in details), details
+        assert not any(d.startswith("SCAN") for d in details), details
     finally:
         await db.close()
 

@@ -7,7 +7,17 @@ from collections.abc import AsyncIterator
 import pytest
 
 from storage.connection import AnyDatabase, open_database, run
-from storage.leases import bot_turn_key, bot_turns_to_take, claim, holder_of, release, release_expired, renew, take
+from storage.leases import (
+    beat,
+    bot_turn_key,
+    bot_turns_to_take,
+    claim,
+    holder_of,
+    release,
+    release_expired,
+    renew,
+    take,
+)
 from storage.sql import Plan, Sql
 
 
@@ -58,3 +68,34 @@ def _game(game_id: int, deadline: float | None, bot: str | None) -> Plan[None]:
               " VALUES (?, 'chopsticks', 1, 'active', '{}', '{}', ?, 0, 0)", (game_id, deadline))
     yield Sql("INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, 0, ?, ?)",
               (game_id, None if bot else 7, bot))
+
+
+async def test_a_dead_process_lets_go_of_everything_it_held_however_long_its_leases_were(db: AnyDatabase) -> None:
+    """A process renews its process lease every few seconds (its heartbeat); once that runs out, its other leases are
+    free, though they were to run for minutes. Until then they are its own."""
+    async with db.transaction() as conn:
+        await beat(conn, "a", 10.0, 100.0)  # alive until 110
+        assert await claim(conn, "work", "a", 300.0, 100.0)
+        assert await claim(conn, bot_turn_key(7), "a", 300.0, 100.0)
+        assert not await claim(conn, "work", "b", 300.0, 109.0)
+        assert await holder_of(conn, "work", 109.0) == "a"
+        await beat(conn, "a", 10.0, 108.0)  # renewed: alive until 118
+        assert not await claim(conn, "work", "b", 300.0, 117.0)
+        assert await run(conn, bot_turns_to_take(117.0)) == []
+        # a stops beating (killed): from 118 all it held is free
+        assert await holder_of(conn, "work", 118.0) is None
+        assert await run(conn, bot_turns_to_take(118.0)) == [7]
+        assert await claim(conn, "work", "b", 300.0, 118.0)
+        assert await holder_of(conn, "work", 119.0) == "b"
+        await release_expired(conn, bot_turn_key(7), 118.0)
+        assert await holder_of(conn, bot_turn_key(7), 100.0) is None  # gone, not merely expired
+
+
+async def test_a_holder_without_a_heartbeat_keeps_its_lease_until_it_runs_out(db: AnyDatabase) -> None:
+    """Another process's heartbeat says nothing about a holder that never beat (a service without the bot's loop)."""
+    async with db.transaction() as conn:
+        await beat(conn, "b", 1.0, 100.0)
+        assert await claim(conn, "work", "a", 300.0, 100.0)
+        assert not await claim(conn, "work", "b", 300.0, 200.0)
+        assert await holder_of(conn, "work", 200.0) == "a"
+        assert await claim(conn, "work", "b", 300.0, 400.0)

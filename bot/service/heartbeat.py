@@ -1,0 +1,55 @@
+"""This process's heartbeat in the leases table (storage/leases.py): while it beats, the leases it holds are its own
+however long they run; once it stops (the process was killed, its machine lost), every lease it held is free within
+`PROCESS_TTL`, and the other processes take its bot turns and owed announcements over.
+
+The first beat is written before the process claims anything (`start`), so no claim of a live process ever looks like
+a dead one's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.service.games import GameService
+from bot.service.tasks import background
+from storage.leases import beat
+
+log = logging.getLogger(__name__)
+
+PROCESS_TTL = 10.0  # seconds a process counts as alive after its last beat: how soon its work is taken over
+BEAT_EVERY = 3.0  # seconds between beats: a few may be late (a busy event loop, a slow database) without a takeover
+
+
+class Heartbeat:
+    def __init__(self, service: GameService) -> None:
+        self._service = service
+        self._task: asyncio.Task[None] | None = None
+
+    async def beat(self) -> None:
+        service = self._service
+        async with service.store.transaction() as tx:
+            await beat(await tx.writer(), service.holder, PROCESS_TTL, service.clock())
+
+    async def start(self) -> None:
+        """Beat once now, then every `BEAT_EVERY` seconds until stopped."""
+        await self.beat()
+        if self._task is None:
+            self._task = background(self._run(), name="heartbeat")
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(BEAT_EVERY)
+            try:
+                await self.beat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the next beat may get through; past PROCESS_TTL others take this process's work over
+                log.warning("this process's heartbeat could not be written; trying again in %s s", BEAT_EVERY,
+                            exc_info=True)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
