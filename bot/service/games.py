@@ -15,11 +15,11 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 from uuid import uuid4
 
 from bot import workers
@@ -51,16 +51,19 @@ from storage.archive import archived_at
 from storage.connection import AnyDatabase
 from storage.leases import bot_turn_key, bot_turns_to_take, claim, release, release_all, release_expired
 
+T = TypeVar("T")
+
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 # Options about the table rather than the rules (hints shown, which bot "Add bot" seats, which seat sent a
 # challenge when it is not the first); engines never see them.
 TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger"})
 DEFAULT_CHALLENGE_TIMEOUT = 15 * 60.0
 REMINDER_FRACTION = 0.75  # the one reminder comes when three quarters of the turn time has passed
-# How long a process holds a game's bot turn (storage/leases.py) without renewing it: it renews before every move it
-# thinks about (a computer player thinks for milliseconds), so only a process that died lets it run out, and another
-# takes the turn over this long after (plus bot/service/bot_turns.py's TAKEOVER_EVERY).
-BOT_TURN_LEASE = 10.0
+# How long a process may hold a game's bot turn (storage/leases.py): a bound on one turn's thinking, never reached in
+# practice (a computer player thinks for milliseconds to seconds). A process that dies is found sooner, by its
+# heartbeat (bot/service/heartbeat.py), and another process takes the turn over then (plus bot/service/bot_turns.py's
+# TAKEOVER_EVERY).
+BOT_TURN_LEASE = 120.0
 
 
 class ServiceError(Exception):
@@ -409,8 +412,7 @@ class GameService:
     ) -> Result[Any, Any]:
         """Play one action for `user_id`; `expected_ply` is the turn token the user was looking at. The game is the
         one in memory when its version is (no read), and the move is written with the other writes of the moment."""
-        async with self._locks.hold(game_id):
-            game = await self._current(game_id)
+        async def attempt(game: Game) -> Result[Any, Any]:
             # Whose turn it is is the engine's to judge: some games allow actions out of turn.
             seat = self._check_actor(game, user_id, expected_ply)
             try:
@@ -420,15 +422,32 @@ class GameService:
                 new_state = game.state.apply(seat, action)
             except GameError as exc:  # its reason as raised: a Text is translated where it is shown
                 raise ServiceError(exc.args[0] if exc.args else str(exc)) from None
-            result = await self._commit(None, game, seat, user_id, action.text(), new_state)
+            return await self._commit(None, game, seat, user_id, action.text(), new_state)
+
+        async with self._locks.hold(game_id):
+            result = await self._on_newest(game_id, attempt)
         return self.publish(result)
 
+    async def _on_newest(self, game_id: int, attempt: Callable[[Game], Awaitable[T]]) -> T:
+        """`attempt` on the game as this process has it; if that is refused, once more on the game read afresh.
+
+        Another process (a shard that drove a bot's move, a timer) may have changed the game since this process last
+        saw it: the player who acted on the position the board shows now must not be refused because this process
+        had not seen it yet (a stale version, or a rule judged on an older position: "not your turn", "set up your
+        army first"). A refusal that holds on the stored game too is the one the player is told; it costs one read."""
+        try:
+            return await attempt(await self._current(game_id))
+        except ServiceError:
+            return await attempt(await self.load(game_id))
+
     async def resign(self, game_id: int, user_id: int) -> Result[Any, Any]:
-        async with self._locks.hold(game_id):
-            game = await self._current(game_id)
+        async def attempt(game: Game) -> Result[Any, Any]:
             self._require_active(game)
             seat = self._seat(game, user_id)
-            result = await self._commit(None, game, seat, user_id, RESIGN, game.state.resign(seat, EndReason.RESIGN))
+            return await self._commit(None, game, seat, user_id, RESIGN, game.state.resign(seat, EndReason.RESIGN))
+
+        async with self._locks.hold(game_id):
+            result = await self._on_newest(game_id, attempt)
         return self.publish(result)
 
     async def offer_draw(self, game_id: int, user_id: int) -> tuple[Result[Any, Any], bool]:
@@ -451,11 +470,13 @@ class GameService:
 
     async def require_turn(self, game_id: int, user_id: int, expected_ply: int | None = None) -> Result[Any, Any]:
         """The game, if it is `user_id`'s turn in the position they saw; otherwise the reason why not."""
-        game = await self._current(game_id)
-        seat = self._check_actor(game, user_id, expected_ply)
-        if game.state.current_player() != seat:
-            raise ServiceError(Text("It is not your turn; wait for the player to move."))
-        return present(game)
+        async def attempt(game: Game) -> Result[Any, Any]:
+            seat = self._check_actor(game, user_id, expected_ply)
+            if game.state.current_player() != seat:
+                raise ServiceError(Text("It is not your turn; wait for the player to move."))
+            return present(game)
+
+        return await self._on_newest(game_id, attempt)
 
     def _check_actor(self, game: Game, user_id: int, expected_ply: int | None) -> int:
         self._require_active(game)
