@@ -126,3 +126,16 @@ def _parse(url: str) -> PostgresServer:
     host = query.get("host", [parts.hostname or "/var/run/postgresql"])[0]
     port = int(query.get("port", [parts.port or 5432])[0])
     return PostgresServer(host=host, port=port, user=parts.username or DATABASE_USER, password=parts.password)
+
+
+async def create_database(server: PostgresServer, name: str) -> str:
+    """A new, empty database `name` on `server` (an older one of that name is dropped first); returns its URL."""
+    import asyncpg
+
+    admin = await asyncpg.connect(server.url())
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return server.url(name)

@@ -22,11 +22,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import asyncpg
-
 from bot.service import GameService, Player
 from storage.connection import open_database
-from tests.support.postgres import running_server
+from tests.support.postgres import PostgresServer, create_database, running_server
 from tests.tools.bench_moves import plan_lanes
 
 USER_BASE = 50_000
@@ -78,15 +76,8 @@ def _run(target: str, processes: int, games: int, moves_per_game: int) -> tuple[
     return moves / seconds, 1000 * statistics.quantiles(latencies, n=100, method="inclusive")[98]
 
 
-async def _new_database(server_url: str, name: str) -> str:
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    url = server_url.replace("/postgres?", f"/{name}?") if "/postgres?" in server_url else \
-        server_url.rsplit("/", 1)[0] + f"/{name}"
+async def _new_database(server: PostgresServer, name: str) -> str:
+    url = await create_database(server, name)
     db = await open_database(url)  # migrated once, before the processes start
     await db.close()
     return url
@@ -111,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in counts:
             figures = []
             for run in range(options.repeat):
-                url = asyncio.run(_new_database(server.url(), f"bench_{n}_{run}"))
+                url = asyncio.run(_new_database(server, f"bench_{n}_{run}"))
                 figures.append(_run(url, n, options.games, options.moves_per_game))
             rows.append(("PostgreSQL", n, statistics.median(f[0] for f in figures),
                          statistics.median(f[1] for f in figures)))

@@ -1,9 +1,13 @@
 """Crash safety: the real bot process under load, killed with SIGKILL at random moments, restarted, checked.
 
     python -m tests.tools.crash [--kills 50] [--seed 1] [--tables 6] [--keep DIR]
+                                [--processes 2] [--database postgresql]
 
 The offline Discord (tests/support/fakediscord) runs in this process; `python -m bot` runs as a child process pointed
-at it through DISCORD_API_BASE / DISCORD_GATEWAY_URL, on one SQLite file for the whole run. Tables of every
+at it through DISCORD_API_BASE / DISCORD_GATEWAY_URL, on one SQLite file for the whole run. With `--processes 2`, two
+processes run as shards 0 and 1 of 2 on the one database, each server on its own shard (the Generals players' DM
+clicks all go to shard 0, also for games of shard 1's server), and each kill hits one of them at random; with
+`--database postgresql` the database is on a throwaway PostgreSQL server. Tables of every
 game kind the bot offers are played at once by scripted users who only look at what Discord shows them
 (the board message and its components), while a killer SIGKILLs the bot: at random times, right after an
 interaction reached it, right after it answered one, or while it is still starting. Each kill is followed
@@ -53,10 +57,7 @@ import asyncio
 import contextlib
 import faulthandler
 import logging
-import os
 import random
-import signal
-import sqlite3
 import sys
 import tempfile
 import time
@@ -68,7 +69,9 @@ from typing import Any
 
 from tests.support.fakediscord import FakeDiscord
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
+from tests.support.postgres import create_database, running_server
 from tests.tools import crash_extras as extras
+from tests.tools.bot_process import BotProcess
 from tests.tools.crash_checks import GameCheck, rating_problems, read_games
 from tests.tools.crash_load import Load, Table, changed, game_id_of, wait_for
 from tests.tools.crash_promises import (
@@ -78,112 +81,24 @@ from tests.tools.crash_promises import (
     promises_kept,
     read_facts,
 )
-from tests.tools.crash_timers import TimerFigures, TimerWatch, overdue_timers, timer_checks
+from tests.tools.crash_timers import TimerFigures, TimerWatch, overdue_timers, owed_announcements, timer_checks
+from tests.tools.peek import Target, close_peeks, peek_at
 
-REPO = Path(__file__).resolve().parents[2]
 TIMED_TURN = 4  # seconds per turn on the timed server: its reminder comes after 3 s
 OVERDUE_GRACE = 3.0  # a deadline may pass this long before its timer must have fired
-KILL_TIMEOUT = 60.0  # a SIGKILL and the socket closing take well under a second
+KILL_TIMEOUT = 60.0
+# A killed process's owed announcements are free once its heartbeat runs out (bot/service/heartbeat.py, 10 s), and the
+# timer loop of a live process looks for them every 5 s: then they are sent.
+OWED_WAIT = 30.0  # a SIGKILL and the socket closing take well under a second
 HANG_DUMP = 900.0  # a run still going after this long prints every thread's stack (a hang explains itself)
 
 
-# ----- the bot process --------------------------------------------------------------------------------------
-class BotProcess:
-    """`python -m bot` as a child process against the fake, on one database file; killed and restarted."""
-
-    def __init__(self, fake: FakeDiscord, workdir: Path) -> None:
-        self.fake = fake
-        self.workdir = workdir
-        self.database = workdir / "bot.sqlite3"
-        self.proc: asyncio.subprocess.Process | None = None
-        self.starts = 0
-        self.kills = 0
-        self._identifies_at_start = 0
-        self.logs: list[Path] = []
-        self.killed_at: list[float] = []  # wall-clock times of the SIGKILLs, to explain what a kill cut short
-
-    def env(self) -> dict[str, str]:
-        keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")}
-        keep.update(
-            PYTHONPATH=str(REPO),
-            PYTHONUNBUFFERED="1",
-            DISCORD_TOKEN=self.fake.token,
-            DATABASE_PATH=str(self.database),
-            DISCORD_API_BASE=self.fake.api_base,
-            DISCORD_GATEWAY_URL=self.fake.gateway_url,
-            LOG_LEVEL="INFO",
-        )
-        return keep
-
-    async def spawn(self) -> None:
-        self.starts += 1
-        self._identifies_at_start = self.fake.hub.identify_count
-        log = self.workdir / f"bot-{self.starts:03d}.log"
-        self.logs.append(log)
-        with log.open("wb") as out:  # the child keeps its own descriptor
-            # cwd is the work directory: no stray .env is read.
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=self.workdir, env=self.env(), stdout=out, stderr=out,
-            )
-
-    async def ready(self, timeout: float = 60.0) -> None:
-        """Wait until this process has identified on the gateway and received its guilds."""
-        proc = self.proc
-        assert proc is not None
-        deadline = time.monotonic() + timeout
-        while self.fake.hub.identify_count <= self._identifies_at_start or not self.fake.hub.is_ready:
-            if proc.returncode is not None:
-                raise RuntimeError(f"the bot exited with status {proc.returncode}; see {self.logs[-1]}")
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the bot did not connect within {timeout} s; see {self.logs[-1]}")
-            await asyncio.sleep(0.01)
-
-    async def kill(self) -> None:
-        proc = self.proc
-        assert proc is not None
-        if proc.returncode is None:
-            proc.send_signal(signal.SIGKILL)
-            self.killed_at.append(time.time())
-        await proc.wait()
-        self.kills += 1
-        # Wait until the fake has seen the socket close, so nothing more is dispatched into it.
-        deadline = time.monotonic() + 5
-        while self.fake.hub.is_ready and time.monotonic() < deadline:
-            await asyncio.sleep(0.005)
-        # A dead process answers nothing more: wake whoever still waits (callbacks it sent before dying
-        # have been read by now; anything that still lands is counted, as the figures are taken at the end).
-        await asyncio.sleep(0.05)
-        for res in list(self.fake.interactions.values()):
-            if not res.answered:
-                res.settle()
-
-    async def stop(self) -> None:
-        """A polite stop (Ctrl-C) at the end; SIGKILL if it hangs."""
-        proc = self.proc
-        if proc is None or proc.returncode is not None:
-            return
-        proc.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(proc.wait(), 15)
-        except TimeoutError:
-            proc.send_signal(signal.SIGKILL)
-            await proc.wait()
-
-    def error_lines(self) -> list[str]:
-        """ERROR / CRITICAL log lines and tracebacks of every process (kills show up only as missing lines)."""
-        found = []
-        for log in self.logs:
-            for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
-                if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback"):
-                    found.append(f"{log.name}: {line}")
-        return found
-
-
 # ----- the killer -------------------------------------------------------------------------------------------
-async def killer(bot: BotProcess, fake: FakeDiscord, kills: int, rng: random.Random, on_kill: Callable[[str], None]
-                 ) -> None:
-    """Kill the bot `kills` times at random moments, restarting it after each kill."""
+async def killer(bots: list[BotProcess], fake: FakeDiscord, kills: int, rng: random.Random,
+                 on_kill: Callable[[str], None]) -> None:
+    """Kill a bot process (one of them at random) `kills` times at random moments, restarting it after each kill."""
     for _ in range(kills):
+        bot = rng.choice(bots)
         mode = rng.random()
         if mode < 0.1:  # while it starts: migrations, command sync, resuming bot turns, connecting
             await asyncio.sleep(rng.uniform(0.0, 1.2))
@@ -207,11 +122,11 @@ async def killer(bot: BotProcess, fake: FakeDiscord, kills: int, rng: random.Ran
             raise RuntimeError(f"kill {bot.kills + 1} did not finish within {KILL_TIMEOUT} s") from None
         on_kill(label)
         await bot.spawn()
-    await bot.ready()
+    await asyncio.gather(*(bot.ready() for bot in bots))
 
 
 # ----- continuing every game -----------------------------------------------------------------------------------
-async def continue_all(load: Load, fake: FakeDiscord, database: Path) -> tuple[list[str], int, int]:
+async def continue_all(load: Load, fake: FakeDiscord, database: Target) -> tuple[list[str], int, int]:
     """Every game that was shown and is not over makes one more decision; returns failures, continued, orphans."""
     games, _lobbies, _ = read_games(database)
     seated = _seated_users(database)
@@ -248,7 +163,7 @@ async def continue_all(load: Load, fake: FakeDiscord, database: Path) -> tuple[l
     return failures, continued, orphans
 
 
-async def _continue_one(load: Load, table: Table, database: Path) -> str | None:
+async def _continue_one(load: Load, table: Table, database: Target) -> str | None:
     """A player the messages ask clicks one of their decisions: it is acknowledged and stored, and the messages
     then show the next decision (or the result)."""
     load.look(table)
@@ -275,9 +190,16 @@ async def _continue_one(load: Load, table: Table, database: Path) -> str | None:
         return f"no player is shown a decision: {_shown(table)}"
     if load.over(table):
         return None
-    before = _move_count(database, table.game_id)
-    if not await load.decide(table, final=True):
-        return f"the player's decision was refused or not answered: {_shown(table)}"
+    for attempt in range(3):
+        before = _move_count(database, table.game_id)
+        if await load.decide(table, final=True):
+            break
+        # On the server with a turn time of a few seconds the timer may act between the look and the click: the
+        # click is then refused (the game changed) and the player looks again. Any other refusal is a failure.
+        if attempt == 2 or _move_count(database, table.game_id) == before or not await ready():
+            return f"the player's decision was refused or not answered ({_last_answer(load)}): {_shown(table)}"
+        if load.over(table):
+            return None
     if _move_count(database, table.game_id) <= before:
         return "an acknowledged decision was not stored"
     if not await ready():
@@ -285,37 +207,36 @@ async def _continue_one(load: Load, table: Table, database: Path) -> str | None:
     return None
 
 
+def _last_answer(load: Load) -> str:
+    """What the last interaction sent was answered (a refusal's words), to explain a failure."""
+    if not load.sent:
+        return "nothing sent"
+    res = load.sent[-1].result
+    if not res.answered:
+        return f"{res.label}: not answered"
+    said = res.message.text()[:200] if res.message is not None else ""
+    return f"{res.label}: callback {res.callback_type} {said!r} {res.errors}"
+
+
 def _shown(table: Table) -> str:
     assert table.board is not None
     return repr(table.board.text()[-300:])
 
 
-def _seated_users(database: Path) -> dict[int, list[int]]:
-    conn = sqlite3.connect(database, timeout=30)
-    try:
-        rows = conn.execute("SELECT game_id, user_id FROM game_players WHERE user_id IS NOT NULL ORDER BY seat")
-        seated: dict[int, list[int]] = {}
-        for game_id, user_id in rows:
-            seated.setdefault(int(game_id), []).append(int(user_id))
-        return seated
-    finally:
-        conn.close()
+def _seated_users(target: Target) -> dict[int, list[int]]:
+    seated: dict[int, list[int]] = {}
+    for game_id, user_id in peek_at(target).rows(
+            "SELECT game_id, user_id FROM game_players WHERE user_id IS NOT NULL ORDER BY seat"):
+        seated.setdefault(int(game_id), []).append(int(user_id))
+    return seated
 
 
-def _status(database: Path, game_id: int) -> str:
-    conn = sqlite3.connect(database, timeout=30)
-    try:
-        return str(conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()[0])
-    finally:
-        conn.close()
+def _status(target: Target, game_id: int) -> str:
+    return str(peek_at(target).rows("SELECT status FROM games WHERE id = ?", (game_id,))[0][0])
 
 
-def _move_count(database: Path, game_id: int | None) -> int:
-    conn = sqlite3.connect(database, timeout=30)
-    try:
-        return int(conn.execute("SELECT move_count FROM games WHERE id = ?", (game_id,)).fetchone()[0])
-    finally:
-        conn.close()
+def _move_count(target: Target, game_id: int | None) -> int:
+    return int(peek_at(target).rows("SELECT move_count FROM games WHERE id = ?", (game_id,))[0][0])
 
 
 # ----- the run ----------------------------------------------------------------------------------------------
@@ -341,6 +262,7 @@ class Figures:
     stalls: int = 0
     stalled: list[str] = field(default_factory=list)
     kill_moments: Counter[str] = field(default_factory=Counter)
+    killed: Counter[str] = field(default_factory=Counter)  # kills by process
     bot_errors: list[str] = field(default_factory=list)
     kinds: str = ""
     integrity: str = ""
@@ -354,13 +276,14 @@ class Figures:
 
     @property
     def ok(self) -> bool:
-        return (not self.lost and not self.corrupt and not self.stuck and self.integrity == "ok"
+        return (not self.lost and not self.corrupt and not self.stuck and self.integrity.startswith("ok")
                 and not self.bot_errors and not self.timers.problems and not self.overdue and not self.ratings)
 
     def report(self) -> str:
         moments = ", ".join(f"{k}: {v}" for k, v in sorted(self.kill_moments.items()))
         lines = [
-            f"kills                        {self.kills}  ({moments})",
+            f"kills                        {self.kills}  ({moments}; "
+            f"{', '.join(f'{k}: {v}' for k, v in sorted(self.killed.items()))})",
             f"restarts                     {self.restarts}",
             f"interactions sent            {self.interactions}  ({self.unanswered} unanswered: the bot was killed; "
             f"{self.refused} actions refused; {self.steps} menus answered)",
@@ -394,9 +317,11 @@ class Figures:
 
 
 async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = None,
-              answer_timeout: float = 10.0, min_seconds: float = 0.0) -> Figures:
+              answer_timeout: float = 10.0, min_seconds: float = 0.0, processes: int = 1,
+              database: str = "sqlite") -> Figures:
     """The whole experiment; returns its figures. The load goes on for at least `min_seconds` (a short run with
-    few kills still sees its turn timers fire)."""
+    few kills still sees its turn timers fire). With several `processes`, each is one shard of that many, all on the
+    one database (a SQLite file, or a throwaway PostgreSQL server's)."""
     started = time.monotonic()
     rng = random.Random(seed)
     figures = Figures()
@@ -404,25 +329,31 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="crash-")))
         workdir.mkdir(parents=True, exist_ok=True)
+        target: Target = workdir / "bot.sqlite3"
+        if database == "postgresql":
+            target = await create_database(stack.enter_context(running_server()), "crash")
         fake = FakeDiscord(validator=None, check_responses=False)
         await fake.start()
-        bot = BotProcess(fake, workdir)
-        watch = TimerWatch(bot.database)
+        bots = [BotProcess(fake, workdir, target=target, shard=(n, processes) if processes > 1 else None,
+                           name=f"shard{n}" if processes > 1 else "bot") for n in range(processes)]
+        watch = TimerWatch(target)
         try:
-            guild = fake.add_guild("Crash Test")
+            # With shards, each server on its own shard: the Generals players' DM clicks (always shard 0's) act on
+            # games of the other shard's server too.
+            guild = fake.add_guild("Crash Test", shard=0, shard_count=processes)
             # A second server whose admin sets a turn time of a few seconds: its reminders and forfeits fire during
             # the run, across the kills.
-            timed = fake.add_guild("Crash Timers")
+            timed = fake.add_guild("Crash Timers", shard=1 % processes, shard_count=processes)
             channels = [fake.add_channel(guild, "games-0"), fake.add_channel(guild, "games-1"),
                         fake.add_channel(timed, "timed-0")]
-            await bot.spawn()
-            await bot.ready()
+            await asyncio.gather(*(bot.spawn() for bot in bots))  # started together on an empty database
+            await asyncio.gather(*(bot.ready() for bot in bots))
             await wait_for(lambda: bool(fake.registered_commands()), 30)
             names = {c["name"] for c in fake.registered_commands()}
             kinds = tuple(k for k in ("chopsticks", "generals", "sucker") if k in names)
             figures.kinds = ", ".join(kinds)
             load = Load(fake, random.Random(rng.random()), kinds, answer_timeout=answer_timeout,
-                        database=bot.database, timed_guild=timed.id)
+                        database=target, timed_guild=timed.id)
             await extras.change_settings(load, fake.add_user("admin"), channels[2], TIMED_TURN, True)
             watch.start()
             drivers = [
@@ -431,34 +362,39 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
                 for slot in range(tables)
             ]
             await asyncio.sleep(1.0)  # let the tables open before the first kill
-            await killer(bot, fake, kills, rng, lambda label: figures.kill_moments.update([label]))
+            await killer(bots, fake, kills, rng, lambda label: figures.kill_moments.update([label]))
             await asyncio.sleep(max(0.0, started + min_seconds - time.monotonic()))
             load.running = False
             await asyncio.gather(*drivers, return_exceptions=False)
             await asyncio.sleep(1.0)  # bot turns and redraws the last start-up scheduled
-            figures.kills, figures.restarts = bot.kills, bot.starts - 1
+            figures.kills = sum(bot.kills for bot in bots)
+            figures.killed = Counter({bot.name: bot.kills for bot in bots})
+            figures.restarts = sum(bot.starts - 1 for bot in bots)
 
-            games, lobbies, figures.integrity = read_games(bot.database)
+            games, lobbies, figures.integrity = read_games(target)
             figures.corrupt = [f"{g.kind} #{gid}: {p}" for gid, g in games.items() for p in g.problems]
             promises = promises_kept(load.sent)
-            figures.lost = lost_promises(promises, games, lobbies, read_facts(bot.database))
+            figures.lost = lost_promises(promises, games, lobbies, read_facts(target))
 
-            figures.stuck, figures.continued, figures.orphans = await continue_all(load, fake, bot.database)
+            figures.stuck, figures.continued, figures.orphans = await continue_all(load, fake, target)
             # Every deadline that passed fires (a timer due while the bot was down fires once it is back).
-            await wait_for(lambda: not overdue_timers(bot.database, OVERDUE_GRACE), TIMED_TURN + 2 * OVERDUE_GRACE)
-            figures.overdue = overdue_timers(bot.database, OVERDUE_GRACE)
+            await wait_for(lambda: not overdue_timers(target, OVERDUE_GRACE), TIMED_TURN + 2 * OVERDUE_GRACE)
+            figures.overdue = overdue_timers(target, OVERDUE_GRACE)
+            # What a killed process owed is sent by a live one once the dead one's heartbeat has run out.
+            await wait_for(lambda: not owed_announcements(target), OWED_WAIT)
             await asyncio.sleep(0.5)
             await watch.stop()
             watch.look()
-            games, lobbies, integrity = read_games(bot.database)  # the continuations replay too
+            games, lobbies, integrity = read_games(target)  # the continuations replay too
             figures.corrupt += [f"{g.kind} #{gid} (after continuing): {p}" for gid, g in games.items()
                                 for p in g.problems]
             if integrity != "ok":
                 figures.integrity = integrity
             promises = promises_kept(load.sent)
-            figures.lost = lost_promises(promises, games, lobbies, read_facts(bot.database))
-            figures.timers = timer_checks(games, fake.messages.values(), watch, bot.killed_at)
-            figures.ratings, figures.rated_games = rating_problems(bot.database, games)
+            figures.lost = lost_promises(promises, games, lobbies, read_facts(target))
+            killed_at = sorted(t for bot in bots for t in bot.killed_at)
+            figures.timers = timer_checks(games, fake.messages.values(), watch, killed_at)
+            figures.ratings, figures.rated_games = rating_problems(target, games)
             figures.finished = Counter(_ending(g.state) for g in games.values() if g.status == "finished")
             figures.finished.update(g.status for g in games.values() if g.status in ("expired", "declined"))
             figures.generals = _generals_played([g for g in games.values() if g.kind == "generals"])
@@ -477,9 +413,10 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             figures.stalls, figures.stalled = load.stalls, load.stalled
         finally:
             await watch.stop()
-            await bot.stop()
+            await asyncio.gather(*(bot.stop() for bot in bots))
             await fake.close()
-        figures.bot_errors = bot.error_lines()
+            close_peeks()  # before the PostgreSQL server stops
+        figures.bot_errors = [line for bot in bots for line in bot.error_lines()]
     figures.seconds = time.monotonic() - started
     return figures
 
@@ -521,11 +458,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the load and of the kill moments")
     parser.add_argument("--tables", type=int, default=6, help="tables played at once (default 6)")
     parser.add_argument("--keep", type=Path, default=None, help="keep the database and bot logs in this directory")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes, each one shard of that many, on the one database (default 1: unsharded)")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="a SQLite file (default) or a database on a throwaway PostgreSQL server")
     args = parser.parse_args(argv)
     # The fake logs every request a killed bot left half-sent; that is the point here, not news.
     logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
     faulthandler.dump_traceback_later(HANG_DUMP, repeat=True)
-    figures = asyncio.run(run(args.kills, args.seed, args.tables, args.keep))
+    figures = asyncio.run(run(args.kills, args.seed, args.tables, args.keep, processes=args.processes,
+                              database=args.database))
+    print(f"{args.processes} bot process{'es (shards)' if args.processes > 1 else ''} on "
+          f"{'a PostgreSQL database' if args.database == 'postgresql' else 'a SQLite file'}")
     print(figures.report())
     return 0 if figures.ok else 1
 

@@ -12,16 +12,16 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
 from games.engines import game_class
 from games.generals.pieces import ABBREVIATIONS, FULL_ARMY, SMALL_ARMY, Rank
+from storage.sql import Plan, Sql, select
+from tests.tools.peek import NO_FILE_TO_CHECK, Target, json_value, peek_at
 
 GLOBAL = 0  # the guild id of the global ladder
 RATING_TOLERANCE = 1e-9
@@ -78,37 +78,44 @@ class GameCheck:
         return [r for r in self.rows if r.user is None and r.seat in people]
 
 
-def read_games(database: Path) -> tuple[dict[int, GameCheck], dict[int, dict[str, Any]], str]:
-    """Every game replayed from its move log, every lobby, and SQLite's integrity check, in one read."""
-    conn = sqlite3.connect(database, timeout=30, isolation_level=None)
-    try:
-        conn.execute("BEGIN")
-        integrity = str(conn.execute("PRAGMA integrity_check").fetchone()[0])
-        games: dict[int, GameCheck] = {}
-        for (gid, kind, status, message_id, initial, state, move_count, guild_id, options, turn_timeout, rated,
-             finished_at, updated_at) in conn.execute(
-                "SELECT id, kind, status, message_id, initial_state, state, move_count, guild_id, options,"
-                " turn_timeout, rated, finished_at, updated_at FROM games ORDER BY id").fetchall():
-            moves = conn.execute("SELECT ply, seat, user_id, action, created_at FROM moves WHERE game_id = ?"
-                                 " ORDER BY ply", (gid,)).fetchall()
-            seats = [SeatRow(int(s), u, b, p) for s, u, b, p in conn.execute(
-                "SELECT seat, user_id, bot, place FROM game_players WHERE game_id = ? ORDER BY seat", (gid,))]
-            game = _check_game(kind, status, message_id, json.loads(initial), json.loads(state), int(move_count),
-                               moves, len(seats))
-            game.id, game.guild_id, game.seats, game.options = int(gid), guild_id, seats, json.loads(options)
-            game.turn_timeout, game.rated, game.finished_at = float(turn_timeout), bool(rated), finished_at
-            game.updated_at = float(updated_at)
-            games[int(gid)] = game
-        lobbies: dict[int, dict[str, Any]] = {}
-        for lid, host, status, game_id in conn.execute("SELECT id, host_id, status, game_id FROM lobbies"):
-            members = conn.execute("SELECT user_id, bot FROM lobby_members WHERE lobby_id = ?", (lid,)).fetchall()
-            lobbies[int(lid)] = {"host": host, "status": status, "game_id": game_id,
-                                 "users": {m[0] for m in members if m[0] is not None},
-                                 "bots": sum(1 for m in members if m[1] is not None)}
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
+def read_games(target: Target) -> tuple[dict[int, GameCheck], dict[int, dict[str, Any]], str]:
+    """Every game replayed from its move log, every lobby, and SQLite's integrity check, in one read (one state of
+    the database: the bot may be writing meanwhile)."""
+    peek = peek_at(target)
+    return peek.read(_games_and_lobbies(peek.postgres))
+
+
+def _games_and_lobbies(postgres: bool) -> Plan[tuple[dict[int, GameCheck], dict[int, dict[str, Any]], str]]:
+    integrity = NO_FILE_TO_CHECK if postgres else str((yield Sql("PRAGMA integrity_check")).value())
+    games: dict[int, GameCheck] = {}
+    for (gid, kind, status, message_id, initial, state, move_count, guild_id, options, turn_timeout, rated,
+         finished_at, updated_at) in (yield from select(
+            "SELECT id, kind, status, message_id, initial_state, state, move_count, guild_id, options,"
+            " turn_timeout, rated, finished_at, updated_at FROM games ORDER BY id")):
+        moves = [(int(ply), int(seat), _int_or_none(user), str(action), float(at)) for ply, seat, user, action, at
+                 in (yield from select("SELECT ply, seat, user_id, action, created_at FROM moves WHERE game_id = ?"
+                                       " ORDER BY ply", (gid,)))]
+        seats = [SeatRow(int(s), _int_or_none(u), None if b is None else str(b), _int_or_none(p))
+                 for s, u, b, p in (yield from select(
+                     "SELECT seat, user_id, bot, place FROM game_players WHERE game_id = ? ORDER BY seat", (gid,)))]
+        game = _check_game(str(kind), str(status), _int_or_none(message_id), json_value(initial), json_value(state),
+                           int(move_count), moves, len(seats))
+        game.id, game.guild_id, game.seats, game.options = int(gid), _int_or_none(guild_id), seats, json_value(options)
+        game.turn_timeout, game.rated = float(turn_timeout), bool(rated)
+        game.finished_at = None if finished_at is None else float(finished_at)
+        game.updated_at = float(updated_at)
+        games[int(gid)] = game
+    lobbies: dict[int, dict[str, Any]] = {}
+    for lid, host, status, game_id in (yield from select("SELECT id, host_id, status, game_id FROM lobbies")):
+        members = yield from select("SELECT user_id, bot FROM lobby_members WHERE lobby_id = ?", (lid,))
+        lobbies[int(lid)] = {"host": int(host), "status": str(status), "game_id": _int_or_none(game_id),
+                             "users": {int(m[0]) for m in members if m[0] is not None},
+                             "bots": sum(1 for m in members if m[1] is not None)}
     return games, lobbies, integrity
+
+
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def _check_game(kind: str, status: str, message_id: int | None, initial: dict[str, Any], stored: dict[str, Any],
@@ -251,7 +258,7 @@ def should_be_rated(game: GameCheck) -> bool:
             and game.began_before_last)
 
 
-def rating_problems(database: Path, games: dict[int, GameCheck]) -> tuple[list[str], int]:
+def rating_problems(target: Target, games: dict[int, GameCheck]) -> tuple[list[str], int]:
     """Each finished game rated exactly when it should be, and every stored ladder equal to openskill run again over
     the rated games in the order they finished; returns the problems and how many games were rated."""
     problems = []
@@ -280,7 +287,7 @@ def rating_problems(database: Path, games: dict[int, GameCheck]) -> tuple[list[s
                 row.wins += place == 1 and not draw
                 row.draws += draw
                 row.losses += place != 1
-    stored = _stored_ladders(database)
+    stored = _stored_ladders(target)
     for key in sorted(set(expected) | set(stored)):
         want, have = expected.get(key), stored.get(key)
         kind, scope, user = key
@@ -299,11 +306,7 @@ def rating_problems(database: Path, games: dict[int, GameCheck]) -> tuple[list[s
     return problems, len(rated)
 
 
-def _stored_ladders(database: Path) -> dict[tuple[str, int, int], Ladder]:
-    conn = sqlite3.connect(database, timeout=30)
-    try:
-        return {(str(k), int(g), int(u)): Ladder(float(mu), float(sigma), int(n), int(w), int(d), int(lo))
-                for k, g, u, mu, sigma, n, w, d, lo in conn.execute(
-                    "SELECT kind, guild_id, user_id, mu, sigma, games, wins, draws, losses FROM ratings")}
-    finally:
-        conn.close()
+def _stored_ladders(target: Target) -> dict[tuple[str, int, int], Ladder]:
+    return {(str(k), int(g), int(u)): Ladder(float(mu), float(sigma), int(n), int(w), int(d), int(lo))
+            for k, g, u, mu, sigma, n, w, d, lo in peek_at(target).rows(
+                "SELECT kind, guild_id, user_id, mu, sigma, games, wins, draws, losses FROM ratings")}

@@ -12,13 +12,13 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.tools import crash_extras as extras
 from tests.tools.crash_extras import GENERALS_ROTATION, GeneralsTable, Habits
 from tests.tools.crash_promises import Promise, Reading, Sent, acknowledged, keeps, public
+from tests.tools.peek import Target
 
 _CS_TO_MOVE = re.compile(r"▶ <@(\d+)>")
 _SK_TO_MOVE = re.compile(r"▶ (\S+) <@(\d+)>")
@@ -69,7 +69,7 @@ class Load:
     tables: list[Table] = field(default_factory=list)
     stalls: int = 0
     stalled: list[str] = field(default_factory=list)  # what each stalled table showed (not a failure: a hint)
-    database: Path | None = None  # read only to note what a draw offer found (see crash_extras.offer_draw)
+    database: Target | None = None  # a file or a URL, read only to note what a draw offer found (crash_extras)
     timed_guild: int | None = None
     rotation: int = 0  # the next Generals table of GENERALS_ROTATION
 

@@ -8,14 +8,12 @@ words, so that a refusal (also ephemeral) promises nothing. See tests/tools/cras
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tests.support.fakediscord import InteractionResult
+from tests.tools.peek import Target, json_value, peek_at
 
 if TYPE_CHECKING:
     from tests.tools.crash_checks import GameCheck
@@ -123,46 +121,35 @@ class Facts:
     settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # guild -> its settings
 
 
-def read_facts(database: Path) -> Facts:
-    conn = sqlite3.connect(database, timeout=30)
-    try:
-        facts = Facts()
-        facts.delivered = {(int(g), int(s)) for g, s in conn.execute(
-            "SELECT game_id, seat FROM private_boards WHERE message_id IS NOT NULL")}
-        facts.deals = {(int(g), int(a), str(t)) for g, a, t in conn.execute(
-            "SELECT game_id, author_id, text FROM deals")}
-        facts.deal_marks = {(int(g), int(n), int(u)) for g, n, u in conn.execute(
-            "SELECT game_id, number, user_id FROM deal_acceptances")}
-        facts.formations = {(int(u), str(n)) for u, n in conn.execute(
-            "SELECT user_id, name FROM saved_formations WHERE kind = 'generals'")}
-        for guild, timeout, images, disabled in conn.execute(
-                "SELECT guild_id, turn_timeout, images, disabled_games FROM server_settings"):
-            facts.settings[int(guild)] = {"turn_timeout": timeout, "images": images is None or bool(images),
-                                          "disabled": sorted(json.loads(disabled))}
-        return facts
-    finally:
-        conn.close()
+def read_facts(target: Target) -> Facts:
+    peek = peek_at(target)
+    facts = Facts()
+    facts.delivered = {(int(g), int(s)) for g, s in peek.rows(
+        "SELECT game_id, seat FROM private_boards WHERE message_id IS NOT NULL")}
+    facts.deals = {(int(g), int(a), str(t)) for g, a, t in peek.rows("SELECT game_id, author_id, text FROM deals")}
+    facts.deal_marks = {(int(g), int(n), int(u)) for g, n, u in peek.rows(
+        "SELECT game_id, number, user_id FROM deal_acceptances")}
+    facts.formations = {(int(u), str(n)) for u, n in peek.rows(
+        "SELECT user_id, name FROM saved_formations WHERE kind = 'generals'")}
+    for guild, timeout, images, disabled in peek.rows(
+            "SELECT guild_id, turn_timeout, images, disabled_games FROM server_settings"):
+        facts.settings[int(guild)] = {"turn_timeout": None if timeout is None else float(timeout),
+                                      "images": images is None or bool(images),
+                                      "disabled": sorted(json_value(disabled))}
+    return facts
 
 
-def draw_stored(database: Path, game_id: int, user_id: int, moves_before: int) -> bool:
+def draw_stored(target: Target, game_id: int, user_id: int, moves_before: int) -> bool:
     """Whether a draw offer (or agreement) by `user_id` is in the database: the offer is kept until the next move
     clears it, so a move since `moves_before` also shows that it was taken."""
-    conn = sqlite3.connect(database, timeout=30)
-    try:
-        row = conn.execute("SELECT g.draw_offer, g.move_count, p.seat FROM games g JOIN game_players p"
-                           " ON p.game_id = g.id AND p.user_id = ? WHERE g.id = ?", (user_id, game_id)).fetchone()
-        return row is not None and (row[0] == row[2] or int(row[1]) > moves_before)
-    finally:
-        conn.close()
+    rows = peek_at(target).rows("SELECT g.draw_offer, g.move_count, p.seat FROM games g JOIN game_players p"
+                                " ON p.game_id = g.id AND p.user_id = ? WHERE g.id = ?", (user_id, game_id))
+    return bool(rows) and (rows[0][0] == rows[0][2] or int(rows[0][1]) > moves_before)
 
 
-def move_count(database: Path, game_id: int) -> int:
-    conn = sqlite3.connect(database, timeout=30)
-    try:
-        row = conn.execute("SELECT move_count FROM games WHERE id = ?", (game_id,)).fetchone()
-        return 0 if row is None else int(row[0])
-    finally:
-        conn.close()
+def move_count(target: Target, game_id: int) -> int:
+    rows = peek_at(target).rows("SELECT move_count FROM games WHERE id = ?", (game_id,))
+    return 0 if not rows else int(rows[0][0])
 
 
 def lost_promises(promises: list[Promise], games: dict[int, GameCheck], lobbies: dict[int, dict[str, Any]],

@@ -13,12 +13,12 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from games.base import TIMEOUT
 from games.registry import describe
 from tests.support.fakediscord import FakeMessage
 from tests.tools.crash_checks import GameCheck
+from tests.tools.peek import Target, peek_at
 
 
 class TimerWatch:
@@ -26,8 +26,8 @@ class TimerWatch:
     deadline stays while its `remind_at` was cleared (the service clears it only when it sends the reminder), and
     each game seen in play (one that ends `expired` after that was called off, not a challenge left to expire)."""
 
-    def __init__(self, database: Path, interval: float = 0.05) -> None:
-        self.database = database
+    def __init__(self, target: Target, interval: float = 0.05) -> None:
+        self.target = target
         self.interval = interval
         # (game, the deadline it reminded of) -> when it was first seen fired
         self.reminders: dict[tuple[int, float], float] = {}
@@ -43,17 +43,13 @@ class TimerWatch:
             await asyncio.gather(self._task, return_exceptions=True)
 
     def look(self) -> None:
-        if not self.database.exists():
+        peek = peek_at(self.target)
+        if not peek.exists():
             return
-        conn = sqlite3.connect(self.database, timeout=5)
-        try:
-            for gid, deadline, remind_at in conn.execute(
-                    "SELECT id, deadline, remind_at FROM games WHERE status = 'active'"):
-                self.active.add(int(gid))
-                if deadline is not None and remind_at is None:
-                    self.reminders.setdefault((int(gid), float(deadline)), time.time())
-        finally:
-            conn.close()
+        for gid, deadline, remind_at in peek.rows("SELECT id, deadline, remind_at FROM games WHERE status = 'active'"):
+            self.active.add(int(gid))
+            if deadline is not None and remind_at is None:
+                self.reminders.setdefault((int(gid), float(deadline)), time.time())
 
     async def _run(self) -> None:
         while True:
@@ -62,18 +58,20 @@ class TimerWatch:
             await asyncio.sleep(self.interval)
 
 
-def overdue_timers(database: Path, grace: float) -> list[str]:
+def overdue_timers(target: Target, grace: float) -> list[str]:
     """Games whose deadline passed more than `grace` seconds ago and whose timer has not fired."""
-    conn = sqlite3.connect(database, timeout=30)
-    try:
-        now = time.time()
-        return [f"{kind} #{gid}: its {'challenge' if status == 'pending' else 'turn'} deadline passed"
-                f" {now - deadline:.1f} s ago and nothing fired"
-                for gid, kind, status, deadline in conn.execute(
-                    "SELECT id, kind, status, deadline FROM games WHERE deadline IS NOT NULL AND deadline < ?"
-                    " AND status IN ('active', 'pending')", (now - grace,))]
-    finally:
-        conn.close()
+    now = time.time()
+    return [f"{kind} #{gid}: its {'challenge' if status == 'pending' else 'turn'} deadline passed"
+            f" {now - float(deadline):.1f} s ago and nothing fired"
+            for gid, kind, status, deadline in peek_at(target).rows(
+                "SELECT id, kind, status, deadline FROM games WHERE deadline IS NOT NULL AND deadline < ?"
+                " AND status IN ('active', 'pending')", (now - grace,))]
+
+
+def owed_announcements(target: Target) -> list[tuple[int, str]]:
+    """Timer announcements stored as owed and not yet sent (storage/owed.py): (game, event)."""
+    return [(int(game_id), str(event)) for game_id, event in peek_at(target).rows(
+        "SELECT game_id, event FROM owed_announcements ORDER BY game_id")]
 
 
 @dataclass
