@@ -64,12 +64,11 @@ async def world(restore_discord_urls: None) -> AsyncIterator[World]:
 
 
 @pytest.fixture
-async def bots(world: World, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
-    runner = TabletopRunner(world.fake, tmp_path / "bot.sqlite3")
-    try:
+async def bots(world: World, database_target: str, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
+    """The real bot against the fake, once on a SQLite file and once on a PostgreSQL database (issue 17: the whole
+    suite runs on both; a module about the SQLite file itself imports `bots_on_sqlite` from tests/support/world.py)."""
+    async with TabletopRunner.on(world.fake, database_target, tmp_path) as runner:
         yield runner
-    finally:
-        await runner.stop_all()
 
 
 @pytest.fixture(scope="session")

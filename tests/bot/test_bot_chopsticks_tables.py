@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 
 from tests.support.boards import human_to_move, move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 
 
 def _button(message: FakeMessage, label: str) -> str:
@@ -84,14 +83,9 @@ async def test_three_player_lobby_with_a_bot_seat_plays_to_the_end(world: World,
             break
         await _play_turn(world, lobby, users[mover], rng)
     assert lobby.components == [] and ("wins" in lobby.text() or "Drawn" in lobby.text())
-    conn = sqlite3.connect(bots.database)
-    try:
-        (status, seats) = conn.execute(
-            "SELECT status, (SELECT count(*) FROM game_players WHERE game_id = games.id) FROM games"
-        ).fetchone()
-        bot_moves = conn.execute("SELECT count(*) FROM moves WHERE user_id IS NULL").fetchone()[0]
-    finally:
-        conn.close()
+    [(status, seats), *_] = await stored_rows(
+        bots.target, "SELECT status, (SELECT count(*) FROM game_players WHERE game_id = games.id) FROM games")
+    [(bot_moves,)] = await stored_rows(bots.target, "SELECT count(*) FROM moves WHERE user_id IS NULL")
     assert status == "finished" and seats == 3 and bot_moves > 0
 
 

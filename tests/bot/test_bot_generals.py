@@ -4,12 +4,11 @@ fallback), play by piece menu + direction buttons or by command, the public boar
 from __future__ import annotations
 
 import re
-import sqlite3
 from typing import Any
 
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 
 BOARD_TITLE = "Your army · Game of the Generals"
 
@@ -36,13 +35,9 @@ def dm_board(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
     return boards[0]
 
 
-def db_row(bots: TabletopRunner, sql: str) -> tuple[Any, ...]:
-    conn = sqlite3.connect(bots.database)
-    try:
-        row = conn.execute(sql).fetchone()
-    finally:
-        conn.close()
-    return tuple(row)
+async def db_row(bots: TabletopRunner, sql: str) -> tuple[Any, ...]:
+    """The first row `sql` reads from the bot's database (either one), on a connection of our own."""
+    return (await stored_rows(bots.target, sql))[0]
 
 
 def _past(board: FakeMessage, number: int) -> Any:
@@ -86,7 +81,7 @@ async def test_two_players_set_up_by_dm_and_play_to_a_flag_capture(world: World,
     assert f"<@{world.bob.id}> wins" in text and "Flag was captured" in text and "revealed" in text
     assert not channel_board.components
     await fake.wait_until(lambda: "Every piece is revealed" in a.text() and "Every piece is revealed" in b.text())
-    assert db_row(bots, "SELECT status FROM games WHERE id = 1") == ("finished",)
+    assert await db_row(bots, "SELECT status FROM games WHERE id = 1") == ("finished",)
 
 
 # Side B (rows 8, 7, 6) with the e-file open, so side A's Flag can walk from e3 to e8, where B's Major (d8)
@@ -138,7 +133,7 @@ async def test_a_flag_on_the_far_side_next_to_an_enemy_wins_only_after_one_reply
     await play_plans(world, boards, plans, lambda board: "wins" in board.text())
     text = channel_board.text()
     assert f"<@{world.alice.id}> wins" in text and "the Flag reached the far side" in text
-    assert db_row(bots, "SELECT status, move_count FROM games WHERE id = 1")[0] == "finished"
+    assert (await db_row(bots, "SELECT status, move_count FROM games WHERE id = 1"))[0] == "finished"
 
 
 async def test_a_player_without_dms_sets_up_and_plays_from_my_board(world: World, bots: TabletopRunner) -> None:
@@ -219,9 +214,9 @@ async def test_setup_and_play_survive_restarts(world: World, bots: TabletopRunne
     user, board, step = (second, b, "a6-a5") if second is world.bob else (second, a, "a3-a4")
     await move(fake, user, board, step)
     await settled(fake, channel_board, a, b, at_least=3)
-    moves = db_row(bots, "SELECT group_concat(action, ' ') FROM (SELECT action FROM moves WHERE game_id = 1"
-                         " ORDER BY ply)")[0]
-    assert moves.split()[-2:] == (["a3-a4", "a6-a5"] if first == world.alice.id else ["a6-a5", "a3-a4"])
+    moves = [str(action) for action, in await stored_rows(
+        bots.target, "SELECT action FROM moves WHERE game_id = 1 ORDER BY ply")]
+    assert moves[-2:] == (["a3-a4", "a6-a5"] if first == world.alice.id else ["a6-a5", "a3-a4"])
 
 
 async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: World, bots: TabletopRunner) -> None:
@@ -251,14 +246,14 @@ async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: W
             break
 
     # Refusals are ephemeral and say why; nothing changes.
-    count = db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0]
+    count = (await db_row(bots, "SELECT move_count FROM games WHERE id = 1"))[0]
     nonsense = await fake.slash(world.alice, world.channel, "generals", "move", options={"move": "z9-z8"})
     assert nonsense.ephemeral and nonsense.message is not None and "not a square" in nonsense.message.text()
     setup_text = await fake.slash(world.alice, world.channel, "generals", "move", options={"move": "ready"})
     assert setup_text.ephemeral and setup_text.message is not None and "e3-e4" in setup_text.message.text()
     stranger = await fake.click(world.carol, channel_board, "gg:1:board")
     assert stranger.ephemeral and stranger.message is not None and "not playing" in stranger.message.text()
-    assert db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0] == count
+    assert (await db_row(bots, "SELECT move_count FROM games WHERE id = 1"))[0] == count
 
     # A replay of a game in progress shows no ranks; the bot's DM-less seat never got a DM.
     # The setups are one step (move 0); move 5 is the fifth move of play, drawn as a picture.
@@ -357,10 +352,10 @@ async def test_forms_are_checked_like_buttons(world: World, bots: TabletopRunner
     await bots.start()
     fake = world.fake
     await accepted(world)
-    count = db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0]
+    count = (await db_row(bots, "SELECT move_count FROM games WHERE id = 1"))[0]
     for custom_id, user in (("ggf:1:import", world.carol), ("ggf:1:rename", world.alice), ("zz:1", world.alice)):
         data = {"custom_id": custom_id, "components": [
             {"type": 1, "components": [{"type": 4, "custom_id": "grid", "value": A_GRID}]}]}
         res = await raw_interaction(fake, 5, user, world.channel, data)
         assert res.ephemeral and res.message is not None and res.message.text(), (custom_id, res.errors)
-    assert db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0] == count
+    assert (await db_row(bots, "SELECT move_count FROM games WHERE id = 1"))[0] == count

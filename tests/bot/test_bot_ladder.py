@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from storage import Database
+from storage.connection import open_database
 from storage.ratings import GLOBAL, RatingRow, save_ratings
 from tests.support.world import TabletopRunner, World
 
 
 async def _seed(bots: TabletopRunner, guild_id: int, users: list[int]) -> None:
     """Rated players as earlier games would have left them: a higher mu for a lower index."""
-    db = await Database.open(bots.database)
+    db = await open_database(bots.target)
     try:
         async with db.transaction() as conn:
             for scope in (guild_id, GLOBAL):
@@ -75,7 +75,7 @@ async def test_page_buttons_work_after_a_restart_and_ties_go_by_user_id(world: W
     """The buttons carry the ladder and the page: a restarted bot answers them. Players with the same rating take
     places in the order of their user ids, as they always have."""
     users = [10**17 + i for i in range(25)]
-    db = await Database.open(bots.database)
+    db = await open_database(bots.target)
     try:
         async with db.transaction() as conn:
             rows = [RatingRow("chopsticks", world.guild.id, u, 40.0 - i if i < 5 else 30.0, 3.0, games=12)

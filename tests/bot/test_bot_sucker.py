@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from typing import Any
 
 from games.sucker import SuckerState
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.sucker import decide, edited, open_table, state_user, stored, thread_opened
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 
 
 def _conserved(state: SuckerState) -> bool:
@@ -26,14 +25,17 @@ class TableRun:
         self.rng = random.Random(seed)
         self.restarted: set[str] = set()
         self.gave = self.killed = self.concurrent = False
+        self.seated: dict[int, int] = {}  # seat -> user id of the game being played, as stored
 
     def user(self, seat: int) -> FakeUser:
-        return {u.id: u for u in self.users}[state_user(self.bots, seat, self.game_id)]
+        return {u.id: u for u in self.users}[self.seated[seat]]
 
     async def play(self, bot: Any, status: FakeMessage, thread: FakeChannel) -> Any:
         world, bots = self.world, self.bots
+        self.seated = {}  # each table draws its seats: read them once its play starts (they never change after)
         for _ in range(700):
-            state_status, state, _log = stored(bots.database, self.game_id)
+            state_status, state, _log = await stored(bots.target, self.game_id)
+            self.seated = self.seated or {s: await state_user(bots, s, self.game_id) for s in range(state.players)}
             assert _conserved(state)
             if state_status != "active":
                 return bot
@@ -45,14 +47,14 @@ class TableRun:
             edits = status.edits  # each transfer or kill below is followed by a redraw of the status message
             if len(holders) >= 2 and not self.concurrent:
                 # Several players give prisoners at the same moment: each transfer happens exactly once.
-                before = len(stored(bots.database, self.game_id)[2])
+                before = len((await stored(bots.target, self.game_id))[2])
                 results = await asyncio.gather(*(
                     world.fake.slash(self.user(s), world.channel, "sucker", "give",
                                      options={"chip": state.colours[next(iter(state.prisoners(s)))],
                                               "to": self.user(next(t for t in state.live_seats() if t != s))})
                     for s in holders))
                 assert all(r.callback_type == 4 and not r.ephemeral for r in results)
-                _after_status, after, log = stored(bots.database, self.game_id)
+                _after_status, after, log = await stored(bots.target, self.game_id)
                 assert len(log) == before + len(holders) and _conserved(after)
                 self.concurrent = True
                 await edited(world, status, edits + len(holders))
@@ -96,7 +98,7 @@ async def test_four_players_play_to_a_winner_with_transfers_kills_captures_and_r
     assert len(world.guild.threads) == 1
     run = TableRun(world, bots, users, game_id=1, seed=4)
     bot = await run.play(bot, status, world.guild.threads[0])
-    final_status, final, log = stored(bots.database)
+    final_status, final, log = await stored(bots.target)
     assert final_status == "finished" and final.outcome() is not None and len(final.defeated) == 3
     assert "wins" in status.text() and status.components == []
     assert any(a.startswith("kill:") for _, _, a in log), "a capture happened (its owner chose a chip to kill)"
@@ -111,15 +113,15 @@ async def test_four_players_play_to_a_winner_with_transfers_kills_captures_and_r
         await thread_opened(world, status)
         run.game_id, run.rng = game_id, random.Random(game_id)
         bot = await run.play(bot, status, world.guild.threads[-1])
-        assert stored(bots.database, game_id)[0] == "finished"
+        assert (await stored(bots.target, game_id))[0] == "finished"
 
 
 async def test_refusals_are_private_and_change_nothing(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     dave = world.fake.add_user("dave")
     status = await open_table(world, [world.alice, world.bob, world.carol])
-    _s, state, log = stored(bots.database)
-    decider = state_user(bots, state.current_player() or 0)
+    _s, state, log = await stored(bots.target)
+    decider = await state_user(bots, state.current_player() or 0)
     others = [u for u in (world.alice, world.bob, world.carol) if u.id != decider]
     select = next(c for c in status.walk_components() if ":play" in str(c.get("custom_id", "")))
     value = select["options"][0]["value"]
@@ -131,7 +133,7 @@ async def test_refusals_are_private_and_change_nothing(world: World, bots: Table
     assert own.ephemeral and own.message is not None
     nothing = await world.fake.slash(dave, world.channel, "sucker", "kill", options={"chip": "red"})
     assert nothing.ephemeral and nothing.message is not None and "not playing a game here" in nothing.message.content
-    assert stored(bots.database)[2] == log
+    assert (await stored(bots.target))[2] == log
 
 
 async def test_deals_are_numbered_kept_and_marked(world: World, bots: TabletopRunner) -> None:
@@ -148,12 +150,8 @@ async def test_deals_are_numbered_kept_and_marked(world: World, bots: TabletopRu
     assert refused.ephemeral
     second = await world.fake.slash(world.carol, world.channel, "sucker", "deal", options={"text": "Spare me."})
     assert second.message is not None and "Deal #2" in second.message.text()
-    conn = sqlite3.connect(bots.database)
-    try:
-        rows = conn.execute("SELECT number, author_id, text FROM deals WHERE game_id = 1 ORDER BY number").fetchall()
-        marks = conn.execute("SELECT user_id FROM deal_acceptances WHERE game_id = 1").fetchall()
-    finally:
-        conn.close()
+    rows = await stored_rows(bots.target, "SELECT number, author_id, text FROM deals WHERE game_id = 1 ORDER BY number")
+    marks = await stored_rows(bots.target, "SELECT user_id FROM deal_acceptances WHERE game_id = 1")
     assert [(n, a) for n, a, _ in rows] == [(1, world.alice.id), (2, world.carol.id)] and marks == [(world.bob.id,)]
 
 
@@ -173,12 +171,12 @@ async def test_bot_seats_decide_by_themselves(world: World, bots: TabletopRunner
     status = await open_table(world, [world.alice], bots=2)
     rng = random.Random(2)
     for _ in range(400):
-        state_status, state, _log = stored(bots.database)
+        state_status, state, _log = await stored(bots.target)
         if state_status != "active":
             break
         if state.current_player() != 0:
             await asyncio.sleep(0.02)  # a bot is deciding
             continue
         await decide(world, status, world.alice, state, rng)
-    final_status, _final, log = stored(bots.database)
+    final_status, _final, log = await stored(bots.target)
     assert final_status == "finished" and any(user is None for _, user, _ in log)

@@ -51,7 +51,7 @@ async def test_deals_refuse_defeated_players_and_finished_games(
 
     await _resign(world, carol, status)  # alice is the last one in: the game is over
     await world.fake.wait_until(lambda: "wins" in status.text())
-    assert stored(bots.database)[0] == "finished"
+    assert (await stored(bots.target))[0] == "finished"
     before = deal.text()
     for user in (alice, carol):
         late = await world.fake.click(user, deal, accept)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import sqlite3
 from collections.abc import Callable
 
 from bot.games.sucker.people import typed_colour
@@ -19,7 +18,7 @@ from games.sucker.narration import colour_name, words
 from games.text import Plural
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
 from tests.support.sucker import decide, open_table, put_position, stored, thread_opened
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 # What reads the same in every language: code spans (`/простофиля отдать`, `play:red:2`), mentions, channels and
@@ -103,24 +102,20 @@ class Table:
         self.free_actions: list[FakeMessage] = []
         self.refusals = 0
 
-    def _people(self, state: SuckerState) -> dict[int, int]:
+    async def _people(self, state: SuckerState) -> dict[int, int]:
         """Seat -> user id of every person still in the game (computer seats have no user)."""
-        conn = sqlite3.connect(self.bots.database)
-        try:
-            rows = conn.execute("SELECT seat, user_id FROM game_players WHERE game_id = 1").fetchall()
-        finally:
-            conn.close()
+        rows = await stored_rows(self.bots.target, "SELECT seat, user_id FROM game_players WHERE game_id = 1")
         return {int(seat): int(user) for seat, user in rows if user is not None and state.is_live(int(seat))}
 
     async def play(self, status: FakeMessage, thread: FakeChannel) -> None:
         world = self.world
         for _ in range(400):
-            state_status, state, _log = stored(self.bots.database)
+            state_status, state, _log = await stored(self.bots.target)
             if state_status != "active":
                 return
             decider = state.current_player()
             assert decider is not None
-            people = self._people(state)
+            people = await self._people(state)
             if decider not in people:
                 await asyncio.sleep(0.02)  # the computer seat decides
                 continue
@@ -189,7 +184,7 @@ async def test_a_russian_player_on_an_english_server(world: World, bots: Tableto
     status = await open_table(world, [alice, bob], bots=1, options={"chips": 3})
     await thread_opened(world, status)
     thread = world.guild.threads[0]
-    await put_position(world, bot, bots.database, START)
+    await put_position(world, bot, bots.target, START)
     assert thread.name == "So Long Sucker #1"
     assert_english(status)
     assert "plays a chip" in status.text() and "3 players · 3 chips each" in status.text()
@@ -235,7 +230,7 @@ async def test_an_english_player_on_a_russian_server(world: World, bots: Tableto
     status = await open_table(world, [alice, bob], bots=1, options={"chips": 3})
     await thread_opened(world, status)
     thread = world.guild.threads[0]
-    await put_position(world, bot, bots.database, START)
+    await put_position(world, bot, bots.target, START)
     assert thread.name == "Прощай, простофиля #1"
     assert_russian(status)
     assert "Фишку кладёт" in status.text() and "3 игрока · по 3 фишки" in status.text()
@@ -278,7 +273,7 @@ async def test_the_table_talks_russian_with_names_and_colours(world: World, bots
     await thread_opened(world, status)
     thread = world.guild.threads[0]
     # Alice (red) to play, holding a red chip and two blue prisoners; pile 2 is blue under red.
-    await put_position(world, bot, bots.database,
+    await put_position(world, bot, bots.target,
                        SuckerState.from_table(3, holdings=["RBB", "BB", "GG"], piles=["G", "BR"], chain=(0,)))
     await world.fake.wait_until(lambda: "🟦 2 (2 пленника)" in status.text())
     gift = _public(await world.fake.slash(alice, thread, "sucker", "give", options={"chip": "синяя", "to": carol}))
@@ -304,7 +299,7 @@ async def test_running_out_of_time_on_a_russian_server(world: World, bots: Table
     await thread_opened(world, status)
     thread = world.guild.threads[0]
     # Alice (red) is stuck; Bob, then Carol, are asked to rescue her, and let their time run out.
-    await put_position(world, bot, bots.database, SuckerState.from_table(3, holdings=["", "BR", "GR"], chain=(2, 0)))
+    await put_position(world, bot, bots.target, SuckerState.from_table(3, holdings=["", "BR", "GR"], chain=(2, 0)))
     assert f"Ход за игроком {alice.mention} (красный), но" in status.text()
     second = (f"«Прощай, простофиля» #1: время на спасение вышло, поэтому {carol.mention} (зелёный) отказывается "
               f"спасать игрока {alice.mention} (красный); выбывает {alice.mention} (красный).")

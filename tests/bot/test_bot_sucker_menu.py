@@ -32,7 +32,7 @@ async def table_at(world: World, bots: TabletopRunner, position: SuckerState) ->
     bot = await bots.start()
     status = await open_table(world, [world.alice, world.bob, world.carol])
     await thread_opened(world, status)
-    await put_position(world, bot, bots.database, position)
+    await put_position(world, bot, bots.target, position)
     assert await bot_idle(world.fake)
     return status
 
@@ -56,7 +56,7 @@ async def test_a_chip_is_played_in_one_choice_on_the_status_message(world: World
     assert res.callback_type == 7 and res.message is status and not res.errors
     assert f"Last: {world.alice.mention} (red) plays a blue chip on pile 2." in status.text()
     assert f"**{world.alice.mention} (red) names who moves next.**" in status.text()
-    assert stored(bots.database)[2][-1][2] == chosen
+    assert (await stored(bots.target))[2][-1][2] == chosen
     # One request: the interaction's answer, which redraws the status message; nothing else touches it.
     after = world.fake.requests[before:]
     assert [r.path for r in after if r.route == CALLBACK_ROUTE] == [f"/interactions/{res.id}/{res.token}/callback"]
@@ -98,7 +98,7 @@ async def test_plays_that_do_not_fit_take_two_steps(world: World, bots: Tabletop
                                    values=[second["options"][0]["value"]])
     assert done.callback_type == 7 and done.message is not None and "Done:" in done.message.content, done.errors
     assert await bot_idle(world.fake)
-    assert stored(bots.database)[2][-1][2] == "play:blue:new"
+    assert (await stored(bots.target))[2][-1][2] == "play:blue:new"
     assert f"Last: {world.alice.mention} (red) starts a new pile with a blue chip." in status.text()
 
 
@@ -113,5 +113,5 @@ async def test_a_chip_menu_posted_before_one_step_plays_still_works(world: World
     assert private.ephemeral and private.message is not None and "where?" in private.message.content
     done = await world.fake.click(world.alice, private.message, private.message.button("New pile")["custom_id"])
     assert done.callback_type == 7, done.errors
-    assert stored(bots.database)[2][-1][2] == "play:red:new"
+    assert (await stored(bots.target))[2][-1][2] == "play:red:new"
     await world.fake.wait_until(lambda: bool(menus(status)) is False and "names who moves next" in status.text())

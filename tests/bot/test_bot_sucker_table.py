@@ -6,8 +6,6 @@ Seats follow join order: alice red, bob blue, carol green, then the computer sea
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.client import TabletopBot
 from bot.games.sucker import board
 from bot.i18n import Say
@@ -18,7 +16,7 @@ from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, Intera
 from tests.support.fakediscord.limits import check_message
 from tests.support.interactions import bot_idle
 from tests.support.sucker import open_table, put_position, stored, thread_opened
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 
 R, B, G = 0, 1, 2
 THREAD_MEMBERS = "/channels/{channel_id}/thread-members/{user_id}"
@@ -45,7 +43,7 @@ async def table(world: World, bots: TabletopRunner, users: list[FakeUser], compu
     status = await open_table(world, users, bots=computers)
     await thread_opened(world, status)
     if position is not None:
-        await put_position(world, bot, bots.database, position)
+        await put_position(world, bot, bots.target, position)
     return bot, status, world.guild.threads[-1]
 
 
@@ -167,7 +165,7 @@ async def test_a_person_resigns_after_confirming_and_the_table_is_told(world: Wo
 
     ask = await click(world, bob, status, "Resign")
     assert ask.ephemeral and said(ask).startswith("Resign from So Long Sucker #1?") and ask.message is not None
-    _s, _state, log = stored(bots.database)
+    _s, _state, log = await stored(bots.target)
     assert len(log) == 0, "asking changes nothing"
     await click(world, bob, ask.message, "Yes, resign")
     assert ask.message.content == "You resigned from So Long Sucker #1." and ask.message.components == []
@@ -181,7 +179,7 @@ async def test_a_person_resigns_after_confirming_and_the_table_is_told(world: Wo
     assert command.ephemeral and command.message is not None and "Resign from So Long Sucker #1?" in said(command)
     await click(world, carol, command.message, "Yes, resign")
     await world.fake.wait_until(lambda: "wins" in status.text())
-    assert status.components == [] and stored(bots.database)[0] == "finished"
+    assert status.components == [] and (await stored(bots.target))[0] == "finished"
 
 
 # ----- time ---------------------------------------------------------------------------------------------------------
@@ -192,7 +190,7 @@ async def test_running_out_of_time_is_told_with_names(world: World, bots: Tablet
     await thread_opened(world, status)
     thread = world.guild.threads[0]
     # Put before the first decision's time runs out: alice is stuck; bob, then carol, are asked to rescue her.
-    await put_position(world, bot, bots.database, SuckerState.from_table(3, holdings=["", "BR", "GR"], chain=(G, R)))
+    await put_position(world, bot, bots.target, SuckerState.from_table(3, holdings=["", "BR", "GR"], chain=(G, R)))
     first = f"time ran out for a rescue, so {bob.mention} (blue) declines to rescue {alice.mention} (red)."
     await world.fake.wait_until(lambda: thread_says(world, thread, first), timeout=6)
     second = (f"time ran out for a rescue, so {carol.mention} (green) declines to rescue {alice.mention} (red); "
@@ -205,12 +203,8 @@ async def test_running_out_of_time_is_told_with_names(world: World, bots: Tablet
         lambda: any(out in m.text() and "is over" in m.text() for m in world.fake.channel_messages(world.channel)),
         timeout=6)
     assert await bot_idle(world.fake)
-    assert stored(bots.database)[0] == "finished"
-    conn = sqlite3.connect(bots.database)
-    try:
-        places = conn.execute("SELECT seat, place FROM game_players WHERE game_id = 1 ORDER BY seat").fetchall()
-    finally:
-        conn.close()
+    assert (await stored(bots.target))[0] == "finished"
+    places = await stored_rows(bots.target, "SELECT seat, place FROM game_players WHERE game_id = 1 ORDER BY seat")
     assert places == [(R, 3), (B, 1), (G, 2)]
 
 

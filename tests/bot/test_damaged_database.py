@@ -20,7 +20,11 @@ import pytest
 
 from bot.errors import DAMAGED_DATABASE_MESSAGE
 from tests.support.damage import PAGE_SIZE, database_with_games, files_in, leaf_pages, overwrite_page
-from tests.support.world import TabletopRunner, World
+from tests.support.world import (
+    TabletopRunner,
+    World,
+    bots_on_sqlite,  # noqa: F401  (the file itself: SQLite only)
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 _OUR_SETTINGS = ("DISCORD_", "DEV_GUILD", "TURN_", "LOG_", "CHALLENGE_", "DATABASE_PATH")

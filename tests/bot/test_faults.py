@@ -10,12 +10,12 @@ interaction, at least see the truth on the board).
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
 import random
-import sqlite3
+import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 import aiohttp
 import pytest
@@ -26,7 +26,7 @@ from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, Intera
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.interactions import bot_idle
 from tests.support.sucker import decide, open_table, put_position, state_user, stored, thread_opened
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 
 CHANNEL_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
 CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
@@ -35,21 +35,23 @@ CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
 # --------------------------------------------------------------------------- helpers
 
 
-def _moves(database: Path, game_id: int = 1) -> list[tuple[int, str]]:
-    conn = sqlite3.connect(database)
-    try:
-        rows = conn.execute("SELECT ply, action FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)).fetchall()
-    finally:
-        conn.close()
+async def _moves(bots: TabletopRunner, game_id: int = 1) -> list[tuple[int, str]]:
+    rows = await stored_rows(bots.target, "SELECT ply, action FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
     return [(int(p), str(a)) for p, a in rows]
 
 
-def _game_count(database: Path) -> int:
-    conn = sqlite3.connect(database)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    finally:
-        conn.close()
+async def _game_count(bots: TabletopRunner) -> int:
+    [(count,)] = await stored_rows(bots.target, "SELECT COUNT(*) FROM games")
+    return int(count)
+
+
+async def _moves_reach(fake: FakeDiscord, bots: TabletopRunner, count: int, timeout: float) -> None:
+    """Wait until `count` moves of game 1 are stored (the bot's own reply comes after the click's answer)."""
+    deadline = time.monotonic() + timeout
+    while len(await _moves(bots)) != count:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{count} stored moves not reached within {timeout} s{fake.diagnose()}")
+        await asyncio.sleep(0.01)
 
 
 def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -147,7 +149,7 @@ async def test_chopsticks_goes_on_across_gateway_faults_that_resume(
         before = _position(board)
         await _play_one(world, board)
         assert _position(board) != before, name
-        assert len(_moves(bots.database)) == n + 1, name
+        assert len(await _moves(bots)) == n + 1, name
     assert fake.hub.identify_count == 1 and fake.hub.resume_count == len(RESUMING)
     assert fake.hub.replayed_count >= len(RESUMING)
     assert _errors(caplog) == []
@@ -168,7 +170,7 @@ async def test_chopsticks_goes_on_after_an_invalid_session_that_needs_identify(
     await _play_one(world, board)
     res = await fake.slash(world.carol, world.channel, "chopsticks", "challenge", {"opponent": world.alice})
     assert res.callback_type == 4 and not res.ephemeral
-    assert len(_moves(bots.database)) == 2
+    assert len(await _moves(bots)) == 2
     assert _errors(caplog) == []
 
 
@@ -186,12 +188,12 @@ async def test_so_long_sucker_goes_on_across_gateway_faults(
         lambda f: f.disconnect_gateway(),
     ]
     for fault in faults:
-        _s, state, log = stored(bots.database)
+        _s, state, log = await stored(bots.target)
         await fault(fake)
         await fake.hub.wait_ready(10)  # an IDENTIFY after op 9 comes 5 s later
-        decider = {u.id: u for u in users}[state_user(bots, state.current_player() or 0)]
+        decider = {u.id: u for u in users}[await state_user(bots, state.current_player() or 0)]
         await decide(world, status, decider, state, rng)
-        assert len(stored(bots.database)[2]) == len(log) + 1
+        assert len((await stored(bots.target))[2]) == len(log) + 1
     assert (fake.hub.identify_count, fake.hub.resume_count) == (2, 2)
     assert _errors(caplog) == []
 
@@ -208,9 +210,9 @@ async def test_rate_limited_click_answer_is_retried_and_the_move_stored_once(
     fault = fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=429, retry_after=0.1, times=2)
     res = await _play_one(world, board)
     assert len(fault.hits) == 2 and _callbacks(fake, res) == [429, 429, 200]
-    assert len(_moves(bots.database)) == 1
+    assert len(await _moves(bots)) == 1
     await _play_one(world, board)  # and the game goes on
-    assert len(_moves(bots.database)) == 2
+    assert len(await _moves(bots)) == 2
     assert _errors(caplog) == []
 
 
@@ -222,7 +224,7 @@ async def test_rate_limited_slash_answer_creates_one_game(
     fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=429, retry_after=0.1, is_global=True)
     res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"opponent": world.bob})
     assert res.callback_type == 4 and res.message is not None
-    assert _game_count(bots.database) == 1 and len(fake.channel_messages(world.channel)) == 1
+    assert await _game_count(bots) == 1 and len(fake.channel_messages(world.channel)) == 1
     assert _errors(caplog) == []
 
 
@@ -235,7 +237,7 @@ async def test_server_error_on_the_click_answer_is_retried_and_the_move_stored_o
     fault = fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=500)
     res = await _play_one(world, board)  # discord.py waits 1 s, then sends the answer again
     assert len(fault.hits) == 1 and _callbacks(fake, res) == [500, 200]
-    assert len(_moves(bots.database)) == 1
+    assert len(await _moves(bots)) == 1
     assert _errors(caplog) == []
 
 
@@ -251,14 +253,11 @@ async def test_bot_move_redraw_survives_rate_limits_and_server_errors(
     assert board is not None
     for status in (429, 500):  # the first plies of Chopsticks cannot end the game
         await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
-        before = len(_moves(bots.database))
+        before = len(await _moves(bots))
         fault = fake.inject_rest_fault("PATCH", CHANNEL_MESSAGE, status=status, retry_after=0.1)
         await _play_one(world, board)
 
-        def both_stored(count: int = before + 2) -> bool:  # the human's move and the bot's reply
-            return len(_moves(bots.database)) == count
-
-        await fake.wait_until(both_stored, timeout=5)
+        await _moves_reach(fake, bots, before + 2, timeout=5)  # the human's move and the bot's reply
         await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
         assert [r.path.rsplit("/", 1)[1] for r in fault.hits] == [str(board.id)]
     assert _errors(caplog) == []
@@ -279,12 +278,12 @@ async def test_click_answer_lost_after_discord_applied_it(
     res = await _play_one(world, board)
     await fake.wait_until(lambda: len(_callbacks(fake, res)) >= 2, timeout=5)
     assert len(fault.hits) == 1 and _callbacks(fake, res)[:2] == [500, 400]
-    assert _position(board) != before and len(_moves(bots.database)) == 1
+    assert _position(board) != before and len(await _moves(bots)) == 1
     # The player is told (privately) that Discord had trouble, and that the board shows what happened.
     await res.wait_for_followups(1)
     assert res.followups[0].ephemeral and "board" in res.followups[0].content
     await _play_one(world, board)
-    assert len(_moves(bots.database)) == 2
+    assert len(await _moves(bots)) == 2
     assert _errors(caplog) == []
 
 
@@ -310,15 +309,15 @@ async def test_click_answered_too_late_still_shows_the_move(
     await res.wait(5)
     assert res.expired and res.callback_type is None  # Discord: "This interaction failed"
     fake.interaction_deadline = None  # a slow test machine must not fail the clicks below
-    assert len(_moves(bots.database)) == 1
+    assert len(await _moves(bots)) == 1
     # Told that it failed, the player clicks the same button again: refused, not played twice.
     again = await fake.click(mover, as_seen, move)
     assert again.ephemeral and again.message is not None and "look at the board again" in again.message.content
-    assert len(_moves(bots.database)) == 1
+    assert len(await _moves(bots)) == 1
     await fake.wait_until(lambda: _position(board) != before, timeout=5)
     assert player_to_move(board) != mover.id
     await _play_one(world, board)
-    assert len(_moves(bots.database)) == 2
+    assert len(await _moves(bots)) == 2
     assert _errors(caplog) == []
 
 
@@ -334,7 +333,7 @@ async def test_click_answer_connection_dropped(
     fake.inject_rest_fault("POST", CALLBACK_ROUTE, drop=True, applied=applied)
     mover = _users(world)[player_to_move(board) or 0]
     res = await fake.click(mover, board, move_buttons(board)[0]["custom_id"])
-    assert len(_moves(bots.database)) == 1
+    assert len(await _moves(bots)) == 1
     await fake.wait_until(lambda: _position(board) != before, timeout=5)
     # The player hears that their answer went astray, privately.
     if applied:
@@ -344,7 +343,7 @@ async def test_click_answer_connection_dropped(
         told = res.message
     assert told.ephemeral and "board" in told.content
     await _play_one(world, board)
-    assert len(_moves(bots.database)) == 2
+    assert len(await _moves(bots)) == 2
     assert _errors(caplog) == []
 
 
@@ -359,16 +358,16 @@ async def test_bot_opponent_still_moves_when_the_click_answer_was_lost(
     board = res.message
     assert board is not None
     await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
-    before = len(_moves(bots.database))
+    before = len(await _moves(bots))
     fake.interaction_deadline = 0.5
     fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=None, delay=0.6)
     lost = await fake.click(world.alice, board, move_buttons(board)[0]["custom_id"], wait=False)
     await lost.wait(5)
     assert lost.expired
     fake.interaction_deadline = None
-    assert len(_moves(bots.database)) == before + 1
+    assert len(await _moves(bots)) == before + 1
     # A first move cannot end a game of Chopsticks: the bot has a reply, and then the board is Alice's again.
-    await fake.wait_until(lambda: len(_moves(bots.database)) == before + 2, timeout=5)
+    await _moves_reach(fake, bots, before + 2, timeout=5)
     await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
     await _play_one(world, board)
     assert _errors(caplog) == []
@@ -386,10 +385,10 @@ async def test_so_long_sucker_status_edit_fails_after_the_decision_was_stored(
     status = await open_table(world, users)
     await thread_opened(world, status)  # the status names the table-talk thread: no edit is on its way
     position = SuckerState.from_table(3, 10, holdings=["RB", "B", "G"], piles=["R", "B", "G"] * 8 + ["G"], chain=(0,))
-    await put_position(world, bot, bots.database, position)
+    await put_position(world, bot, bots.target, position)
     assert await bot_idle(fake)
-    _s, state, log = stored(bots.database)
-    decider = {u.id: u for u in users}[state_user(bots, state.current_player() or 0)]
+    _s, state, log = await stored(bots.target)
+    decider = {u.id: u for u in users}[await state_user(bots, state.current_player() or 0)]
     select = next(c for c in status.walk_components() if ":chip" in str(c.get("custom_id", "")))
     private = await fake.select(decider, status, str(select["custom_id"]), [select["options"][0]["value"]])
     assert private.message is not None and private.ephemeral
@@ -400,12 +399,12 @@ async def test_so_long_sucker_status_edit_fails_after_the_decision_was_stored(
     assert res.callback_type == 7 and "Done:" in private.message.content
     told = (await res.wait_for_followups(1))[0]
     assert told.ephemeral and "board" in told.content
-    assert len(fault.hits) == 1 and len(stored(bots.database)[2]) == len(log) + 1
+    assert len(fault.hits) == 1 and len((await stored(bots.target))[2]) == len(log) + 1
     await fake.wait_until(lambda: status.text() != shown, timeout=5)
-    _s, after, _log = stored(bots.database)
-    next_decider = {u.id: u for u in users}[state_user(bots, after.current_player() or 0)]
+    _s, after, _log = await stored(bots.target)
+    next_decider = {u.id: u for u in users}[await state_user(bots, after.current_player() or 0)]
     await decide(world, status, next_decider, after, random.Random(1))
-    assert len(stored(bots.database)[2]) == len(log) + 2
+    assert len((await stored(bots.target))[2]) == len(log) + 2
     assert _errors(caplog) == []
 
 
@@ -423,10 +422,10 @@ async def test_bot_move_redraw_is_tried_again_when_discord_is_unavailable(
     board = res.message
     assert board is not None
     await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
-    before = len(_moves(bots.database))
+    before = len(await _moves(bots))
     fault = fake.inject_rest_fault("PATCH", CHANNEL_MESSAGE, status=503, times=2)
     await _play_one(world, board)
-    await fake.wait_until(lambda: len(_moves(bots.database)) == before + 2, timeout=5)
+    await _moves_reach(fake, bots, before + 2, timeout=5)
     await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
     assert len(fault.hits) == 2
     assert _errors(caplog) == []
@@ -444,5 +443,5 @@ async def test_command_answer_lost_after_discord_applied_it(
     res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"opponent": world.bob})
     await fake.wait_until(lambda: bool(res.followups), timeout=10)
     assert res.followups[0].ephemeral and "did not pass on my answer" in res.followups[0].text()
-    assert _game_count(bots.database) == 1
+    assert await _game_count(bots) == 1
     assert _errors(caplog) == []

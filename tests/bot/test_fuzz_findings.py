@@ -3,10 +3,11 @@ pinned down here with the smallest interaction that showed it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -15,7 +16,7 @@ from games import game_class
 from tests.support.fakediscord import FakeMessage
 from tests.support.fakediscord.interactions import MESSAGE_COMPONENT
 from tests.support.interactions import BUTTON, bot_idle, carrier, raw_interaction
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 from tests.tools.fuzz_time import VirtualClock
 
 BEYOND_SQLITE = 2**63  # 19 digits, as a component's template admits, and one more than SQLite's largest integer
@@ -51,15 +52,24 @@ async def test_a_lobby_whose_message_was_deleted_expires_quietly(
     with caplog.at_level(logging.WARNING):
         clock.now += LOBBY_TIMEOUT + 1
         bot.service.timers_changed.set()
-        await world.fake.wait_until(lambda: _lobby_status(bots) == "expired", timeout=5)
+        await _eventually(lambda: _lobby_is(bots, "expired"), timeout=5)
         await bot_idle(world.fake)
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert any("lobby" in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
 
 
-def _lobby_status(bots: TabletopRunner) -> str:
-    with sqlite3.connect(bots.database) as conn:
-        return str(conn.execute("SELECT status FROM lobbies").fetchone()[0])
+async def _eventually(condition: Callable[[], Awaitable[bool]], timeout: float) -> None:
+    """`fake.wait_until` for a condition read from the database (a query is awaited)."""
+    deadline = time.monotonic() + timeout
+    while not await condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"condition not met within {timeout} s")
+        await asyncio.sleep(0.01)
+
+
+async def _lobby_is(bots: TabletopRunner, status: str) -> bool:
+    [(stored,)] = await stored_rows(bots.target, "SELECT status FROM lobbies")
+    return str(stored) == status
 
 
 async def test_a_player_out_of_a_chopsticks_table_is_refused_resign_not_asked_to_confirm(
@@ -76,39 +86,43 @@ async def test_a_player_out_of_a_chopsticks_table_is_refused_resign_not_asked_to
     for user in (bob, carol):
         await fake.click(user, lobby, _button(lobby, "Join"))
     await fake.click(alice, lobby, _button(lobby, "Start"))  # the lobby message is now the board
-    first = _seat_users(bots)[_to_move(bots)]
+    first = (await _seat_users(bots))[await _to_move(bots)]
     clock.now += bot.service.turn_timeout + 1  # the first to move runs out of time: out, the others play on
     bot.service.timers_changed.set()
-    await fake.wait_until(lambda: _moves(bots) == 1, timeout=5)
+    await _eventually(lambda: _moves_are(bots, 1), timeout=5)
     await bot_idle(fake)
     out = fake.users[first]
-    before = _moves(bots)
+    before = await _moves(bots)
     res = await fake.click(out, lobby, _button(lobby, "Resign"))
     assert res.callback_type == 4 and res.message is not None and res.message.ephemeral
     assert res.message.content == "You are already out of Chopsticks #1." and res.message.components == []
-    assert _moves(bots) == before
+    assert await _moves(bots) == before
 
 
 def _button(message: FakeMessage, label: str) -> str:
     return str(next(b["custom_id"] for b in message.buttons() if str(b.get("label", "")).startswith(label)))
 
 
-def _seat_users(bots: TabletopRunner) -> dict[int, int]:
-    with sqlite3.connect(bots.database) as conn:
-        return dict(conn.execute("SELECT seat, user_id FROM game_players WHERE game_id = 1").fetchall())
+async def _seat_users(bots: TabletopRunner) -> dict[int, int]:
+    rows = await stored_rows(bots.target, "SELECT seat, user_id FROM game_players WHERE game_id = 1")
+    return {int(seat): int(user) for seat, user in rows}
 
 
-def _to_move(bots: TabletopRunner) -> int:
-    with sqlite3.connect(bots.database) as conn:
-        state = json.loads(conn.execute("SELECT state FROM games WHERE id = 1").fetchone()[0])
+async def _to_move(bots: TabletopRunner) -> int:
+    [(stored,)] = await stored_rows(bots.target, "SELECT state FROM games WHERE id = 1")
+    state = json.loads(stored)
     seat = game_class("chopsticks").from_dict(state).current_player()
     assert seat is not None
     return seat
 
 
-def _moves(bots: TabletopRunner) -> int:
-    with sqlite3.connect(bots.database) as conn:
-        return int(conn.execute("SELECT move_count FROM games WHERE id = 1").fetchone()[0])
+async def _moves(bots: TabletopRunner) -> int:
+    [(count,)] = await stored_rows(bots.target, "SELECT move_count FROM games WHERE id = 1")
+    return int(count)
+
+
+async def _moves_are(bots: TabletopRunner, count: int) -> bool:
+    return await _moves(bots) == count
 
 
 async def test_a_rematch_asked_outside_the_games_channel_is_refused_with_where_to_ask(
@@ -132,8 +146,7 @@ async def test_a_rematch_asked_outside_the_games_channel_is_refused_with_where_t
                                 source=elsewhere)
     assert res.callback_type == 4 and res.message is not None and res.message.ephemeral
     assert res.message.content == f"Ask for the rematch in <#{world.channel.id}>, where the game was played."
-    with sqlite3.connect(bots.database) as conn:
-        assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+    assert await stored_rows(bots.target, "SELECT count(*) FROM games") == [(1,)]
     ending = next(m for m in fake.channel_messages(world.channel) if "rm:1" in m.custom_ids())
     rematch = await fake.click(alice, ending, "rm:1")  # where the game was played: a rematch
     assert rematch.message is not None and not rematch.message.ephemeral and "rematch" in rematch.message.content

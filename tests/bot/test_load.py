@@ -11,7 +11,7 @@ async def test_concurrent_clicks_in_many_games_apply_exactly_one_move_per_turn(
 ) -> None:
     prepare_world(world.fake, games=20, channels=5)
     await bots.start()
-    report = await run_load(world.fake, bots.database, games=20, channels=5, rounds=4, mover_clicks=3,
+    report = await run_load(world.fake, bots.target, games=20, channels=5, rounds=4, mover_clicks=3,
                             rival_clicks=1, timeout=30)
     # run_load raises on any doubled, lost or unexplained click; here the totals it checked.
     going = sum(report.in_progress)

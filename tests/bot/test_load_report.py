@@ -12,7 +12,7 @@ async def test_a_paced_load_reports_its_pace_cpu_and_goal(world: World, bots: Ta
     prepare_world(world.fake, games=10, channels=3)
     await bots.start()
     collector = gc.get_threshold()
-    report = await run_load(world.fake, bots.database, games=10, channels=3, rounds=2, rate=400, timeout=30)
+    report = await run_load(world.fake, bots.target, games=10, channels=3, rounds=2, rate=400, timeout=30)
     lines = "\n".join(report.lines())
     assert report.play.interactions == 4 * sum(report.in_progress)
     assert "paced at 400 interactions/s" in lines

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import sqlite3
 
 from bot.client import TabletopBot
 from games.sucker.engine import SuckerState
@@ -17,7 +16,7 @@ from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
 from tests.support.sucker import decide, open_table, stored, thread_opened
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 
 _LINK = re.compile(r"https://discord.com/channels/\d+/\d+/(\d+)")
 
@@ -247,18 +246,18 @@ async def test_so_long_sucker_every_decision_that_passes_notifies_its_person_onc
     rng = random.Random(11)
     for _ in range(400):
         await bot.service.told()
-        game_status, state, _log = stored(bots.database)
+        game_status, state, _log = await stored(bots.target)
         if game_status != "active":
             break
         decider = state.current_player()
         assert decider is not None
         await decide(world, status, users[decider], state, rng)
     await bot.service.told()
-    game_status, _final, log = stored(bots.database)
+    game_status, _final, log = await stored(bots.target)
     assert game_status == "finished"
     # Replay the log: a decision passed to a person (who did not bring it about) each time the decider changed.
     expected = {u.id: 2 for u in users}  # the start of the game, and its end
-    position = SuckerState.from_dict(_initial(bots))
+    position = SuckerState.from_dict(await _initial(bots))
     for seat, actor, text in log:
         before = position.current_player()
         position = position.apply_text(seat, text)
@@ -268,19 +267,11 @@ async def test_so_long_sucker_every_decision_that_passes_notifies_its_person_onc
     for person in users:
         told = world.fake.notifications(person)
         assert len(told) == expected[person.id], [m.content for m in told]
-    conn = sqlite3.connect(bots.database)
-    try:
-        (live,) = conn.execute("SELECT count(*) FROM turn_pings").fetchone()
-    finally:
-        conn.close()
+    [(live,)] = await stored_rows(bots.target, "SELECT count(*) FROM turn_pings")
     assert live == 0, "no turn notification is left once the game is over"
 
 
-def _initial(bots: TabletopRunner) -> dict[str, object]:
-    conn = sqlite3.connect(bots.database)
-    try:
-        (initial,) = conn.execute("SELECT initial_state FROM games WHERE id = 1").fetchone()
-    finally:
-        conn.close()
+async def _initial(bots: TabletopRunner) -> dict[str, object]:
+    [(initial,)] = await stored_rows(bots.target, "SELECT initial_state FROM games WHERE id = 1")
     loaded: dict[str, object] = json.loads(initial)
     return loaded

@@ -18,7 +18,6 @@ from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.world import (
     TabletopRunner,
     World,
-    bots_on_both_databases,  # noqa: F401  (the `bots` fixture: every test here runs on both)
     stored_chopsticks,
 )
 

@@ -59,7 +59,7 @@ async def test_a_generals_replay_numbers_moves_of_play_draws_pictures_and_can_be
     await images(world, True)
 
     await play_plans(world, boards, plans, lambda board: "wins" in board.text())
-    total = db_row(bots, "SELECT move_count FROM games WHERE id = 1")[0] - SETUP_ACTIONS
+    total = int((await db_row(bots, "SELECT move_count FROM games WHERE id = 1"))[0]) - SETUP_ACTIONS
     frame = await replay(world, carol, 0)
     assert frame.content == f"Move 0 of {total}: the setup is done and play begins."
     assert f"move 0 of {total}" in frame.text() and "Ranks are shown" not in frame.text()
@@ -119,11 +119,11 @@ async def test_a_sucker_replay_steps_through_its_moves_with_the_table(world: Wor
     people = [world.alice, world.bob, world.carol]
     await open_table(world, people)
     for _ in range(3):  # the moves are made by the service (how a chip is played is the table's own tests' topic)
-        _status, state, _log = stored(bots.database)
+        _status, state, _log = await stored(bots.target)
         seat = state.current_player()
         assert seat is not None
         await bot.service.act(1, people[seat].id, state.legal_actions(seat)[0].text())
-    *_, log = stored(bots.database)
+    *_, log = await stored(bots.target)
     assert len(log) == 3
     frame = await replay(world, world.carol)
     assert frame.content.startswith("Move 3 of 3: <@") and f"played `{log[-1][2]}`" in frame.content

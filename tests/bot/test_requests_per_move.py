@@ -38,7 +38,7 @@ def _at_minimum(tally: Tally) -> None:
 async def test_each_applied_move_costs_the_minimum_of_requests(world: World, bots: TabletopRunner,
                                                                caplog: pytest.LogCaptureFixture) -> None:
     await bots.start()
-    fake, database, channel, rng = world.fake, bots.database, world.channel, random.Random(3)
+    fake, database, channel, rng = world.fake, bots.target, world.channel, random.Random(3)
     tallies = new_tallies()
     await generals_game(fake, database, channel, tallies[GENERALS], rng, plan=SHORT_GAME)
     await generals_game(fake, database, channel, tallies[GENERALS_MY_BOARD], rng, plan=SHORT_GAME, my_board=True)

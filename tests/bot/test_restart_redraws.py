@@ -7,20 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from dataclasses import dataclass, field
 
 import pytest
 
 from bot.client import TabletopBot
 from bot.service import GameService
-from storage import Database
+from storage.connection import open_database
 from tests.bot.test_bot_generals import BOARD_TITLE
 from tests.support.boards import player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.interactions import bot_idle
 from tests.support.sucker import open_table
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, change_stored
 
 ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 
@@ -117,7 +116,7 @@ async def _restart(bots: TabletopRunner, bot: TabletopBot) -> tuple[TabletopBot,
 async def _act_while_stopped(bots: TabletopRunner, actions: list[tuple[int, int | None]]) -> None:
     """Store the first legal action of a (game, user) while the bot is stopped, as a bot killed right after
     committing it would leave the game: stored, never drawn. User None: whoever is to decide."""
-    db = await Database.open(bots.database)
+    db = await open_database(bots.target)
     try:
         service = GameService(db)
         for game_id, user_id in actions:
@@ -167,10 +166,7 @@ async def test_a_restart_edits_no_current_board_and_redraws_exactly_the_stale_on
     # And in another Generals game, Bob's board is as if it had never been delivered (a stop right after the
     # challenge was accepted, before the boards went out).
     undelivered = generals[1]
-    conn = sqlite3.connect(bots.database)
-    with conn:
-        conn.execute("DELETE FROM private_boards WHERE game_id = ? AND seat = 1", (undelivered,))
-    conn.close()
+    await change_stored(bots.target, "DELETE FROM private_boards WHERE game_id = ? AND seat = 1", (undelivered,))
 
     before = {id(m): (m.edits, m.text()) for m in tables.boards()}
     bot, since = await _restart(bots, bot)

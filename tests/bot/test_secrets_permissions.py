@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
+from storage.connection import open_database
+from storage.postgres import is_postgres_url
+from storage.sql import select
 from tests.support.boards import player_to_move
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.interactions import APPLICATION_COMMAND
@@ -24,19 +26,22 @@ MANAGE_GUILD = 1 << 5
 MODERATOR = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 13) | (1 << 28) | (1 << 40)
 
 
-def rows(database: Path) -> dict[str, list[tuple[Any, ...]]]:
+async def rows(target: str | Path) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table: what must not change when a request is refused."""
-    conn = sqlite3.connect(database)
+    tables_sql = ("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+                  "AND table_type = 'BASE TABLE'" if is_postgres_url(target)
+                  else "SELECT name FROM sqlite_master WHERE type = 'table'")
+    db = await open_database(target)
     try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        found = {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+        tables = [str(r[0]) for r in await db.query(select(tables_sql, ()))]
+        found = {t: sorted(await db.query(select(f'SELECT * FROM "{t}"', ())), key=repr) for t in tables}
         # The language a person's Discord client uses is remembered from whatever they send (for the direct
         # messages we write them later): not something their request changed. Their notification choice is.
-        found["user_settings"] = sorted(conn.execute(
-            "SELECT user_id, notify FROM user_settings WHERE notify != 'mention'").fetchall())
+        found["user_settings"] = sorted(await db.query(select(
+            "SELECT user_id, notify FROM user_settings WHERE notify != 'mention'", ())))
         return found
     finally:
-        conn.close()
+        await db.close()
 
 
 def refused(res: InteractionResult, *words: str) -> bool:
@@ -134,7 +139,7 @@ async def test_settings_need_manage_server_from_discord_and_from_the_bot(world: 
 
     # ... unless the server's admins opened it to everyone: then the bot refuses by itself.
     fake.permission_overrides.add("settings")
-    before = rows(bots.database)
+    before = await rows(bots.target)
     for sub, options in (("show", {}), ("set", {"images": False, "turn_time": "1h"}),
                          ("game", {"game": "sucker", "enabled": False})):
         for permissions in (0, MODERATOR):
@@ -145,12 +150,12 @@ async def test_settings_need_manage_server_from_discord_and_from_the_bot(world: 
     in_dm = await raw_interaction(fake, APPLICATION_COMMAND, world.alice, fake.dm_channel(world.alice), data,
                                   permissions=MANAGE_GUILD)
     assert refused(in_dm, "server")
-    assert rows(bots.database) == before
+    assert await rows(bots.target) == before
 
     allowed = await fake.slash(world.alice, world.channel, "settings", "set", options={"images": False},
                                permissions=MANAGE_GUILD)
     assert allowed.ephemeral and allowed.message is not None and "pictures: **off**" in allowed.message.text()
-    assert rows(bots.database) != before
+    assert await rows(bots.target) != before
 
 
 # ----- seated players only --------------------------------------------------------------------------------------
@@ -180,7 +185,7 @@ async def test_only_seated_players_act(world: World, bots: TabletopRunner) -> No
     assert challenge is not None
     assert await bot_idle(fake)
 
-    before = rows(bots.database)
+    before = await rows(bots.target)
     answers = []
     for message in (board, status, challenge):
         for component in message.walk_components():
@@ -195,7 +200,7 @@ async def test_only_seated_players_act(world: World, bots: TabletopRunner) -> No
     answers.append(await fake.slash(carol, world.channel, "generals", "board", options={"game": 3}))
     assert len(answers) >= 8
     assert all(refused(a) for a in answers), [a.message and a.message.content for a in answers if not refused(a)]
-    assert rows(bots.database) == before
+    assert await rows(bots.target) == before
 
 
 # ----- another server -------------------------------------------------------------------------------------------
@@ -219,7 +224,7 @@ async def test_no_one_acts_in_a_game_from_another_server_or_a_dm(world: World, b
 
     mover = users[player_to_move(board) or 0]
     move = next(c for c in board.custom_ids() if ":mv:" in c)
-    before = rows(bots.database)
+    before = await rows(bots.target)
     answers = []
     for place in (elsewhere, fake.dm_channel(mover)):  # the real move, by the player to move, from elsewhere
         answers.append(await fake.click(mover, carrier(fake, place, move), move))
@@ -241,8 +246,8 @@ async def test_no_one_acts_in_a_game_from_another_server_or_a_dm(world: World, b
     answers.append(await fake.slash(world.alice, elsewhere, "generals", "board", options={"game": 3}))
     assert all(refused(a, "another server") for a in answers), [
         a.message and a.message.content for a in answers if not refused(a, "another server")]
-    assert rows(bots.database) == before
+    assert await rows(bots.target) == before
 
     # The same move on the game's own board is played.
     done = await fake.click(mover, board, move)
-    assert done.callback_type == 7 and rows(bots.database) != before
+    assert done.callback_type == 7 and await rows(bots.target) != before

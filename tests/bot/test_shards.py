@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import random
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from tests.bot.test_bot_generals import BOARD_TITLE
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, settled, to_move
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,14 +63,6 @@ async def _chopsticks_to_the_end(world: World, channel: FakeChannel, seed: int) 
     return board, moves
 
 
-def _stored(bots: TabletopRunner, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(bots.database)
-    try:
-        return [tuple(row) for row in conn.execute(sql, args).fetchall()]
-    finally:
-        conn.close()
-
-
 async def test_one_process_runs_both_shards_and_plays_in_a_server_of_each(world: World, bots: TabletopRunner) -> None:
     fake = world.fake
     channels = [_shard_channel(world, 0, "Shard Zero"), _shard_channel(world, 1, "Shard One")]
@@ -91,8 +82,8 @@ async def test_one_process_runs_both_shards_and_plays_in_a_server_of_each(world:
         clicks = [r for r in fake.interactions.values() if r.channel is channel]
         assert {r.shard for r in clicks} == {(shard, 2)}  # every click of this server came through its shard
         game = shard + 1  # the games are numbered as they were made
-        [(status, count)] = _stored(bots, "SELECT g.status, COUNT(m.ply) FROM games g LEFT JOIN moves m "
-                                          "ON m.game_id = g.id WHERE g.id = ? GROUP BY g.id", game)
+        [(status, count)] = await stored_rows(bots.target, "SELECT g.status, COUNT(m.ply) FROM games g LEFT JOIN "
+                                              "moves m ON m.game_id = g.id WHERE g.id = ? GROUP BY g.id", (game,))
         assert status == "finished" and count == moves
 
 
@@ -128,7 +119,7 @@ async def test_two_processes_each_get_their_own_shard_and_dms_go_to_shard_0(
     fake = world.fake
     zero, one = _shard_channel(world, 0, "Shard Zero"), _shard_channel(world, 1, "Shard One")
     first = await bots.start_with(shard_count=2, shard_ids=(0,))
-    second = await bots.start_with(shard_count=2, shard_ids=(1,))  # another process on the same SQLite file
+    second = await bots.start_with(shard_count=2, shard_ids=(1,))  # another process on the same database
     assert isinstance(first, ShardedTabletopBot) and isinstance(second, ShardedTabletopBot)
     assert sorted(first.shards) == [0] and sorted(second.shards) == [1]
     assert {g.id for g in first.guilds} == {g for g in fake.guilds if (g >> 22) % 2 == 0}
@@ -156,7 +147,8 @@ async def test_two_processes_each_get_their_own_shard_and_dms_go_to_shard_0(
     made = list(fake.interactions.values())[clicks_before:]
     assert made and all(r.shard == (0, 2) and r.id in by_first and r.message is private for r in made)
     assert to_move(board) == other.id
-    assert _stored(bots, "SELECT action FROM moves WHERE game_id = 1 ORDER BY ply DESC LIMIT 1") == [(text,)]
+    last = await stored_rows(bots.target, "SELECT action FROM moves WHERE game_id = 1 ORDER BY ply DESC LIMIT 1")
+    assert last == [(text,)]
 
     # Chopsticks in a server of each shard: each process plays its own.
     for channel, receiver, bystander in ((zero, by_first, by_second), (one, by_second, by_first)):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from bot.words import closed_challenge_line, plural
-from storage import Database
+from storage.connection import open_database
 from storage.ratings import GLOBAL, RatingRow, save_ratings
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage
@@ -45,7 +45,7 @@ def _lines(message: FakeMessage | None) -> list[str]:
 
 # ----- /stats and /leaderboard ----------------------------------------------------------------------------------
 async def _seed(bots: TabletopRunner, rows: list[RatingRow]) -> None:
-    db = await Database.open(bots.database)
+    db = await open_database(bots.target)
     try:
         async with db.transaction() as conn:
             await save_ratings(conn, rows, now=1.0)

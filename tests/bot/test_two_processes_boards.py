@@ -1,9 +1,9 @@
-"""Two bot processes on one SQLite file and one Discord (issue 17, point 4): every board ends on the latest stored
+"""Two bot processes on one database and one Discord (issue 17, point 4): every board ends on the latest stored
 position whatever order their edits land in, and a player's private board is DMed once.
 
-The second process is a second `TabletopRunner` on the same file and the same fake Discord; the fake dispatches
-events to the newest session, so the first process is driven through its own service and drawing, as it would
-be by its own shard's clicks."""
+The second process is a second `TabletopRunner` on the same database (file or URL) and the same fake Discord; the
+fake dispatches events to the newest session, so the first process is driven through its own service and drawing,
+as it would be by its own shard's clicks."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ async def test_an_older_edit_landing_last_is_drawn_over_with_the_latest_position
     world: World, bots: TabletopRunner,
 ) -> None:
     first = await bots.start()
-    others = TabletopRunner(world.fake, bots.database)
+    others = TabletopRunner(world.fake, bots.database, url=bots.url)
     second = await others.start()  # the newest session: it gets the clicks
     try:
         board, game_id = await _chopsticks_game(world)
@@ -74,7 +74,7 @@ def _own_boards(world: World, user: FakeUser, game_id: int) -> list[FakeMessage]
 
 async def test_a_private_board_is_dmed_once_when_two_processes_deliver_it(world: World, bots: TabletopRunner) -> None:
     first = await bots.start()
-    others = TabletopRunner(world.fake, bots.database)
+    others = TabletopRunner(world.fake, bots.database, url=bots.url)
     await others.start()  # the newest session: it gets the clicks
     try:
         res = await world.fake.slash(world.alice, world.channel, "generals", "challenge",
@@ -115,7 +115,7 @@ async def test_play_began_is_announced_once_when_both_ready_on_two_processes(
     """Already safe before issue 17 (kept as a guard): the announcement comes from the event of the one write that
     began play, and only the process that made that write publishes it."""
     first = await bots.start()
-    others = TabletopRunner(world.fake, bots.database)
+    others = TabletopRunner(world.fake, bots.database, url=bots.url)
     second = await others.start()
     try:
         res = await world.fake.slash(world.alice, world.channel, "generals", "challenge",

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,19 +15,17 @@ from bot.client import TabletopBot
 from games.sucker import SuckerState
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.interactions import bot_idle
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, change_stored, stored_rows
 
 
-def stored(database: Path, game_id: int = 1) -> tuple[str, SuckerState, list[tuple[int, int | None, str]]]:
-    """A game as stored: its status, its state and its move log (seat, user id, action text)."""
-    conn = sqlite3.connect(database)
-    try:
-        status, state = conn.execute("SELECT status, state FROM games WHERE id = ?", (game_id,)).fetchone()
-        moves = conn.execute("SELECT seat, user_id, action FROM moves WHERE game_id = ? ORDER BY ply",
-                             (game_id,)).fetchall()
-    finally:
-        conn.close()
-    return str(status), SuckerState.from_dict(json.loads(state)), [(int(a), b, str(c)) for a, b, c in moves]
+async def stored(target: str | Path, game_id: int = 1) -> tuple[str, SuckerState, list[tuple[int, int | None, str]]]:
+    """A game as stored: its status, its state and its move log (seat, user id, action text), read from the bot's
+    database (`target`: a runner's `.target`) on a connection of its own."""
+    [(status, state)] = await stored_rows(target, "SELECT status, state FROM games WHERE id = ?", (game_id,))
+    moves = await stored_rows(target, "SELECT seat, user_id, action FROM moves WHERE game_id = ? ORDER BY ply",
+                              (game_id,))
+    return (str(status), SuckerState.from_dict(json.loads(state)),
+            [(int(a), None if b is None else int(b), str(c)) for a, b, c in moves])
 
 
 def _button(message: FakeMessage, verb: str) -> str:
@@ -111,28 +108,21 @@ async def decide(world: World, status: FakeMessage, user: FakeUser, state: Sucke
     assert res.callback_type == 7, res.errors
 
 
-async def put_position(world: World, bot: TabletopBot, database: Path, state: SuckerState, game_id: int = 1) -> None:
-    """Set a stored game to a literal position, as if play had led there, and redraw its status message."""
+async def put_position(world: World, bot: TabletopBot, target: str | Path, state: SuckerState,
+                       game_id: int = 1) -> None:
+    """Set a stored game to a literal position, as if play had led there, and redraw its status message (`target`:
+    the runner's `.target`)."""
     assert await bot_idle(world.fake)
-    conn = sqlite3.connect(database)
-    try:
-        with conn:
-            conn.execute("UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
-                         (json.dumps(state.to_dict()), game_id))
-    finally:
-        conn.close()
+    await change_stored(target, "UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
+                        (json.dumps(state.to_dict()), game_id))
     # Written behind the bot's back, as by another process: the bot reads it again (as it would once its next write
     # of the game were refused as stale), then redraws.
     await bot.service.load(game_id)
     await bot.redraw(game_id)
 
 
-def state_user(bots: TabletopRunner, seat: int, game_id: int = 1) -> int:
+async def state_user(bots: TabletopRunner, seat: int, game_id: int = 1) -> int:
     """The user id in `seat` of a stored game."""
-    conn = sqlite3.connect(bots.database)
-    try:
-        row = conn.execute("SELECT user_id FROM game_players WHERE game_id = ? AND seat = ?",
-                           (game_id, seat)).fetchone()
-    finally:
-        conn.close()
-    return int(row[0])
+    [(user_id,)] = await stored_rows(bots.target, "SELECT user_id FROM game_players WHERE game_id = ? AND seat = ?",
+                                     (game_id, seat))
+    return int(user_id)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from bot.config import Settings
 from games import replay
 from storage.connection import open_database
 from storage.postgres import is_postgres_url
-from storage.sql import select
+from storage.sql import select, statement
 from tests.support.fakediscord import (
     BotRunner,
     FakeChannel,
@@ -50,6 +51,18 @@ class TabletopRunner(BotRunner[TabletopBot]):
         self.url = url  # a PostgreSQL database instead of the file
         super().__init__(fake, self.make)
 
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def on(cls, fake: FakeDiscord, target: str, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
+        """A runner on `target` (a PostgreSQL URL or a SQLite file's path), whose bots are all stopped at the end."""
+        on_postgresql = is_postgres_url(target)
+        runner = cls(fake, tmp_path / "unused.sqlite3" if on_postgresql else Path(target),
+                     url=target if on_postgresql else None)
+        try:
+            yield runner
+        finally:
+            await runner.stop_all()
+
     def settings(self, **overrides: Any) -> Settings:
         values: dict[str, Any] = {
             "token": self.fake.token,
@@ -75,16 +88,32 @@ class TabletopRunner(BotRunner[TabletopBot]):
 
 
 @pytest.fixture(name="bots")
-async def bots_on_both_databases(world: World, database_target: str, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
-    """The `bots` of a test module that imports this fixture: the bot on each database in turn (issue 17), where the
-    other modules' run on a SQLite file."""
-    on_postgresql = is_postgres_url(database_target)
-    runner = TabletopRunner(world.fake, tmp_path / "unused.sqlite3" if on_postgresql else Path(database_target),
-                            url=database_target if on_postgresql else None)
-    try:
+async def bots_on_sqlite(world: World, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
+    """The `bots` of a test module that imports this fixture: the bot on a SQLite file only, for what only a file has
+    (its permissions, damage, backups, the integrity check)."""
+    async with TabletopRunner.on(world.fake, str(tmp_path / "bot.sqlite3"), tmp_path) as runner:
         yield runner
+
+
+async def stored_rows(target: str | Path, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+    """What a test reads behind the bot's back, with a connection of its own, on either database (`?` placeholders;
+    `target` is a runner's `.target`)."""
+    db = await open_database(target)
+    try:
+        return await db.query(select(sql, tuple(params)))
     finally:
-        await runner.stop_all()
+        await db.close()
+
+
+async def change_stored(target: str | Path, sql: str, params: Sequence[object] = ()) -> int:
+    """A write a test makes behind the bot's back (to set up a situation, or damage one), on either database; returns
+    how many rows it changed."""
+    db = await open_database(target)
+    try:
+        done = await db.run(statement(sql, tuple(params)))
+        return done.rowcount
+    finally:
+        await db.close()
 
 
 async def stored_chopsticks(runner: TabletopRunner,

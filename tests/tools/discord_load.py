@@ -29,7 +29,6 @@ import os
 import random
 import re
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -43,6 +42,7 @@ from pathlib import Path
 from bot.gc_policy import YOUNG_GENERATION
 from games import replay
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.support.world import stored_rows
 
 MOVE_ID = re.compile(r"cs:(?P<game>\d+):mv:(?P<ply>\d+):(?P<move>[A-Za-z0-9-]+)")
 GAME_ID = re.compile(r"cs:(?P<game>\d+):")
@@ -486,34 +486,32 @@ async def play_round(
             report.finished += 1
 
 
-def check_database(database: Path, tables: list[Table]) -> None:
-    """The stored move logs are exactly the applied clicks, and every snapshot replays from its log."""
-    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-    try:
-        logs: dict[int, list[tuple[int, int, str]]] = {}
-        for game_id, ply, user_id, action in conn.execute(
-                "SELECT game_id, ply, user_id, action FROM moves ORDER BY game_id, ply"):
-            logs.setdefault(int(game_id), []).append((int(ply), int(user_id), str(action)))
-        for table in tables:
-            stored = logs.pop(table.game_id, [])
-            expected = [(ply, user, move) for ply, (user, move) in enumerate(table.applied, start=1)]
-            if stored != expected:
-                raise LoadError(f"game {table.game_id}: the move log {stored} is not the applied clicks {expected}")
-            row = conn.execute("SELECT kind, initial_state, state, move_count FROM games WHERE id = ?",
-                               (table.game_id,)).fetchone()
-            kind, initial, state, move_count = row
-            seats = {u.id: s for s, u in enumerate(table.players)}
-            rebuilt = replay(kind, json.loads(initial), [(seats[u], m) for _, u, m in expected])
-            if rebuilt.to_dict() != json.loads(state) or move_count != len(expected):
-                raise LoadError(f"game {table.game_id}: the snapshot is not the replay of its move log")
-        if logs:
-            raise LoadError(f"moves stored for games the load did not play: {sorted(logs)[:10]}")
-    finally:
-        conn.close()
+async def check_database(target: str | Path, tables: list[Table]) -> None:
+    """The stored move logs are exactly the applied clicks, and every snapshot replays from its log (`target`: the
+    bot's SQLite file or PostgreSQL URL)."""
+    logs: dict[int, list[tuple[int, int, str]]] = {}
+    for game_id, ply, user_id, action in await stored_rows(
+            target, "SELECT game_id, ply, user_id, action FROM moves ORDER BY game_id, ply"):
+        logs.setdefault(int(game_id), []).append((int(ply), int(user_id), str(action)))
+    games = {int(game_id): (str(kind), str(initial), str(state), int(move_count))
+             for game_id, kind, initial, state, move_count in await stored_rows(
+                 target, "SELECT id, kind, initial_state, state, move_count FROM games")}
+    for table in tables:
+        stored = logs.pop(table.game_id, [])
+        expected = [(ply, user, move) for ply, (user, move) in enumerate(table.applied, start=1)]
+        if stored != expected:
+            raise LoadError(f"game {table.game_id}: the move log {stored} is not the applied clicks {expected}")
+        kind, initial, state, move_count = games[table.game_id]
+        seats = {u.id: s for s, u in enumerate(table.players)}
+        rebuilt = replay(kind, json.loads(initial), [(seats[u], m) for _, u, m in expected])
+        if rebuilt.to_dict() != json.loads(state) or move_count != len(expected):
+            raise LoadError(f"game {table.game_id}: the snapshot is not the replay of its move log")
+    if logs:
+        raise LoadError(f"moves stored for games the load did not play: {sorted(logs)[:10]}")
 
 
 async def run_load(
-    fake: FakeDiscord, database: Path, *, games: int, channels: int, rounds: int, mover_clicks: int = 3,
+    fake: FakeDiscord, database: str | Path, *, games: int, channels: int, rounds: int, mover_clicks: int = 3,
     rival_clicks: int = 1, spread: float = 0.0, rate: float = 0.0, seed: int = 1, timeout: float = 60.0,
     bot_mode: str = "in this process", bot_cpu: Callable[[], float | None] = lambda: None,
 ) -> LoadReport:
@@ -545,7 +543,7 @@ async def run_load(
         raise LoadError("some requests were not checked against Discord's OpenAPI description")
     if report.play.callbacks != report.play.interactions or report.setup.callbacks != report.setup.interactions:
         raise LoadError("an interaction got more or fewer than one callback")
-    check_database(database, tables)
+    await check_database(database, tables)
     return report
 
 

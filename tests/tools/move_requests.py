@@ -7,7 +7,6 @@ is the move's; the windows before it (picking a piece, choosing a colour in two 
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from tests.support.fakediscord import FakeDiscord, InteractionResult
 from tests.support.fakediscord.models import RecordedRequest
 from tests.support.fakediscord.routes import CALLBACK_ROUTE, WEBHOOK
 from tests.support.interactions import bot_idle
+from tests.support.world import stored_rows
 
 MESSAGES = "/channels/{channel_id}/messages"
 MESSAGE = "/channels/{channel_id}/messages/{message_id}"
@@ -83,18 +83,15 @@ def kind_of(record: RecordedRequest, fake: FakeDiscord) -> str:
     return "other"
 
 
-def logged_moves(database: Path, game_id: int) -> int:
-    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0])
-    finally:
-        conn.close()
+async def logged_moves(target: str | Path, game_id: int) -> int:
+    [(count,)] = await stored_rows(target, "SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,))
+    return int(count)
 
 
 class Meter:
     """Measures the choices players make in one game into `tally`."""
 
-    def __init__(self, fake: FakeDiscord, database: Path, game_id: int, tally: Tally) -> None:
+    def __init__(self, fake: FakeDiscord, database: str | Path, game_id: int, tally: Tally) -> None:
         self.fake, self.database, self.game_id, self.tally = fake, database, game_id, tally
         self._pending: list[tuple[str, RecordedRequest]] = []  # the steps of the move being chosen
         self._steps = 0
@@ -107,11 +104,11 @@ class Meter:
     async def choose(self, send: Callable[[], Awaitable[InteractionResult]]) -> InteractionResult:
         """One interaction of a player choosing their move; returns its answer once the bot is idle again."""
         await self.settle()
-        before, since = logged_moves(self.database, self.game_id), len(self.fake.requests)
+        before, since = await logged_moves(self.database, self.game_id), len(self.fake.requests)
         result = await send()
         await self.settle()
         window = [(kind_of(r, self.fake), r) for r in self.fake.requests[since:]]
-        applied = logged_moves(self.database, self.game_id) - before
+        applied = await logged_moves(self.database, self.game_id) - before
         if applied > 1:
             raise CountError(f"game {self.game_id}: one interaction applied {applied} moves")
         if applied == 0:  # a step: its own answer is apart, anything else it caused counts for the move

@@ -27,7 +27,6 @@ import json
 import logging
 import random
 import re
-import sqlite3
 import tempfile
 from collections.abc import Iterable
 from functools import partial
@@ -40,7 +39,7 @@ from games.sucker import SuckerState
 from games.sucker.bots import choose_action as sucker_action
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, SpecValidator
 from tests.support.generals import A_GRID, B_GRID
-from tests.support.world import TabletopRunner
+from tests.support.world import TabletopRunner, stored_rows
 from tests.tools.move_requests import CountError, Meter, Tally, table
 
 GENERALS = "Game of the Generals (DM boards)"
@@ -60,15 +59,11 @@ def new_tallies() -> dict[str, Tally]:
     }
 
 
-def stored(database: Path, game_id: int) -> tuple[str, dict[str, Any], dict[int, int]]:
-    """A game as stored: its status, its state and its seats' user ids."""
-    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-    try:
-        status, state = conn.execute("SELECT status, state FROM games WHERE id = ?", (game_id,)).fetchone()
-        seats = dict(conn.execute("SELECT seat, user_id FROM game_players WHERE game_id = ?", (game_id,)).fetchall())
-    finally:
-        conn.close()
-    return str(status), json.loads(state), {int(s): int(u) for s, u in seats.items() if u is not None}
+async def stored(target: str | Path, game_id: int) -> tuple[str, dict[str, Any], dict[int, int]]:
+    """A game as stored: its status, its state and its seats' user ids (`target`: the bot's file or URL)."""
+    [(status, state)] = await stored_rows(target, "SELECT status, state FROM games WHERE id = ?", (game_id,))
+    seats = await stored_rows(target, "SELECT seat, user_id FROM game_players WHERE game_id = ?", (game_id,))
+    return str(status), json.loads(state), {int(s): int(u) for s, u in seats if u is not None}
 
 
 def game_of(message: FakeMessage) -> int:
@@ -81,7 +76,7 @@ def _with(components: Iterable[dict[str, Any]], prefix: str) -> list[dict[str, A
 
 
 # ----- Game of the Generals ----------------------------------------------------------------------------------------
-async def generals_game(fake: FakeDiscord, database: Path, channel: FakeChannel, tally: Tally, rng: random.Random,
+async def generals_game(fake: FakeDiscord, database: str | Path, channel: FakeChannel, tally: Tally, rng: random.Random,
                         *, my_board: bool = False, plan: tuple[list[str], list[str]] | None = None,
                         max_moves: int = 400) -> None:
     """Two new people set up (grids imported) and play to the end; with `my_board` the second one's DMs are closed.
@@ -114,7 +109,7 @@ async def generals_game(fake: FakeDiscord, database: Path, channel: FakeChannel,
     meter = Meter(fake, database, game, tally)
     for _ in range(max_moves):
         await meter.settle()
-        status, data, seats = stored(database, game)
+        status, data, seats = await stored(database, game)
         state = GeneralsState.from_dict(data)
         seat = state.current_player()
         if status != "active" or seat is None:
@@ -151,7 +146,7 @@ async def generals_move(fake: FakeDiscord, meter: Meter, user: FakeUser, board: 
 
 
 # ----- So Long Sucker -----------------------------------------------------------------------------------------------
-async def sucker_game(fake: FakeDiscord, database: Path, channel: FakeChannel, tally: Tally, rng: random.Random,
+async def sucker_game(fake: FakeDiscord, database: str | Path, channel: FakeChannel, tally: Tally, rng: random.Random,
                       *, max_decisions: int = 2000) -> None:
     """Four new people open a table and play it to the end by the status message's menus and buttons."""
     people = [fake.add_user(f"sucker{rng.randrange(10**6)}") for _ in range(4)]
@@ -167,7 +162,7 @@ async def sucker_game(fake: FakeDiscord, database: Path, channel: FakeChannel, t
     meter = Meter(fake, database, game, tally)
     for _ in range(max_decisions):
         await meter.settle()
-        status, data, seats = stored(database, game)
+        status, data, seats = await stored(database, game)
         state = SuckerState.from_dict(data)
         seat = state.current_player()
         if status != "active" or seat is None:
@@ -205,8 +200,8 @@ def _offering(message: FakeMessage, prefix: str, value: str) -> str | None:
 
 
 # ----- Chopsticks ----------------------------------------------------------------------------------------------------
-async def chopsticks_game(fake: FakeDiscord, database: Path, channel: FakeChannel, tally: Tally, rng: random.Random,
-                          *, max_moves: int = 60) -> None:
+async def chopsticks_game(fake: FakeDiscord, database: str | Path, channel: FakeChannel, tally: Tally,
+                          rng: random.Random, *, max_moves: int = 60) -> None:
     """Two new people play random moves on the board's buttons until the game ends (or `max_moves`)."""
     a, b = fake.add_user(f"hand{rng.randrange(10**6)}"), fake.add_user(f"hand{rng.randrange(10**6)}")
     res = await fake.slash(a, channel, "chopsticks", "challenge", options={"opponent": b}, timeout=30)
@@ -228,7 +223,7 @@ async def chopsticks_game(fake: FakeDiscord, database: Path, channel: FakeChanne
 
 
 # ----- running -------------------------------------------------------------------------------------------------------
-async def measure(fake: FakeDiscord, database: Path, channel: FakeChannel, *, generals: int = 3, sucker: int = 2,
+async def measure(fake: FakeDiscord, database: str | Path, channel: FakeChannel, *, generals: int = 3, sucker: int = 2,
                   chopsticks: int = 3, seed: int = 1) -> list[Tally]:
     """Play the games one after another (the bot must be running) and return one tally per row of the table."""
     rng = random.Random(seed)
