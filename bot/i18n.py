@@ -101,6 +101,12 @@ def for_interaction(interaction: discord.Interaction[Any]) -> str:
     return language_of(interaction.locale)
 
 
+# How long a language read from the database is trusted: another process sharing the database (a shard, issue 17) may
+# store a server's /settings choice or a person's new Discord language; its messages follow within this many seconds.
+# A change made in this process shows at once.
+LANGUAGE_MEMORY = 30.0
+
+
 class Languages:
     """Which language each reader gets (see the module's docstring), remembered per person and server."""
 
@@ -108,16 +114,24 @@ class Languages:
         self.bot = bot
         self.servers = servers
         self.people = people
-        self._people: dict[int, str] = {}  # user id -> language, as last stored
-        self._servers: dict[int, str | None] = {}  # guild id -> the language /settings chose (None: preferred)
+        # user id -> (language as last stored, when read); guild id -> (the language /settings chose, None: the
+        # server's preferred one; when read)
+        self._people: dict[int, tuple[str, float]] = {}
+        self._servers: dict[int, tuple[str | None, float]] = {}
+
+    @staticmethod
+    def _fresh(read_at: float) -> bool:
+        return time.monotonic() - read_at < LANGUAGE_MEMORY
 
     async def public(self, guild_id: int | None, user_id: int | None = None) -> str:
         """The language of a server's public messages; in DMs (no server), that of `user_id`."""
         if guild_id is None:
             return await self.of_user(user_id) if user_id is not None else SOURCE
-        if guild_id not in self._servers:  # read once per server: every public message asks
-            self._servers[guild_id] = (await self.servers.get(guild_id)).language
-        chosen = self._servers[guild_id]
+        known = self._servers.get(guild_id)
+        if known is None or not self._fresh(known[1]):  # read once in a while per server: every public message asks
+            known = (await self.servers.get(guild_id)).language, time.monotonic()
+            self._servers[guild_id] = known
+        chosen = known[0]
         if chosen in LANGUAGES:
             return chosen
         guild = self.bot.get_guild(guild_id)
@@ -125,25 +139,26 @@ class Languages:
 
     def server_chose(self, guild_id: int, language: str | None) -> None:
         """/settings stored `language` for the server (None: its preferred locale again)."""
-        self._servers[guild_id] = language
+        self._servers[guild_id] = language, time.monotonic()
 
     async def of_user(self, user_id: int) -> str:
         """The language of a person's direct messages: their Discord language, as last seen."""
         known = self._people.get(user_id)
-        if known is None:
-            known = await self.people.language(user_id) or SOURCE
+        if known is None or not self._fresh(known[1]):
+            known = await self.people.language(user_id) or SOURCE, time.monotonic()
             self._people[user_id] = known
-        return known
+        return known[0]
 
     async def saw(self, interaction: discord.Interaction[Any]) -> None:
         """Remember the language this person's client uses (stored only when it changed)."""
         language = for_interaction(interaction)
         user = interaction.user.id
-        if self._people.get(user) == language:
+        known = self._people.get(user)
+        if known is not None and known[0] == language and self._fresh(known[1]):
             return
         if await self.people.language(user) != language:
             await self.people.set_language(user, language, time.time())
-        self._people[user] = language
+        self._people[user] = language, time.monotonic()
 
 
 class Say:

@@ -4,6 +4,12 @@ the language the person's client last showed (remembered across restarts)."""
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
+import bot.i18n
+from bot.client import TabletopBot
 from tests.support.world import TabletopRunner, World
 
 MANAGE_GUILD = 1 << 5
@@ -51,18 +57,41 @@ async def test_the_servers_language_is_its_preferred_locale_unless_settings_choo
         in russian.message.text()
 
 
+def _remembered(bot: TabletopBot, user_id: int) -> str | None:
+    """The language the bot has in memory for a person (None: none yet)."""
+    known = bot.languages._people.get(user_id)
+    return None if known is None else known[0]
+
+
+async def test_a_server_language_chosen_in_another_process_is_used_here_soon_after(
+    world: World, bots: TabletopRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes on one database (issue 17): the one that did not handle /settings follows the stored choice once
+    what it remembers is older than LANGUAGE_MEMORY (short here), instead of speaking the old language for ever."""
+    monkeypatch.setattr(bot.i18n, "LANGUAGE_MEMORY", 0.3)
+    here = await bots.start()
+    assert await here.languages.public(world.guild.id) == "en"
+    there = await TabletopRunner(world.fake, bots.database, url=bots.url).start()  # gets the events now
+    res = await world.fake.slash(world.alice, world.channel, "settings", "set", options={"language": "ru"},
+                                 permissions=MANAGE_GUILD)
+    assert res.message is not None, res.errors
+    assert await there.languages.public(world.guild.id) == "ru"  # the process that stored it: at once
+    await asyncio.sleep(0.4)
+    assert await here.languages.public(world.guild.id) == "ru"
+
+
 async def test_a_persons_language_is_remembered_for_direct_messages(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start()
     assert await bot.languages.of_user(world.bob.id) == "en"  # nothing seen yet: the source language
     world.bob.locale = "ru"
     await world.fake.slash(world.bob, world.channel, "help")
-    await world.fake.wait_until(lambda: bot.languages._people.get(world.bob.id) == "ru")
+    await world.fake.wait_until(lambda: _remembered(bot, world.bob.id) == "ru")
     await bots.stop(bot)
     bot = await bots.start()
     assert await bot.languages.of_user(world.bob.id) == "ru"  # stored, not only remembered in memory
     world.bob.locale = "en-GB"
     await world.fake.slash(world.bob, world.channel, "help")
-    await world.fake.wait_until(lambda: bot.languages._people.get(world.bob.id) == "en")
+    await world.fake.wait_until(lambda: _remembered(bot, world.bob.id) == "en")
 
 
 async def test_commands_are_registered_with_russian_names(world: World, bots: TabletopRunner) -> None:
