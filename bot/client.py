@@ -43,7 +43,7 @@ from storage.connection import AnyDatabase, open_database
 from storage.deals import DealStore
 from storage.drawn_boards import DrawnBoardStore
 from storage.health import check_integrity, integrity_report
-from storage.leases import SYNC_COMMANDS
+from storage.leases import SYNC_COMMANDS, board_post_key
 from storage.lobbies import LobbyRecord
 from storage.notifications import NotificationStore
 from storage.ratings import RatingStore
@@ -361,10 +361,18 @@ class TabletopBot(commands.Bot):
                 return
             if result.game.message_id is None:
                 # The process stopped after posting the game's message but before storing its id: that message
-                # can never be found again, so post the board anew.
-                channel = self.get_partial_messageable(result.game.channel_id, guild_id=result.game.guild_id)
-                sent = await channel.send(f"Game #{result.id}: its board again, after a restart of the bot.")
-                result = await self.service.set_message(result.id, sent.id)
+                # can never be found again, so post the board anew; one process does (several may start together).
+                key = board_post_key(game_id)
+                if not await self.service.hold(key):
+                    return  # another process is posting it
+                try:
+                    result = await self.service.view(game_id, fresh=True)  # it may have posted it a moment ago
+                    if result.game.message_id is None:
+                        channel = self.get_partial_messageable(result.game.channel_id, guild_id=result.game.guild_id)
+                        sent = await channel.send(f"Game #{result.id}: its board again, after a restart of the bot.")
+                        result = await self.service.set_message(result.id, sent.id)
+                finally:
+                    await self.service.let_go_of(key)
             await presenter.restore(result)
 
     async def _announce_lobby(self, lobby: LobbyRecord) -> None:

@@ -43,6 +43,11 @@ def owed_key(game_id: int, event: str) -> str:
     return f"owed:{game_id}:{event}"
 
 
+def board_post_key(game_id: int) -> str:
+    """Posting a game's board anew after a restart (its message was lost): one process does it."""
+    return f"board-post:{game_id}"
+
+
 def claiming(key: str, holder: str, seconds: float, now: float) -> Plan[bool]:
     """`claim` as a plan."""
     done = yield Sql(

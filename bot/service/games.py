@@ -64,6 +64,7 @@ REMINDER_FRACTION = 0.75  # the one reminder comes when three quarters of the tu
 # heartbeat (bot/service/heartbeat.py), and another process takes the turn over then (plus bot/service/bot_turns.py's
 # TAKEOVER_EVERY).
 BOT_TURN_LEASE = 120.0
+WORK_LEASE = 120.0  # the same bound for other one-off work (`hold`): a post, a DM
 
 
 class ServiceError(Exception):
@@ -355,6 +356,16 @@ class GameService:
         async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):
             record = await self._update(tx, game.record, message_id=message_id)
             return present(Game(record, game.state))
+
+    async def hold(self, key: str) -> bool:
+        """Claim a one-off piece of work (storage/leases.py) for this process: False while another live process holds
+        it. Held until `let_go_of(key)`, or until this process dies."""
+        async with self.store.transaction() as tx:
+            return await claim(await tx.writer(), key, self.holder, WORK_LEASE, self.clock())
+
+    async def let_go_of(self, key: str) -> None:
+        async with self.store.transaction() as tx:
+            await release(await tx.writer(), key, self.holder)
 
     async def set_thread(self, game_id: int, thread_id: int) -> Result[Any, Any]:
         async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):

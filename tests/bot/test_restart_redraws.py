@@ -186,3 +186,39 @@ async def test_a_restart_edits_no_current_board_and_redraws_exactly_the_stale_on
     assert _patched(bots, since) == []
     await asyncio.sleep(0)
     assert _errors(caplog) == []
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+async def test_a_board_whose_message_was_lost_is_posted_anew_once(
+    world: World, bots: TabletopRunner, processes: int
+) -> None:
+    """A stop between posting a game's message and storing its id leaves a game no message shows: the next start
+    posts its board anew, once, though two processes start together (issue 17), and play goes on from it."""
+    bot = await bots.start()
+    tables = Tables()
+    await _chopsticks(world, tables, vs_bot=False)
+    [game_id] = tables.channel
+    lost = tables.channel[game_id]  # its message, which the bot no longer knows
+    await bots.stop(bot)
+    await change_stored(bots.target, "UPDATE games SET message_id = NULL, version = version + 1 WHERE id = ?",
+                        (game_id,))
+    runners = [bots, *(TabletopRunner(world.fake, bots.database, url=bots.url) for _ in range(processes - 1))]
+    try:
+        started = await asyncio.gather(*(runner.start() for runner in runners))
+        for each in started:
+            await each.wait_until_ready()
+        def boards() -> list[FakeMessage]:  # the messages that show the game with its buttons
+            return [m for m in world.fake.channel_messages(world.channel) if m is not lost and
+                    any(str(c).startswith(f"cs:{game_id}:mv:") for c in m.custom_ids())]
+
+        await world.fake.wait_until(lambda: bool(boards()), timeout=10)
+        await asyncio.sleep(0.5)  # a second post, were there one, would be out by now
+        posts = boards()
+        assert len(posts) == 1, [m.text()[:80] for m in posts]
+        board = posts[0]
+        mover = world.alice if player_to_move(board) == world.alice.id else world.bob
+        moved = await world.fake.click(mover, board, board.buttons()[0]["custom_id"])
+        assert moved.callback_type == 7, moved.errors
+    finally:
+        for runner in runners[1:]:
+            await runner.stop_all()
