@@ -82,15 +82,27 @@ async def _run(settings: Settings) -> None:
             raise DiscordUnreachable(_unreachable(where, exc, settings.api_base, "DISCORD_API_BASE")) from None
         tune_for_latency()  # after setup_hook: what it built lives as long as the process
         with _first_gateway_failure(bot) as first:
+            connecting = asyncio.create_task(bot.connect())
+            failing = asyncio.create_task(first.failed.wait())
             try:
-                await bot.connect()
-            except Exception:
-                if first.cause is None or bot.ws is not None:
-                    raise
-                where = f"Discord's gateway at {discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY}"
-                raise DiscordUnreachable(
-                    _unreachable(where, first.cause, settings.gateway_url, "DISCORD_GATEWAY_URL")
-                ) from None
+                await asyncio.wait({connecting, failing}, return_when=asyncio.FIRST_COMPLETED)
+            except asyncio.CancelledError:  # stopped (Ctrl-C): the connection goes with the wait
+                connecting.cancel()
+                await asyncio.gather(connecting, return_exceptions=True)
+                raise
+            finally:
+                failing.cancel()
+            if first.cause is None:
+                await connecting  # connected and then stopped, or failed in another way: as discord.py says
+                return
+            # The first connection failed: sharded, discord.py would try again every 5 s for ever; unsharded, it
+            # fails with an AttributeError. Either way the admin gets one line naming the cause.
+            connecting.cancel()
+            await asyncio.gather(connecting, return_exceptions=True)
+            where = f"Discord's gateway at {discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY}"
+            raise DiscordUnreachable(
+                _unreachable(where, first.cause, settings.gateway_url, "DISCORD_GATEWAY_URL")
+            ) from None
 
 
 def _silence_voice_warnings() -> None:
@@ -101,22 +113,31 @@ def _silence_voice_warnings() -> None:
 
 
 class _FirstGatewayFailure(logging.Filter):
-    """Holds back discord.py's traceback for a first gateway connection that failed, and keeps its cause.
+    """Holds back discord.py's traceback for a first gateway connection that failed, keeps its cause and says so.
 
     discord.py 2.7.1 logs that failure as "Attempting a reconnect" with a traceback and then fails with an
-    AttributeError (it tries to resume a session it never had); the admin gets one line naming the cause instead.
-    Once the bot has reached the gateway (`bot.ws` set), reconnects are logged as discord.py logs them.
+    AttributeError (it tries to resume a session it never had); with shards (SHARD_COUNT) it logs "Failed to connect
+    for shard_id" and tries again every 5 s for ever. The admin gets one line naming the cause instead. Once the bot
+    has reached the gateway (a shard connected), reconnects are logged as discord.py logs them.
     """
 
     def __init__(self, bot: TabletopBot) -> None:
         super().__init__()
         self._bot = bot
         self.cause: BaseException | None = None
+        self.failed = asyncio.Event()
+
+    def _connected(self) -> bool:
+        if isinstance(self._bot, discord.AutoShardedClient):
+            return bool(self._bot.shards)
+        return self._bot.ws is not None
 
     def filter(self, record: logging.LogRecord) -> bool:
-        first = self._bot.ws is None and self.cause is None
-        if first and record.exc_info and str(record.msg).startswith("Attempting a reconnect"):
+        first = self.cause is None and not self._connected()
+        message = str(record.msg)
+        if first and record.exc_info and message.startswith(("Attempting a reconnect", "Failed to connect for shard")):
             self.cause = record.exc_info[1]
+            self.failed.set()
             return False
         return True
 
@@ -124,12 +145,14 @@ class _FirstGatewayFailure(logging.Filter):
 @contextmanager
 def _first_gateway_failure(bot: TabletopBot) -> Iterator[_FirstGatewayFailure]:
     watcher = _FirstGatewayFailure(bot)
-    logger = logging.getLogger("discord.client")
-    logger.addFilter(watcher)
+    loggers = [logging.getLogger("discord.client"), logging.getLogger("discord.shard")]
+    for logger in loggers:
+        logger.addFilter(watcher)
     try:
         yield watcher
     finally:
-        logger.removeFilter(watcher)
+        for logger in loggers:
+            logger.removeFilter(watcher)
 
 
 def _unreachable(where: str, exc: BaseException, setting_value: str | None, setting: str) -> str:

@@ -75,7 +75,11 @@ def test_an_unreachable_discord_is_one_line_and_a_failure(tmp_path: Path) -> Non
     assert "abc.def.ghi" not in output
 
 
-async def test_an_unreachable_gateway_is_one_line_and_a_failure(restore_discord_urls: None, tmp_path: Path) -> None:
+@pytest.mark.parametrize("shards", [{}, {"SHARD_COUNT": "2", "SHARD_IDS": "1"}])
+async def test_an_unreachable_gateway_is_one_line_and_a_failure(
+    restore_discord_urls: None, tmp_path: Path, shards: dict[str, str]
+) -> None:
+    """Unsharded, and as a shard (where discord.py would otherwise try again every 5 s for ever)."""
     fake = FakeDiscord(validator=VALIDATOR)  # REST answers; the gateway is a closed port
     await fake.start()
     port = _closed_port()
@@ -83,7 +87,7 @@ async def test_an_unreachable_gateway_is_one_line_and_a_failure(restore_discord_
     try:
         process = await _start_bot({"DISCORD_TOKEN": fake.token, "DATABASE_PATH": "bot.sqlite3",
                                     "DISCORD_API_BASE": fake.api_base,
-                                    "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gw"}, tmp_path, log)
+                                    "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gw", **shards}, tmp_path, log)
         try:
             assert await asyncio.wait_for(process.wait(), 30) == 1
         finally:
@@ -92,7 +96,7 @@ async def test_an_unreachable_gateway_is_one_line_and_a_failure(restore_discord_
     finally:
         await fake.close()
     output = log.read_text(encoding="utf-8", errors="replace")
-    assert "Traceback" not in output and "Attempting a reconnect" not in output
+    assert "Traceback" not in output and "Attempting a reconnect" not in output and "Retrying" not in output
     [line] = _error_lines(output)
     assert line.startswith(f"error: cannot reach Discord's gateway at ws://127.0.0.1:{port}/gw (Cannot connect")
     assert "check DISCORD_GATEWAY_URL and this machine's network connection" in line
