@@ -71,13 +71,17 @@ async def test_a_server_language_chosen_in_another_process_is_used_here_soon_aft
     monkeypatch.setattr(bot.i18n, "LANGUAGE_MEMORY", 0.3)
     here = await bots.start()
     assert await here.languages.public(world.guild.id) == "en"
-    there = await TabletopRunner(world.fake, bots.database, url=bots.url).start()  # gets the events now
-    res = await world.fake.slash(world.alice, world.channel, "settings", "set", options={"language": "ru"},
-                                 permissions=MANAGE_GUILD)
-    assert res.message is not None, res.errors
-    assert await there.languages.public(world.guild.id) == "ru"  # the process that stored it: at once
-    await asyncio.sleep(0.4)
-    assert await here.languages.public(world.guild.id) == "ru"
+    other = TabletopRunner(world.fake, bots.database, url=bots.url)
+    try:
+        there = await other.start()  # gets the events now
+        res = await world.fake.slash(world.alice, world.channel, "settings", "set", options={"language": "ru"},
+                                     permissions=MANAGE_GUILD)
+        assert res.message is not None, res.errors
+        assert await there.languages.public(world.guild.id) == "ru"  # the process that stored it: at once
+        await asyncio.sleep(0.4)
+        assert await here.languages.public(world.guild.id) == "ru"
+    finally:
+        await other.stop_all()
 
 
 async def test_a_persons_language_is_remembered_for_direct_messages(world: World, bots: TabletopRunner) -> None:

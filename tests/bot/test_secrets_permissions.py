@@ -39,6 +39,9 @@ async def rows(target: str | Path) -> dict[str, list[tuple[Any, ...]]]:
         # messages we write them later): not something their request changed. Their notification choice is.
         found["user_settings"] = sorted(await db.query(select(
             "SELECT user_id, notify FROM user_settings WHERE notify != 'mention'", ())))
+        # Nor is the process's heartbeat, renewed every few seconds whatever happens (bot/service/heartbeat.py).
+        found["leases"] = sorted(await db.query(select("SELECT * FROM leases WHERE key NOT LIKE 'process:%'", ())),
+                                 key=repr)
         return found
     finally:
         await db.close()

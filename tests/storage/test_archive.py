@@ -21,7 +21,11 @@ from storage.archive import ARCHIVED_AT, ArchiveError, archive, bring_back, move
 from storage.ratings import GLOBAL, RatingStore, count_rated, favourite_opponent
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
-from tests.support.world import TabletopRunner, World
+from tests.support.world import (
+    TabletopRunner,
+    World,
+    bots_on_sqlite,  # noqa: F401  (archiving moves games to another SQLite file: SQLite only)
+)
 
 DAY = 86400.0
 

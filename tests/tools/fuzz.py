@@ -318,10 +318,14 @@ class Fuzzer:
     def content(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every table (the ground truth when data_version says something was written), except what
         the bot learns from any interaction, refused or not: a person's language (bot/i18n.py). What they chose
-        there is their notification mode (no row: the default)."""
+        there is their notification mode (no row: the default). The process's heartbeat (a lease renewed every few
+        seconds whatever happens, bot/service/heartbeat.py) is not the interaction's doing either."""
         tables = [r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         found = {t: sorted(self._db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables
-                 if t != "user_settings"}
+                 if t not in ("user_settings", "leases")}
+        if "leases" in tables:
+            found["leases"] = sorted(self._db.execute(
+                "SELECT * FROM leases WHERE key NOT LIKE 'process:%'").fetchall(), key=repr)
         if "user_settings" in tables:
             found["user_settings"] = sorted(self._db.execute(
                 "SELECT user_id, notify FROM user_settings WHERE notify != 'mention'").fetchall())
