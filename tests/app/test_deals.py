@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.service import GameService, Player, ServiceError
 from bot.service.deals import DealService
-from storage import Database
 from storage.connection import AnyDatabase, open_database
 from storage.deals import DealStore
 
@@ -70,23 +68,19 @@ async def test_deals_only_belong_to_so_long_sucker(db: AnyDatabase) -> None:
         await deals.toggle(sucker, 7, ALICE)
 
 
-async def test_two_processes_proposing_at_once_never_share_a_number(tmp_path: Path) -> None:
-    # Two connections to one file, as two bot processes have: each proposal reads the game and the highest number
-    # and writes the next one; all of them interleaved must still give 1..n, each once.
-    first = await Database.open(tmp_path / "bot.sqlite3")
-    second = await Database.open(tmp_path / "bot.sqlite3")
-    try:
-        here, there = _deals(first), _deals(second)
-        game_id = await _table(here)
-        made = await asyncio.gather(*(
-            (here if i % 2 else there).propose(game_id, (ALICE, BOB, CAROL)[i % 3], f"deal {i}") for i in range(30)))
-        assert sorted(d.number for d in made) == list(range(1, 31))
-        stored = await here.store.of_game(game_id)
-        assert [d.number for d in stored] == list(range(1, 31))
-        # Acceptances from both at once: every one kept.
-        await asyncio.gather(*((here if u % 2 else there).toggle(game_id, 1, u) for u in (ALICE, BOB, CAROL)))
-        accepted = await there.store.get(game_id, 1)
-        assert accepted is not None and sorted(accepted.accepted_by) == [ALICE, BOB, CAROL]
-    finally:
-        await first.close()
-        await second.close()
+async def test_two_processes_proposing_at_once_never_share_a_number(two: tuple[AnyDatabase, AnyDatabase]) -> None:
+    # Two connections to one database, as two bot processes have: each proposal reads the game and the highest number
+    # and writes the next one; all of them interleaved must still give 1..n, each once (PostgreSQL's read committed
+    # would let two read the same highest number, but for the lock every such read takes).
+    first, second = two
+    here, there = _deals(first), _deals(second)
+    game_id = await _table(here)
+    made = await asyncio.gather(*(
+        (here if i % 2 else there).propose(game_id, (ALICE, BOB, CAROL)[i % 3], f"deal {i}") for i in range(30)))
+    assert sorted(d.number for d in made) == list(range(1, 31))
+    stored = await here.store.of_game(game_id)
+    assert [d.number for d in stored] == list(range(1, 31))
+    # Acceptances from both at once: every one kept.
+    await asyncio.gather(*((here if u % 2 else there).toggle(game_id, 1, u) for u in (ALICE, BOB, CAROL)))
+    accepted = await there.store.get(game_id, 1)
+    assert accepted is not None and sorted(accepted.accepted_by) == [ALICE, BOB, CAROL]

@@ -4,19 +4,18 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import discord
 
 from bot.drawn import DrawnBoards, board_key
 from bot.presenter import Board
 from bot.service import GameService, Player
-from storage import Database
+from storage.connection import open_database
 from storage.drawn_boards import DrawnBoardStore
 
 
-async def test_a_board_that_would_look_the_same_is_recorded_at_the_new_version(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def test_a_board_that_would_look_the_same_is_recorded_at_the_new_version(database_target: str) -> None:
+    db = await open_database(database_target)
     try:
         service = GameService(db)
         game = (await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(1), Player(2)])).game
@@ -48,11 +47,11 @@ def test_a_board_without_its_own_key_is_keyed_by_what_it_shows() -> None:
     assert board_key(replace(board, key="given")) == "given"
 
 
-async def test_a_process_takes_in_what_another_drew_since_and_doubts_what_landed_behind(tmp_path: Path) -> None:
-    """Two processes on one file (issue 17): `first` drew message 7 as "k"; `second` then drew it as "other" at a newer
-    version. When the game comes back to what `first` drew, `first` must edit again (the message shows "other"), and a
-    drawing recorded behind a newer one is in doubt until drawn again."""
-    db = await Database.open(tmp_path / "bot.sqlite3")
+async def test_a_process_takes_in_what_another_drew_since_and_doubts_what_landed_behind(database_target: str) -> None:
+    """Two processes on one database (issue 17): `first` drew message 7 as "k"; `second` then drew it as "other" at a
+    newer version. When the game comes back to what `first` drew, `first` must edit again (the message shows "other"),
+    and a drawing recorded behind a newer one is in doubt until drawn again."""
+    db = await open_database(database_target)
     try:
         service = GameService(db)
         game = (await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(1), Player(2)])).game
