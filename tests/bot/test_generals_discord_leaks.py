@@ -10,6 +10,7 @@ them is the hidden ranks; user and message ids are replaced by names before comp
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from collections import Counter
@@ -22,6 +23,7 @@ import pytest
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, swap, to_move
 from tests.support.interactions import bot_idle
+from tests.support.postgres import PostgresServer, create_database
 from tests.support.world import VALIDATOR, TabletopRunner
 
 # Side B with its 5★ General (e6) and 4★ General (b7) exchanged: the walking General is a 4★ now, which wins
@@ -44,12 +46,13 @@ class Run:
     channel_id: int
 
 
-async def play_scenario(tmp: Path, grids: tuple[str, str]) -> Run:
+async def play_scenario(tmp: Path, grids: tuple[str, str], url: str | None = None) -> Run:
     """Challenge, hidden setups (with swaps and a refused swap), a walk, two challenges, refusals and
-    autocomplete; the game is left unfinished (the end reveals everything, by design)."""
+    autocomplete; the game is left unfinished (the end reveals everything, by design). On a SQLite file in `tmp`, or
+    on the PostgreSQL database `url`."""
     fake = FakeDiscord(validator=VALIDATOR)
     await fake.start()
-    runner = TabletopRunner(fake, tmp / "bot.sqlite3")
+    runner = TabletopRunner(fake, tmp / "bot.sqlite3", url=url)
     try:
         guild = fake.add_guild("Game Night")
         channel = fake.add_channel(guild, "games")
@@ -145,14 +148,19 @@ def sent_to(messages: list[FakeMessage]) -> list[str]:
     ("alice", (A_GRID, B_GRID), (A_GRID, B_VARIANT)),  # B's ranks change: nothing A or the channel sees does
     ("bob", (A_GRID, B_GRID), (A_VARIANT, B_GRID)),  # and the other way round
 ])
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 async def test_changing_only_hidden_ranks_changes_nothing_sent_to_the_other_side_or_the_channel(
         restore_discord_urls: None, tmp_path: Path, observer: str, first: tuple[str, str],
-        second: tuple[str, str]) -> None:
+        second: tuple[str, str], database: str, request: pytest.FixtureRequest) -> None:
     runs = []
     for index, grids in enumerate((first, second)):
         folder = tmp_path / str(index)
         folder.mkdir()
-        runs.append(await play_scenario(folder, grids))
+        url = None
+        if database == "postgresql":  # a database of its own for each run, on the session's server
+            server: PostgresServer = request.getfixturevalue("postgres_server")
+            url = await create_database(server, f"leaks_{os.getpid()}_{observer}_{index}")
+        runs.append(await play_scenario(folder, grids, url))
     try:
         seen = [seen_by(run, getattr(run, observer)) for run in runs]
         assert len(seen[0]) > 40  # the scenario really reached the observer: boards, pictures, refusals
