@@ -10,6 +10,7 @@ import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot.service.model import ServiceError, TimerEvent, present
 from bot.service.results import GameEnded, RatingChange, Result
 from games.base import EndReason
 from storage import GameTransaction
@@ -18,7 +19,7 @@ from storage.owed import OwedAnnouncement
 from storage.owed import owe as owe_row
 
 if TYPE_CHECKING:
-    from bot.service.games import GameService, TimerEvent
+    from bot.service.games import GameService
 
 # How long a process may hold an owed announcement it is sending (storage/leases.py): a bound on one send, with
 # Discord's rate limits and retries (a send that fails is tried again within seconds, bot/service/timers.py). A process
@@ -32,8 +33,6 @@ async def owe(
     """Record, in the timer's transaction, that `event` is to be announced, claimed by `holder` (the process that
     fired it sends it; another process starting now must not send it too); returns the fired timer, its ending (if
     the timer ended the game) marked as the timer loop's to announce."""
-    from bot.service.games import TimerEvent
-
     ended = result.ended()
     if ended is not None:
         ended = replace(ended, by_timer=True)
@@ -51,8 +50,6 @@ async def owed_result(
 ) -> tuple[TimerEvent, Result[Any, Any]] | None:
     """What to announce for an announcement a stopped process left owed, or None when it no longer applies (a reminder
     once the decision moved on, a game that is gone or archived)."""
-    from bot.service.games import ServiceError, TimerEvent, present
-
     try:
         event = TimerEvent(owed.event)
         game = await service.load(owed.game_id)

@@ -122,8 +122,9 @@ async def test_two_processes_each_get_their_own_shard_and_dms_go_to_shard_0(
     second = await bots.start_with(shard_count=2, shard_ids=(1,))  # another process on the same database
     assert isinstance(first, ShardedTabletopBot) and isinstance(second, ShardedTabletopBot)
     assert sorted(first.shards) == [0] and sorted(second.shards) == [1]
-    assert {g.id for g in first.guilds} == {g for g in fake.guilds if (g >> 22) % 2 == 0}
-    assert {g.id for g in second.guilds} == {g for g in fake.guilds if (g >> 22) % 2 == 1}
+    # Each process learns its servers from its own shard's GUILD_CREATEs, which may still be arriving as it starts.
+    await fake.wait_until(lambda: {g.id for g in first.guilds} == {g for g in fake.guilds if (g >> 22) % 2 == 0})
+    await fake.wait_until(lambda: {g.id for g in second.guilds} == {g for g in fake.guilds if (g >> 22) % 2 == 1})
     by_first, by_second = _seen_by(first), _seen_by(second)
 
     # A Generals game in a server of shard 1: its commands and channel clicks reach the second process only.

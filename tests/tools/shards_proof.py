@@ -289,7 +289,8 @@ async def bot_killed_while_thinking(server: PostgresServer | None, workdir: Path
             f"kills while the bot thought: {len(takeovers)} (by shard: "
             f"{', '.join(f'{p.name}: {p.kills}' for p in procs)}; {missed} moves answered before a kill could land)",
             "the other process made the bot's move after "
-            + (", ".join(f"{t:.1f}" for t in takeovers) or "-") + " s (a dead process is seen once its heartbeat is 10 s old; looked for every 3 s)",
+            + (", ".join(f"{t:.1f}" for t in takeovers) or "-")
+            + " s (a dead process is seen once its heartbeat is 10 s old; looked for every 3 s)",
             f"games replayed: {games} ({moves} moves; one row per ply)",
         ]
         part.check(len(takeovers) >= kills, f"only {len(takeovers)} of {kills} kills landed while the bot thought "

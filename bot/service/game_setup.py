@@ -1,0 +1,192 @@
+"""Setting up games in `GameService`: creating a game (started, or as a challenge), the messages that show it, and
+accepting or declining a challenge."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
+
+from bot.service.locks import KeyedLocks
+from bot.service.model import TABLE_OPTIONS, Game, Player, ServiceError, _decision, present
+from bot.service.results import Result
+from games import GameError, GameState
+from games.engines import game_class
+from games.registry import describe
+from games.text import Command, Text
+from storage import GameRecord, GameStore, GameTransaction, Seat
+
+
+class GameSetup:
+    """`GameService`'s creating and challenges, as a mixin: it needs the service's store, clock, settings, locks and
+    writes (declared below)."""
+
+    store: GameStore
+    clock: Callable[[], float]
+    turn_timeout: float
+    challenge_timeout: float
+    rng: random.Random | None
+    timers_changed: asyncio.Event
+    _locks: KeyedLocks
+
+    if TYPE_CHECKING:  # provided by GameService (and its GameTimers)
+        def publish(self, result: Result[Any, Any]) -> Result[Any, Any]: ...
+
+        def _written(self, record: GameRecord, state: GameState[Any, Any]) -> Game: ...
+
+        def _editing(
+            self, game_id: int, *, read_first: bool = False
+        ) -> AbstractAsyncContextManager[tuple[GameTransaction, Game]]: ...
+
+        async def _update(self, tx: GameTransaction, record: GameRecord, **changes: Any) -> GameRecord: ...
+
+        @staticmethod
+        def _turn_timers(
+            state: GameState[Any, Any], seats: Sequence[Seat], timeout: float, now: float
+        ) -> tuple[float | None, float | None]: ...
+
+    # ----- creating ---------------------------------------------------------------------------------------
+    async def create(
+        self,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        players: Sequence[Player],
+        options: dict[str, Any] | None = None,
+        challenge: bool = False,
+        turn_timeout: float | None = None,
+        rng: random.Random | None = None,
+        actor: int | None = None,
+    ) -> Result[Any, Any]:
+        """A new game. With `challenge`, it waits for the other players to accept; otherwise it starts.
+        `actor` is the person who asked for it, by default the first seat's (no one is told of a decision they
+        are looking at)."""
+        if actor is None and players:
+            actor = players[0].user_id
+        async with self.store.transaction() as tx:
+            result = await self.create_in(
+                tx, kind, guild_id=guild_id, channel_id=channel_id, players=players, options=options,
+                challenge=challenge, turn_timeout=turn_timeout, rng=rng, actor=actor,
+            )
+        self.timers_changed.set()
+        return self.publish(result)
+
+    async def create_in(
+        self,
+        tx: GameTransaction,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        players: Sequence[Player],
+        options: dict[str, Any] | None = None,
+        challenge: bool = False,
+        turn_timeout: float | None = None,
+        rng: random.Random | None = None,
+        message_id: int | None = None,
+        actor: int | None = None,
+    ) -> Result[Any, Any]:
+        """`create` inside a caller's transaction (a lobby starting its game, shown on the lobby's message
+        `message_id`); bots have not moved yet."""
+        options = dict(options or {})
+        state = self.new_state(kind, players, options, rng or self.rng)
+        timeout = self.turn_timeout if turn_timeout is None else turn_timeout
+        if timeout <= 0:
+            raise ServiceError(Text("The turn timeout must be positive."))
+        now = self.clock()
+        seats = [Seat(i, p.user_id, p.bot) for i, p in enumerate(players)]
+        deadline: float | None
+        remind_at: float | None
+        if challenge:
+            status, deadline, remind_at = "pending", now + self.challenge_timeout, None
+        else:
+            status = "active"
+            deadline, remind_at = self._turn_timers(state, seats, timeout, now)
+        record = await tx.create(
+            kind=kind, guild_id=guild_id, channel_id=channel_id, status=status, state=state.to_dict(),
+            seats=seats, options=options, turn_timeout=timeout, deadline=deadline, remind_at=remind_at,
+            now=now,
+        )
+        if message_id is not None:
+            record = await tx.update(record, now=now, message_id=message_id)
+        game = self._written(record, state)
+        return present(game, () if challenge else _decision(game, actor))
+
+    @staticmethod
+    def new_state(
+        kind: str, players: Sequence[Player], options: dict[str, Any], rng: random.Random | None = None
+    ) -> GameState[Any, Any]:
+        """The starting position, or the reason these players and options cannot make a game."""
+        users = [p.user_id for p in players if p.user_id is not None]
+        if len(set(users)) != len(users):
+            raise ServiceError(Text("A player can take only one seat in a game."))
+        description = describe(kind)
+        for p in players:
+            if p.bot is not None and p.bot not in description.bot_levels:
+                raise ServiceError(Text("There is no {level} bot for {game}; choose from {levels}.",
+                                        level=repr(p.bot), game=description.title,
+                                        levels=", ".join(description.bot_levels)))
+        rules = {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+        try:
+            return game_class(kind).new(len(players), rules, rng or random.SystemRandom())
+        except GameError as exc:  # its reason as raised: a Text is translated where it is shown
+            raise ServiceError(exc.args[0] if exc.args else str(exc)) from None
+
+    async def set_message(self, game_id: int, message_id: int) -> Result[Any, Any]:
+        """Remember which channel message shows the game (set once the bot has posted it)."""
+        async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):
+            record = await self._update(tx, game.record, message_id=message_id)
+            return present(Game(record, game.state))
+
+    async def set_thread(self, game_id: int, thread_id: int) -> Result[Any, Any]:
+        async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):
+            return present(Game(await self._update(tx, game.record, thread_id=thread_id), game.state))
+
+    # ----- challenges -------------------------------------------------------------------------------------
+    async def accept(self, game_id: int, user_id: int, message_id: int | None = None) -> Result[Any, Any]:
+        """The challenged player accepts; `message_id` (the message Accept was on) becomes the game's message if
+        it has none yet (the bot stopped right after posting the challenge, before it could store its id)."""
+        async with self._locks.hold(game_id):
+            async with self._editing(game_id) as (tx, game):
+                self._check_can_accept(game, user_id)
+                now = self.clock()
+                deadline, remind_at = self._turn_timers(game.state, game.record.seats, game.record.turn_timeout, now)
+                changes: dict[str, Any] = {"status": "active", "deadline": deadline, "remind_at": remind_at}
+                if game.record.message_id is None and message_id is not None:
+                    changes["message_id"] = message_id
+                record = await self._update(tx, game.record, **changes)
+            self.timers_changed.set()
+            started = Game(record, game.state)
+            return self.publish(present(started, _decision(started, user_id)))
+
+    async def decline(self, game_id: int, user_id: int) -> Result[Any, Any]:
+        """The challenged player declines, or the challenger withdraws."""
+        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+            self._require_pending(game)
+            if game.seat_of(user_id) is None:
+                raise ServiceError(Text("This challenge is not yours to decline."))
+            record = await self._update(tx, game.record, status="declined", deadline=None, remind_at=None)
+            return present(Game(record, game.state))
+
+    def _check_can_accept(self, game: Game, user_id: int) -> None:
+        self._require_pending(game)
+        seat = game.seat_of(user_id)
+        if seat == game.record.options.get("challenger", 0):
+            raise ServiceError(Text("You sent this challenge; wait for your opponent to accept it."))
+        if seat is None:
+            start = Command(describe(game.record.kind).start_command)
+            raise ServiceError(Text("This challenge is for someone else. Start your own with {command}.",
+                                    command=start))
+
+    @staticmethod
+    def _require_pending(game: Game) -> None:
+        status = game.record.status
+        if status == "active":
+            raise ServiceError(Text("This challenge was already accepted; the game is on."))
+        if status == "expired":
+            raise ServiceError(Text("This challenge is closed: it has expired."))
+        if status != "pending":
+            raise ServiceError(Text("This challenge is closed: it was declined or withdrawn."))

@@ -1,0 +1,119 @@
+"""The computer players' turns of `GameService`, and the leases (storage/leases.py) that let one process at a time
+drive a game's bots or do a piece of one-off work.
+
+bot/service/bot_turns.py is the runner that asks for these turns in the background.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bot import workers
+from bot.service.locks import KeyedLocks
+from bot.service.model import Game, StaleStateError, info
+from bot.service.results import Result
+from games import GameState
+from games.engines import computer_move, computer_targets
+from storage import GameStore, GameTransaction
+from storage.connection import AnyDatabase
+from storage.leases import bot_turn_key, bot_turns_to_take, claim, release, release_all, release_expired
+
+# How long a process may hold a game's bot turn (storage/leases.py): a bound on one turn's thinking, never reached in
+# practice (a computer player thinks for milliseconds to seconds). A process that dies is found sooner, by its
+# heartbeat (bot/service/heartbeat.py), and another process takes the turn over then (plus bot/service/bot_turns.py's
+# TAKEOVER_EVERY).
+BOT_TURN_LEASE = 120.0
+WORK_LEASE = 120.0  # the same bound for other one-off work (`hold`): a post, a DM
+
+
+class GameTurns:
+    """`GameService`'s bot turns and leases, as a mixin: it needs the service's store, clock, holder, locks and reads
+    and writes (declared below)."""
+
+    store: GameStore
+    db: AnyDatabase
+    clock: Callable[[], float]
+    holder: str
+    _locks: KeyedLocks
+
+    if TYPE_CHECKING:  # provided by GameService
+        def publish(self, result: Result[Any, Any]) -> Result[Any, Any]: ...
+
+        async def view(self, game_id: int, *, fresh: bool = False) -> Result[Any, Any]: ...
+
+        async def _current(self, game_id: int) -> Game: ...
+
+        async def _commit(
+            self, tx: GameTransaction | None, game: Game, seat: int, user_id: int | None, text: str,
+            state: GameState[Any, Any],
+        ) -> Result[Any, Any]: ...
+
+    async def play_bot_turn(self, game_id: int) -> Result[Any, Any] | None:
+        """Make one move for the bot seat to move, if any; returns the game after it, or None.
+
+        The bot thinks in a worker process (bot/workers.py), without the game's lock, so the event loop and the
+        other players stay responsive; its move is then committed under the version guard, and if anything
+        happened meanwhile (a resignation, say) it is simply dropped and the caller asks again.
+
+        Before it thinks, the process claims (or renews) the game's bot-turn lease: None, without thinking, while
+        another live process drives the game. With no bot to move the lease is let go.
+        """
+        if not await self._lease_bot_turn(game_id):
+            return None
+        game = await self._current(game_id)
+        if not info(game).bot_to_move:
+            await self.release_bot_turn(game_id)
+            return None
+        seat = game.state.current_player()
+        assert seat is not None
+        level = game.record.seats[seat].bot
+        assert level is not None
+        # The worker gets the game as stored and draws the operating system's randomness itself (computer_move):
+        # nothing public can foresee a computer player's choices; the log stores the action, so replays stay exact.
+        engine, computer = computer_targets(game.record.kind)
+        text = await workers.think(computer_move, engine, computer, game.state.to_dict(), seat, level)
+        new_state = game.state.apply_text(seat, text)
+        try:
+            async with self._locks.hold(game_id), self.store.transaction() as tx:
+                result = await self._commit(tx, game, seat, None, text, new_state)
+        except StaleStateError:  # read again only once that transaction is closed
+            return await self.view(game_id)
+        return self.publish(result)
+
+    async def games_awaiting_bots(self) -> list[int]:
+        """Active games with a bot seat, for resuming bot turns after a restart."""
+        return await self.store.active_games_with_bots()
+
+    async def bot_turns_to_take(self) -> list[int]:
+        """Games where a bot is to decide and no live process drives it (none began, or its driver died)."""
+        return await self.db.query(bot_turns_to_take(self.clock()))
+
+    async def _lease_bot_turn(self, game_id: int) -> bool:
+        async with self.store.transaction() as tx:
+            return await claim(await tx.writer(), bot_turn_key(game_id), self.holder, BOT_TURN_LEASE, self.clock())
+
+    async def release_bot_turn(self, game_id: int, *, expired: bool = False) -> None:
+        """Let go of this process's bot-turn lease of the game (with `expired`: of a dead process's, run out)."""
+        async with self.store.transaction() as tx:
+            conn = await tx.writer()
+            if expired:
+                await release_expired(conn, bot_turn_key(game_id), self.clock())
+            else:
+                await release(conn, bot_turn_key(game_id), self.holder)
+
+    async def let_go(self) -> None:
+        """At a clean stop, once timers and bot turns have stopped: free every lease of this process (storage/leases.py
+        release_all)."""
+        async with self.store.transaction() as tx:
+            await release_all(await tx.writer(), self.holder)
+
+    async def hold(self, key: str) -> bool:
+        """Claim a one-off piece of work (storage/leases.py) for this process: False while another live process holds
+        it. Held until `let_go_of(key)`, or until this process dies."""
+        async with self.store.transaction() as tx:
+            return await claim(await tx.writer(), key, self.holder, WORK_LEASE, self.clock())
+
+    async def let_go_of(self, key: str) -> None:
+        async with self.store.transaction() as tx:
+            await release(await tx.writer(), key, self.holder)
