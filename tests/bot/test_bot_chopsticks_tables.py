@@ -91,18 +91,22 @@ async def test_three_player_lobby_with_a_bot_seat_plays_to_the_end(world: World,
 
 async def test_a_big_table_uses_two_steps_and_every_request_fits(world: World, bots: TabletopRunner) -> None:
     await bots.start()
-    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "new",
-                                 options={"players": 3, "hands": 4, "rollover": 10, "level": "easy"})
-    lobby = res.message
-    assert lobby is not None
-    await world.fake.click(world.alice, lobby, _button(lobby, "Add bot"))
-    await world.fake.click(world.alice, lobby, _button(lobby, "Add bot"))
-    await world.fake.click(world.alice, lobby, _button(lobby, "Start"))
-    rng, two_steps = random.Random(8), 0
-    for _ in range(60):
-        if await human_to_move(world.fake, lobby, {world.alice.id}) is None:
-            break
-        two_steps += await _play_turn(world, lobby, world.alice, rng, spread=True)
+    rng, two_steps, tables = random.Random(8), 0, 0
+    # The computer players draw on randomness nobody knows: a table may end (alice knocked out) before its move list
+    # grows past one message. Another table then, a few at most.
+    while two_steps == 0 and tables < 4:
+        tables += 1
+        res = await world.fake.slash(world.alice, world.channel, "chopsticks", "new",
+                                     options={"players": 3, "hands": 4, "rollover": 10, "level": "easy"})
+        lobby = res.message
+        assert lobby is not None, res.errors
+        await world.fake.click(world.alice, lobby, _button(lobby, "Add bot"))
+        await world.fake.click(world.alice, lobby, _button(lobby, "Add bot"))
+        await world.fake.click(world.alice, lobby, _button(lobby, "Start"))
+        for _ in range(60):
+            if await human_to_move(world.fake, lobby, {world.alice.id}) is None:
+                break
+            two_steps += await _play_turn(world, lobby, world.alice, rng, spread=True)
     assert two_steps > 0
 
 
