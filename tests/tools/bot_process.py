@@ -44,6 +44,7 @@ class BotProcess:
         self._session_at_start: object = None
         self.logs: list[Path] = []
         self.killed_at: list[float] = []  # wall-clock times of the SIGKILLs, to explain what a kill cut short
+        self.killed_logs: set[Path] = set()  # the logs of the starts that were killed
 
     @property
     def database(self) -> Path:
@@ -112,6 +113,7 @@ class BotProcess:
         if proc.returncode is None:
             proc.send_signal(signal.SIGKILL)
             self.killed_at.append(time.time())
+            self.killed_logs.add(self.logs[-1])
         await proc.wait()
         self.kills += 1
         # Wait until the fake has seen the socket close, so nothing more is dispatched into it.
@@ -151,9 +153,22 @@ class BotProcess:
                 for line in log.read_text(encoding="utf-8", errors="replace").splitlines()]
 
     def error_lines(self) -> list[str]:
-        """ERROR / CRITICAL log lines and tracebacks of every start (kills show up only as missing lines)."""
-        return [f"{log.name}: {line}" for log, line in self._lines()
-                if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")]
+        """ERROR / CRITICAL log lines and tracebacks of every start (kills show up only as missing lines).
+
+        One traceback is the kill's, not the bot's: a worker process (bot/workers.py) that the killed bot was starting
+        finds its parent gone before it could read what to run (multiprocessing's "EOFError: Ran out of input" in
+        forkserver.py), in the log of a start that was killed."""
+        found = []
+        for log in self.logs:
+            if not log.exists():
+                continue
+            lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+            for number, line in enumerate(lines):
+                if line.startswith("Traceback") and log in self.killed_logs and _orphaned_worker(lines[number:]):
+                    continue
+                if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback"):
+                    found.append(f"{log.name}: {line}")
+        return found
 
     def holders(self) -> list[str]:
         """The lease holder id of each start so far (storage/leases.py), in order."""
@@ -166,3 +181,15 @@ class BotProcess:
     def migrations_applied(self) -> list[int]:
         """The migrations this process's starts applied (each says so in its log)."""
         return [int(m.group(1)) for _log, line in self._lines() if (m := _MIGRATION.search(line))]
+
+
+def _orphaned_worker(traceback: list[str]) -> bool:
+    """Whether the traceback starting `traceback` is a worker process's whose parent died while starting it."""
+    block = []
+    for line in traceback[1:]:
+        if not line.startswith(" "):
+            block.append(line)
+            break
+        block.append(line)
+    return any("multiprocessing/forkserver.py" in line for line in block) and block[-1:] == [
+        "EOFError: Ran out of input"]
