@@ -225,8 +225,7 @@ class TabletopBot(commands.Bot):
             self.command_ids = json.loads(await memory.get(f"{key}:ids") or "{}")  # {} when synced by an older bot
             return
         # Processes starting together (shards) sync once: the one holding the lease; the others read its ids.
-        holder, clock = self.service.holder, self.service.clock
-        if not await memory.claim(SYNC_COMMANDS, holder, SYNC_LEASE, clock()):
+        if not await self.service.hold(SYNC_COMMANDS, SYNC_LEASE):
             log.info("another process is syncing the application commands; not syncing")
             self._reading_command_ids = background(self._read_command_ids(memory, key, digest), name="command-ids")
             return
@@ -239,7 +238,7 @@ class TabletopBot(commands.Bot):
             await memory.set(f"{key}:ids", json.dumps(self.command_ids))  # before the digest: a crash between resyncs
             await memory.set(key, digest)
         finally:
-            await memory.release(SYNC_COMMANDS, holder)
+            await self.service.let_go_of(SYNC_COMMANDS)
         log.info("synced %d application commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
 
     async def _read_command_ids(self, memory: BotStateStore, key: str, digest: str) -> None:

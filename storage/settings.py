@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from storage.connection import AnyDatabase
-from storage.leases import claim, release
 from storage.sql import select, statement
 
 
@@ -19,12 +18,3 @@ class BotStateStore:
         await self._db.run(statement(
             "INSERT INTO bot_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value)))
-
-    async def claim(self, lease: str, holder: str, seconds: float, now: float) -> bool:
-        """Hold the lease `lease` (storage/leases.py): work about these facts that one process at a time does."""
-        async with self._db.transaction() as conn:
-            return await claim(conn, lease, holder, seconds, now)
-
-    async def release(self, lease: str, holder: str) -> None:
-        async with self._db.transaction() as conn:
-            await release(conn, lease, holder)

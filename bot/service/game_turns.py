@@ -90,17 +90,15 @@ class GameTurns:
         return await self.db.query(bot_turns_to_take(self.clock()))
 
     async def _lease_bot_turn(self, game_id: int) -> bool:
-        async with self.store.transaction() as tx:
-            return await claim(await tx.writer(), bot_turn_key(game_id), self.holder, BOT_TURN_LEASE, self.clock())
+        return await self.hold(bot_turn_key(game_id), BOT_TURN_LEASE)
 
     async def release_bot_turn(self, game_id: int, *, expired: bool = False) -> None:
         """Let go of this process's bot-turn lease of the game (with `expired`: of a dead process's, run out)."""
+        if not expired:
+            await self.let_go_of(bot_turn_key(game_id))
+            return
         async with self.store.transaction() as tx:
-            conn = await tx.writer()
-            if expired:
-                await release_expired(conn, bot_turn_key(game_id), self.clock())
-            else:
-                await release(conn, bot_turn_key(game_id), self.holder)
+            await release_expired(await tx.writer(), bot_turn_key(game_id), self.clock())
 
     async def let_go(self) -> None:
         """At a clean stop, once timers and bot turns have stopped: free every lease of this process (storage/leases.py
@@ -108,11 +106,11 @@ class GameTurns:
         async with self.store.transaction() as tx:
             await release_all(await tx.writer(), self.holder)
 
-    async def hold(self, key: str) -> bool:
-        """Claim a one-off piece of work (storage/leases.py) for this process: False while another live process holds
-        it. Held until `let_go_of(key)`, or until this process dies."""
+    async def hold(self, key: str, seconds: float = WORK_LEASE) -> bool:
+        """Claim a piece of work (storage/leases.py) for this process, for at most `seconds`: False while another live
+        process holds it. Held until `let_go_of(key)`, or until this process dies."""
         async with self.store.transaction() as tx:
-            return await claim(await tx.writer(), key, self.holder, WORK_LEASE, self.clock())
+            return await claim(await tx.writer(), key, self.holder, seconds, self.clock())
 
     async def let_go_of(self, key: str) -> None:
         async with self.store.transaction() as tx:
