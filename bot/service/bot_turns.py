@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.service.games import GameService, ServiceError, info
 from bot.service.results import GameInfo
-from bot.service.tasks import background
+from bot.service.tasks import background, repeatedly
 
 log = logging.getLogger(__name__)
 
@@ -63,17 +63,8 @@ class BotTurns:
     def watch(self, every: float = TAKEOVER_EVERY) -> None:
         """Take over, every `every` seconds, the bot turns of processes that died while driving them."""
         if self._watching is None:
-            self._watching = background(self._watch(every), name="bot-turn-takeover")
-
-    async def _watch(self, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.take_over()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("looking for bot turns to take over failed; looking again in %s s", every)
+            self._watching = background(repeatedly(every, self.take_over, "looking for bot turns to take over failed"),
+                                        name="bot-turn-takeover")
 
     async def idle(self) -> None:
         """Wait until no bot is thinking (tests and shutdown use this)."""

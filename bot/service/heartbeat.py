@@ -12,7 +12,7 @@ import asyncio
 import logging
 
 from bot.service.games import GameService
-from bot.service.tasks import background
+from bot.service.tasks import background, repeatedly
 from storage.leases import beat
 
 log = logging.getLogger(__name__)
@@ -35,18 +35,10 @@ class Heartbeat:
         """Beat once now, then every `BEAT_EVERY` seconds until stopped."""
         await self.beat()
         if self._task is None:
-            self._task = background(self._run(), name="heartbeat")
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(BEAT_EVERY)
-            try:
-                await self.beat()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the next beat may get through; past PROCESS_TTL others take this process's work over
-                log.warning("this process's heartbeat could not be written; trying again in %s s", BEAT_EVERY,
-                            exc_info=True)
+            # A beat that fails is a warning: the next may get through; past PROCESS_TTL others take the work over.
+            beating = repeatedly(BEAT_EVERY, self.beat, "this process's heartbeat could not be written",
+                                 level=logging.WARNING)
+            self._task = background(beating, name="heartbeat")
 
     async def stop(self) -> None:
         if self._task is not None:

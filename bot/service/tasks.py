@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from storage.health import UnusableDatabaseError
@@ -36,3 +36,18 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
         log.error("background task %s stopped: %s", task.get_name(), exc, exc_info=exc)
     else:
         log.error("background task %s failed", task.get_name(), exc_info=exc)
+
+
+async def repeatedly(
+    seconds: float, work: Callable[[], Awaitable[object]], failed: str, *, level: int = logging.ERROR
+) -> None:
+    """Do `work` every `seconds` until cancelled (run it with `background`); a failed round is logged at `level` with
+    `failed` (said once per failure, with its traceback) and the next round comes as planned."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await work()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.log(level, "%s; trying again in %s s", failed, seconds, exc_info=True)
