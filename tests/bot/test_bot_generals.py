@@ -7,10 +7,8 @@ import re
 from typing import Any
 
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
+from tests.support.generals import A_GRID, B_GRID, BOARD_TITLE, import_grid, move, move_number, settled, to_move
 from tests.support.world import TabletopRunner, World, stored_rows
-
-BOARD_TITLE = "Your army · Game of the Generals"
 
 
 async def challenge(world: World, challenger: FakeUser, opponent: FakeUser | None = None,

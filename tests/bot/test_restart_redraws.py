@@ -14,9 +14,9 @@ import pytest
 from bot.client import TabletopBot
 from bot.service import GameService
 from storage.connection import open_database
-from tests.bot.test_bot_generals import BOARD_TITLE
 from tests.support.boards import player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.generals import BOARD_TITLE
 from tests.support.interactions import bot_idle
 from tests.support.sucker import open_table
 from tests.support.world import TabletopRunner, World, change_stored

@@ -16,10 +16,9 @@ import pytest
 
 from bot.client import ShardedTabletopBot, TabletopBot
 from bot.config import ConfigError, load_settings
-from tests.bot.test_bot_generals import BOARD_TITLE
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
-from tests.support.generals import A_GRID, B_GRID, import_grid, move, settled, to_move
+from tests.support.generals import A_GRID, B_GRID, BOARD_TITLE, import_grid, move, settled, to_move
 from tests.support.world import TabletopRunner, World, stored_rows
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,9 +12,9 @@ from typing import Any
 
 from bot.client import TabletopBot
 from bot.service.games import StaleStateError
-from tests.bot.test_bot_generals import BOARD_TITLE
 from tests.support.boards import player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.generals import BOARD_TITLE
 from tests.support.world import TabletopRunner, World
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
@@ -25,6 +25,14 @@ async def _act(bot: TabletopBot, game_id: int, user_id: int, action: str) -> Any
     write, which a player's click would find out by a refusal)."""
     await bot.service.view(game_id, fresh=True)
     return await bot.service.act(game_id, user_id, action)
+
+
+async def _generals_challenge(world: World) -> tuple[FakeMessage, int]:
+    """Alice challenges Bob to Game of the Generals: the channel message and the game's id."""
+    res = await world.fake.slash(world.alice, world.channel, "generals", "challenge", options={"opponent": world.bob})
+    board = res.message
+    assert board is not None, res.errors
+    return board, int(str(board.custom_ids()[0]).split(":")[1])
 
 
 async def _chopsticks_game(world: World) -> tuple[FakeMessage, int]:
@@ -77,11 +85,7 @@ async def test_a_private_board_is_dmed_once_when_two_processes_deliver_it(world:
     others = TabletopRunner(world.fake, bots.database, url=bots.url)
     await others.start()  # the newest session: it gets the clicks
     try:
-        res = await world.fake.slash(world.alice, world.channel, "generals", "challenge",
-                                     options={"opponent": world.bob})
-        board = res.message
-        assert board is not None, res.errors
-        game_id = int(str(board.custom_ids()[0]).split(":")[1])
+        board, game_id = await _generals_challenge(world)
         # The DMs of the second process (which handles the accept) reach Discord late, while the first process
         # delivers the same game's boards (a restart's restore, a redraw of its own).
         late = world.fake.inject_rest_fault("POST", "/channels/{channel_id}/messages", status=None, delay=0.5,
@@ -118,11 +122,7 @@ async def test_play_began_is_announced_once_when_both_ready_on_two_processes(
     others = TabletopRunner(world.fake, bots.database, url=bots.url)
     second = await others.start()
     try:
-        res = await world.fake.slash(world.alice, world.channel, "generals", "challenge",
-                                     options={"opponent": world.bob})
-        board = res.message
-        assert board is not None, res.errors
-        game_id = int(str(board.custom_ids()[0]).split(":")[1])
+        board, game_id = await _generals_challenge(world)
         accepted = await world.fake.click(world.bob, board, f"gg:{game_id}:accept")
         assert accepted.callback_type == 7, accepted.errors
         await _act(first, game_id, world.alice.id, "formation:balanced")

@@ -12,6 +12,9 @@ A_GRID = "PVT,PVT,PVT,PVT,FLG,PVT,PVT,SPY,SPY/5G,4G,3G,2G,1G,COL,LTC,MAJ,CPT/1LT
 B_GRID = "1LT,2LT,SGT,.,.,.,.,.,./FLG,4G,3G,2G,1G,COL,LTC,MAJ,CPT/PVT,PVT,PVT,PVT,5G,PVT,PVT,SPY,SPY"
 
 
+# The title of a player's own board (their DMs, or My board in the channel).
+BOARD_TITLE = "Your army · Game of the Generals"
+
 async def import_grid(fake: FakeDiscord, user: FakeUser, board: FakeMessage, grid: str) -> InteractionResult:
     """Import a setup on game 1's private `board` with the Import grid form."""
     shown = await fake.click(user, board, "gg:1:import")

@@ -38,7 +38,7 @@ from games.generals.engine import GeneralsState
 from games.sucker import SuckerState
 from games.sucker.bots import choose_action as sucker_action
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, SpecValidator
-from tests.support.generals import A_GRID, B_GRID
+from tests.support.generals import A_GRID, B_GRID, BOARD_TITLE
 from tests.support.world import TabletopRunner, stored_rows
 from tests.tools.move_requests import CountError, Meter, Tally, table
 
@@ -46,7 +46,6 @@ GENERALS = "Game of the Generals (DM boards)"
 GENERALS_MY_BOARD = "Game of the Generals (one on My board)"
 SUCKER = "So Long Sucker (4 people)"
 CHOPSTICKS = "Chopsticks"
-BOARD_TITLE = "Your army · Game of the Generals"
 GAME_ID = re.compile(r"^[a-z]+:(\d+):")
 
 

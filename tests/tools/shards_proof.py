@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import sys
@@ -38,18 +37,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games import replay
 from storage.connection import AnyDatabase, open_database
 from storage.sql import select
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.support.generals import to_move
+from tests.support.generals import BOARD_TITLE, to_move
 from tests.support.postgres import PostgresServer, create_database, running_server
 from tests.tools.bot_process import BotProcess
+from tests.tools.crash_checks import read_games
+from tests.tools.crash_load import wait_for
+from tests.tools.peek import close_peeks
 
 SHARDS = 2
 TURN_TIME = 5  # seconds, the shortest a server's admin may set; the reminder comes a little before
 MANAGE_GUILD = 1 << 5
-DM_BOARD_TITLE = "Your army · Game of the Generals"
 _REMINDER = re.compile(r"it is your move in [^#]*#(\d+)\b")
 _ENDING = re.compile(r"#(\d+) is over")
 _TITLE = re.compile(r"#(\d+)")
@@ -83,23 +83,12 @@ async def move_count(db: AnyDatabase, game_id: int) -> int:
     return int(count)
 
 
-async def replay_problems(db: AnyDatabase) -> tuple[int, int, list[str]]:
-    """Every game's move log: plies 1..n, one row each, n = its move count, and replayed from the initial snapshot it
-    gives exactly the stored snapshot. Returns games, moves and what is wrong."""
-    problems: list[str] = []
-    games = await rows(db, "SELECT id, kind, initial_state, state, move_count FROM games ORDER BY id")
-    total = 0
-    for game_id, kind, initial, state, count in games:
-        moves = await rows(db, "SELECT ply, seat, action FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
-        total += len(moves)
-        plies = [int(p) for p, _s, _a in moves]
-        if plies != list(range(1, len(plies) + 1)) or len(plies) != int(count):
-            problems.append(f"{kind} #{game_id}: plies {plies[:5]}... for a move count of {count}")
-            continue
-        replayed = replay(kind, json.loads(initial), [(int(s), str(a)) for _p, s, a in moves]).to_dict()
-        if replayed != json.loads(state):
-            problems.append(f"{kind} #{game_id}: its move log does not replay to its snapshot")
-    return len(games), total, problems
+def replay_problems(target: str | Path) -> tuple[int, int, list[str]]:
+    """Every game checked as the crash test checks it (tests/tools/crash_checks.py): its move log is plies 1..n and
+    replays to its snapshot with chips, pieces and fingers accounted for. Returns games, moves and what is wrong."""
+    games, _lobbies, _integrity = read_games(target)
+    problems = [f"{game.kind} #{game_id}: {problem}" for game_id, game in games.items() for problem in game.problems]
+    return len(games), sum(len(game.rows) for game in games.values()), problems
 
 
 # ----- the two processes ------------------------------------------------------------------------------------------
@@ -148,7 +137,7 @@ async def started_together(server: PostgresServer | None, workdir: Path) -> Part
     procs = processes(fake, workdir, await new_target(server, workdir, "together"), "together")
     try:
         await start(procs)
-        registered = await wait_until(lambda: _async(bool(fake.registered_commands())), 30)
+        registered = await wait_for(lambda: bool(fake.registered_commands()), 30)
         await asyncio.sleep(2.0)  # time for a second sync, were there one
         applied = [n for p in procs for n in p.migrations_applied()]
         syncs = [r for r in fake.requests if r.method == "PUT" and (r.route or "").endswith("/commands")]
@@ -163,10 +152,6 @@ async def started_together(server: PostgresServer | None, workdir: Path) -> Part
     finally:
         await _stop(procs, fake, part)
     return part
-
-
-async def _async(value: bool) -> bool:
-    return value
 
 
 async def _stop(procs: list[BotProcess], fake: FakeDiscord, part: Part) -> None:
@@ -207,7 +192,7 @@ class GeneralsVsBot:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             boards = [m for m in self.fake.dm_messages(self.person)
-                      if DM_BOARD_TITLE in m.text() and f"#{self.game_id}" in m.text()]
+                      if BOARD_TITLE in m.text() and f"#{self.game_id}" in m.text()]
             if boards:
                 return boards[-1]
             await asyncio.sleep(0.05)
@@ -283,7 +268,7 @@ async def bot_killed_while_thinking(server: PostgresServer | None, workdir: Path
             await victim.spawn()
             await victim.ready()
         await asyncio.sleep(1.0)
-        games, moves, problems = await replay_problems(db)
+        games, moves, problems = replay_problems(target)
         part.problems += problems
         part.figures += [
             f"kills while the bot thought: {len(takeovers)} (by shard: "
@@ -374,7 +359,7 @@ async def turn_times_run_out(server: PostgresServer | None, workdir: Path, games
         part.check(len(made) == games, f"only {len(made)} of {games} games were made")
         part.check(finished, "not every game ended within the time")
         part.problems += not_once[:20]
-        _games, _moves, problems = await replay_problems(db)
+        _games, _moves, problems = replay_problems(target)
         part.problems += problems
     finally:
         if db is not None:
@@ -408,9 +393,12 @@ async def _all_finished(db: AnyDatabase, made: list[int]) -> bool:
 async def prove(database: str, games: int, kills: int, workdir: Path) -> list[Part]:
     parts: list[Part] = []
     with database_for(database, workdir) as (server, folder):
-        parts.append(await started_together(server, folder))
-        parts.append(await bot_killed_while_thinking(server, folder, kills))
-        parts.append(await turn_times_run_out(server, folder, games))
+        try:
+            parts.append(await started_together(server, folder))
+            parts.append(await bot_killed_while_thinking(server, folder, kills))
+            parts.append(await turn_times_run_out(server, folder, games))
+        finally:
+            close_peeks()  # the checks' connections, before the server stops
     return parts
 
 
