@@ -1,7 +1,7 @@
 """Issue 7, point 3: hostile input, through the fuzzer of tests/tools/fuzz.py against the real bot.
 
 A shorter run than `python -m tests.tools.fuzz --interactions 10000`; set FUZZ_INTERACTIONS and FUZZ_SEED to run
-longer or another sequence.
+longer or another sequence. On both databases (issue 17): what "changes nothing" means is compared row by row.
 """
 
 from __future__ import annotations
@@ -20,17 +20,16 @@ SEED = int(os.environ.get("FUZZ_SEED", "7"))
 
 
 async def test_hostile_input_is_refused_explained_and_changes_nothing(
-    restore_discord_urls: None, tmp_path: Path
+    restore_discord_urls: None, database_target: str, tmp_path: Path
 ) -> None:
     fake = FakeDiscord(validator=VALIDATOR, check_responses=False)
     await fake.start()
-    runner = TabletopRunner(fake, tmp_path / "bot.sqlite3")
     try:
-        guilds, channels, users = await build_world(fake)
-        bot = await runner.start_with(**BOT_SETTINGS)
-        figures = await fuzz(fake, bot, runner.database, guilds, channels, users, INTERACTIONS, SEED)
+        async with TabletopRunner.on(fake, database_target, tmp_path) as runner:
+            guilds, channels, users = await build_world(fake)
+            bot = await runner.start_with(**BOT_SETTINGS)
+            figures = await fuzz(fake, bot, database_target, guilds, channels, users, INTERACTIONS, SEED)
     finally:
-        await runner.stop_all()
         await fake.close()
 
     # 0 unanswered, 0 unhandled exceptions, 0 state changes or other effects from invalid input, every refusal

@@ -86,6 +86,41 @@ async def test_the_crash_checks_read_an_empty_and_a_one_game_database(database_t
     assert peek_at(database_target) is peek_at(database_target)  # one pool for the run, not one per read
 
 
+async def test_the_written_mark_moves_with_every_ended_write_of_another_connection(database_target: str) -> None:
+    """The fuzzer's change detector (Peek.written): where the mark stays the same, it takes nothing to have changed.
+    On PostgreSQL also the case a bare counter would miss: a write that began before a later one ended, and ends after
+    the mark was read (its id is then below xmax, in the in-progress list)."""
+    db = await open_database(database_target)
+    peek = Peek(database_target, keep_open=True)
+    try:
+        before = peek.written()
+        await db.run(_insert_setting())
+        after_one = peek.written()
+        assert after_one != before
+        if peek.postgres:
+            import asyncpg
+
+            early, late = await asyncpg.connect(database_target), await asyncpg.connect(database_target)
+            try:
+                early_write = early.transaction()
+                await early_write.start()
+                await early.execute("UPDATE server_settings SET images = 1 WHERE guild_id = $1", GUILD)
+                await late.execute("INSERT INTO server_settings (guild_id, turn_timeout) VALUES ($1, 5)", GUILD + 1)
+                while_early_writes = peek.written()
+                assert while_early_writes != after_one
+                await early_write.commit()
+                assert peek.written() != while_early_writes
+            finally:
+                await early.close()
+                await late.close()
+        else:
+            await db.run(statement("UPDATE server_settings SET images = 1 WHERE guild_id = ?", (GUILD,)))
+            assert peek.written() != after_one
+    finally:
+        peek.close()
+        await db.close()
+
+
 def test_a_sqlite_file_not_yet_created_is_left_alone(tmp_path: Path) -> None:
     missing = tmp_path / "bot.sqlite3"
     watch = TimerWatch(missing)

@@ -1,6 +1,6 @@
 """Hostile input for the whole bot: a fuzzer of interactions against the real bot and the offline Discord.
 
-    python -m tests.tools.fuzz --interactions 10000 --seed 1
+    python -m tests.tools.fuzz --interactions 10000 --seed 1 [--database postgresql]
 
 It sets up real games of every kind on two servers, then sends interactions to every registered command
 and to every component the bot has posted: random and malformed options, forged and stale custom ids, ids
@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import random
 import re
-import sqlite3
 import sys
 import tempfile
 import time
@@ -60,6 +60,7 @@ from bot.lobby import LobbyButton
 from bot.logs import RedactSecrets
 from bot.validation import is_guild_only
 from games import game_class
+from storage.sql import Plan, select
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.interactions import (
     APPLICATION_COMMAND,
@@ -73,6 +74,7 @@ from tests.support.interactions import BUTTON, SELECT, bot_idle, carrier, raw_in
 from tests.tools.fuzz_checks import CheckFigures, burst, judge_case, target_case, watch
 from tests.tools.fuzz_oracle import refusal_of, seat_is_out
 from tests.tools.fuzz_time import BOT_SETTINGS, TimeFigures, Timekeeper, VirtualClock
+from tests.tools.peek import Peek, Target
 
 MANAGE_GUILD = 1 << 5
 # Commands that only look; everything else may change state when used validly.
@@ -229,8 +231,29 @@ class Stored:
     deals: set[tuple[int, int]]
 
 
+def _read_stored() -> Plan[Stored]:
+    """Games, seats, lobbies, members and deals, as one state of the database."""
+    games = {row[0]: {"kind": row[1], "guild": row[2], "channel": row[3], "thread": row[4], "status": row[5],
+                      "moves": row[6], "state": row[7], "message": row[8]}
+             for row in (yield from select("SELECT id, kind, guild_id, channel_id, thread_id, status, move_count, "
+                                           "state, message_id FROM games"))}
+    seats: dict[int, set[int]] = {}
+    for game_id, user_id in (yield from select("SELECT game_id, user_id FROM game_players WHERE user_id IS NOT NULL")):
+        seats.setdefault(game_id, set()).add(user_id)
+    lobbies = {row[0]: {"kind": row[1], "guild": row[2], "status": row[3], "host": row[4], "max": row[5],
+                        "message": row[6]}
+               for row in (yield from select("SELECT id, kind, guild_id, status, host_id, max_players, message_id "
+                                             "FROM lobbies"))}
+    members: dict[int, list[int | None]] = {}
+    for lobby_id, user_id in (yield from select("SELECT lobby_id, user_id FROM lobby_members "
+                                                "ORDER BY lobby_id, position")):
+        members.setdefault(lobby_id, []).append(user_id)
+    deals = {(g, n) for g, n in (yield from select("SELECT game_id, number FROM deals"))}
+    return Stored(games, seats, lobbies, members, deals)
+
+
 class Fuzzer:
-    def __init__(self, fake: FakeDiscord, bot: TabletopBot, database: Path, rng: random.Random,
+    def __init__(self, fake: FakeDiscord, bot: TabletopBot, database: Target, rng: random.Random,
                  guilds: list[FakeGuild], channels: list[FakeChannel], users: list[FakeUser],
                  clock: VirtualClock) -> None:
         self.fake = fake
@@ -242,9 +265,9 @@ class Fuzzer:
         self.users = users
         self.figures = Figures()
         self.current = ["setup"]
-        self._db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, isolation_level=None)
+        self.db = Peek(database, keep_open=True)  # what the bot stored, read behind its back (either database)
         self._since = 0
-        self._baseline: tuple[int, Any] | None = None
+        self._baseline: tuple[str, Any] | None = None
         self.templates = self._templates()
         self.commands = [c for c in fake.registered_commands() if c.get("type", 1) == 1]
         # Forms the bot showed: (the form, who opened it, where, the message it came from); prefix -> kind.
@@ -294,41 +317,25 @@ class Fuzzer:
 
     # ----- the stored state -----------------------------------------------------------------------------------
     def stored(self) -> Stored:
-        db = self._db
-        games = {row[0]: {"kind": row[1], "guild": row[2], "channel": row[3], "thread": row[4], "status": row[5],
-                          "moves": row[6], "state": row[7], "message": row[8]}
-                 for row in db.execute("SELECT id, kind, guild_id, channel_id, thread_id, status, move_count, state, "
-                                       "message_id FROM games")}
-        seats: dict[int, set[int]] = {}
-        for game_id, user_id in db.execute("SELECT game_id, user_id FROM game_players WHERE user_id IS NOT NULL"):
-            seats.setdefault(game_id, set()).add(user_id)
-        lobbies = {row[0]: {"kind": row[1], "guild": row[2], "status": row[3], "host": row[4], "max": row[5],
-                            "message": row[6]}
-                   for row in db.execute("SELECT id, kind, guild_id, status, host_id, max_players, message_id "
-                                         "FROM lobbies")}
-        members: dict[int, list[int | None]] = {}
-        for lobby_id, user_id in db.execute("SELECT lobby_id, user_id FROM lobby_members ORDER BY position"):
-            members.setdefault(lobby_id, []).append(user_id)
-        deals = {(g, n) for g, n in db.execute("SELECT game_id, number FROM deals")}
-        return Stored(games, seats, lobbies, members, deals)
+        return self.db.read(_read_stored())
 
-    def data_version(self) -> int:
-        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+    def data_version(self) -> str:
+        """Changes whenever something may have been written (Peek.written); `content` says what."""
+        return self.db.written()
 
     def content(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every table (the ground truth when data_version says something was written), except what
         the bot learns from any interaction, refused or not: a person's language (bot/i18n.py). What they chose
         there is their notification mode (no row: the default). The process's heartbeat (a lease renewed every few
         seconds whatever happens, bot/service/heartbeat.py) is not the interaction's doing either."""
-        tables = [r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        found = {t: sorted(self._db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables
+        tables = self.db.tables()
+        found = {t: sorted(self.db.rows(f'SELECT * FROM "{t}"'), key=repr) for t in tables
                  if t not in ("user_settings", "leases")}
         if "leases" in tables:
-            found["leases"] = sorted(self._db.execute(
-                "SELECT * FROM leases WHERE key NOT LIKE 'process:%'").fetchall(), key=repr)
+            found["leases"] = sorted(self.db.rows("SELECT * FROM leases WHERE key NOT LIKE 'process:%'"), key=repr)
         if "user_settings" in tables:
-            found["user_settings"] = sorted(self._db.execute(
-                "SELECT user_id, notify FROM user_settings WHERE notify != 'mention'").fetchall())
+            found["user_settings"] = sorted(self.db.rows(
+                "SELECT user_id, notify FROM user_settings WHERE notify != 'mention'"))
         return found
 
     def is_out(self, game_id: int, user_id: int) -> bool:
@@ -336,8 +343,7 @@ class Fuzzer:
         game = self.stored().games.get(game_id)
         if game is None or game["status"] != "active":
             return False
-        row = self._db.execute("SELECT seat FROM game_players WHERE game_id = ? AND user_id = ?",
-                               (game_id, user_id)).fetchone()
+        row = self.db.first("SELECT seat FROM game_players WHERE game_id = ? AND user_id = ?", (game_id, user_id))
         return row is not None and seat_is_out(game_class(game["kind"]).from_dict(json.loads(game["state"])), row[0])
 
     @staticmethod
@@ -672,8 +678,7 @@ class Fuzzer:
     def _seat_users(self, game_id: int, seat: int | None) -> list[int]:
         if seat is None:
             return []
-        row = self._db.execute("SELECT user_id FROM game_players WHERE game_id = ? AND seat = ?",
-                               (game_id, seat)).fetchone()
+        row = self.db.first("SELECT user_id FROM game_players WHERE game_id = ? AND seat = ?", (game_id, seat))
         return [row[0]] if row and row[0] is not None else []
 
     def replenish(self) -> Case | None:
@@ -1262,7 +1267,7 @@ async def start_games(fake: FakeDiscord, bot: TabletopBot, channels: list[FakeCh
     return forms
 
 
-async def fuzz(fake: FakeDiscord, bot: TabletopBot, database: Path, guilds: list[FakeGuild],
+async def fuzz(fake: FakeDiscord, bot: TabletopBot, database: Target, guilds: list[FakeGuild],
                channels: list[FakeChannel], users: list[FakeUser], interactions: int, seed: int) -> Figures:
     """Set up games, then fuzz; the log capture covers both, at DEBUG, for faults and the token."""
     # The bot's clock stands still during an interaction, so that each is judged against one position, and jumps
@@ -1281,28 +1286,32 @@ async def fuzz(fake: FakeDiscord, bot: TabletopBot, database: Path, guilds: list
         fuzzer.commands = [c for c in fake.registered_commands() if c.get("type", 1) == 1]
         return await fuzzer.run(interactions)
     finally:
+        fuzzer.db.close()  # before the database may be dropped (PostgreSQL refuses while a pool is connected)
         root.removeHandler(capture)
         root.setLevel(level)
 
 
-async def _main(interactions: int, seed: int) -> int:
+async def _main(interactions: int, seed: int, database: str) -> int:
+    from tests.support.postgres import create_database, running_server
     from tests.support.world import VALIDATOR, TabletopRunner
 
     # Every request the bot makes is checked against Discord's API description; the fake's own answers are
     # not (they are the same few shapes again and again, and checking them doubles the run time).
     fake = FakeDiscord(validator=VALIDATOR, check_responses=False)
     await fake.start()
-    with tempfile.TemporaryDirectory() as tmp:
-        database = Path(tmp) / "fuzz.sqlite3"
-        runner = TabletopRunner(fake, database)
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        target = str(Path(tmp) / "fuzz.sqlite3")
+        if database == "postgresql":
+            target = await create_database(stack.enter_context(running_server()), "fuzz")
         try:
-            guilds, channels, users = await build_world(fake)
-            bot = await runner.start_with(**BOT_SETTINGS)
-            figures = await fuzz(fake, bot, database, guilds, channels, users, interactions, seed)
+            async with TabletopRunner.on(fake, target, Path(tmp)) as runner:
+                guilds, channels, users = await build_world(fake)
+                bot = await runner.start_with(**BOT_SETTINGS)
+                figures = await fuzz(fake, bot, target, guilds, channels, users, interactions, seed)
         finally:
-            await runner.stop_all()
             await fake.close()
-    print(f"seed {seed}; API description {'checked' if VALIDATOR is not None else 'NOT checked (spec missing)'}")
+    print(f"seed {seed}; {'PostgreSQL' if database == 'postgresql' else 'SQLite'}; "
+          f"API description {'checked' if VALIDATOR is not None else 'NOT checked (spec missing)'}")
     print(figures.report())
     return 1 if figures.problems() else 0
 
@@ -1311,8 +1320,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--interactions", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="a SQLite file (default) or a database on a throwaway PostgreSQL server")
     args = parser.parse_args(argv)
-    return asyncio.run(_main(args.interactions, args.seed))
+    return asyncio.run(_main(args.interactions, args.seed, args.database))
 
 
 if __name__ == "__main__":

@@ -186,7 +186,7 @@ async def burst(fz: Fuzzer, timekeeper: Timekeeper, room: int) -> None:
         cases.append(fz._component_case("burst", message, str(component["custom_id"]), int(component["type"]),
                                         values, user, component))
     legal = [(case, text) for case in cases if (text := _legal(fz, before, case)) is not None]
-    deadline = fz._db.execute("SELECT deadline FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+    [(deadline,)] = fz.db.rows("SELECT deadline FROM games WHERE id = ?", (game_id,))
     race = deadline is not None and rng.random() < RACE_SHARE
     labels = [fz.count(case) for case in cases]
     fz.current[0] = f"burst on game #{game_id}: {labels[0]} and {len(labels) - 1} more" + (" racing the clock"
@@ -273,8 +273,8 @@ def out_players(fz: Fuzzer) -> list[tuple[int, int]]:
         if game["status"] != "active":
             continue
         state = game_class(game["kind"]).from_dict(json.loads(game["state"]))
-        for seat, user_id in fz._db.execute("SELECT seat, user_id FROM game_players WHERE game_id = ? AND user_id "
-                                            "IS NOT NULL", (game_id,)):
+        for seat, user_id in fz.db.rows("SELECT seat, user_id FROM game_players WHERE game_id = ? AND user_id "
+                                        "IS NOT NULL", (game_id,)):
             if seat_is_out(state, seat):
                 found.append((game_id, user_id))
     return found

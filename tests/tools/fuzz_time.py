@@ -99,9 +99,9 @@ class Timekeeper:
         waiting: random jumps alone sometimes passed both in a short run (then no reminder was ever tried)."""
         if self.figures.fired["reminder"] or self.figures.jumps % 2:
             return None
-        row = self.fz._db.execute(
+        row = self.fz.db.first(
             "SELECT MIN(remind_at) FROM games WHERE status = 'active' AND remind_at > ? AND deadline > remind_at + 1",
-            (self.clock.now,)).fetchone()
+            (self.clock.now,))
         return None if row is None or row[0] is None else float(row[0]) - self.clock.now + 0.5
 
     def start_jump(self, seconds: float) -> tuple[list[_Due], int]:
@@ -141,31 +141,30 @@ class Timekeeper:
             await asyncio.sleep(0.01)
 
     def _due(self, now: float) -> list[_Due]:
-        db = self.fz._db
-        games = [_Due(row[0], None, row[1], row[2] is not None and row[2] <= now, row[3]) for row in db.execute(
+        db = self.fz.db
+        games = [_Due(row[0], None, row[1], row[2] is not None and row[2] <= now, row[3]) for row in db.rows(
             "SELECT id, status, deadline, move_count FROM games WHERE deadline <= ? OR remind_at <= ?", (now, now))]
-        lobbies = [_Due(None, row[0], row[1], True, 0) for row in db.execute(
+        lobbies = [_Due(None, row[0], row[1], True, 0) for row in db.rows(
             "SELECT id, status FROM lobbies WHERE deadline <= ?", (now,))]
         return games + lobbies
 
     def finished(self) -> int:
-        return int(self.fz._db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'").fetchone()[0])
+        return int(self.fz.db.rows("SELECT COUNT(*) FROM games WHERE status = 'finished'")[0][0])
 
     def _check_fired(self, due: list[_Due]) -> None:
         """Every timer that was due fired: a challenge or lobby expired, a late player forfeited or had their
         default decision taken, or a reminder went out (its time cleared)."""
-        db, fired, label = self.fz._db, self.figures.fired, self.fz.current[0]
+        db, fired, label = self.fz.db, self.figures.fired, self.fz.current[0]
         for item in due:
             if item.lobby_id is not None:
-                status, deadline = db.execute("SELECT status, deadline FROM lobbies WHERE id = ?",
-                                              (item.lobby_id,)).fetchone()
+                [(status, deadline)] = db.rows("SELECT status, deadline FROM lobbies WHERE id = ?", (item.lobby_id,))
                 if deadline is not None and deadline <= self.clock.now:
                     self.figures.problems.append(f"{label}: lobby {item.lobby_id} did not expire")
                 elif item.status == "open":
                     fired["lobby expired"] += 1
                 continue
-            status, deadline, remind_at, moves = db.execute(
-                "SELECT status, deadline, remind_at, move_count FROM games WHERE id = ?", (item.game_id,)).fetchone()
+            [(status, deadline, remind_at, moves)] = db.rows(
+                "SELECT status, deadline, remind_at, move_count FROM games WHERE id = ?", (item.game_id,))
             now = self.clock.now
             if (deadline is not None and deadline <= now) or (remind_at is not None and remind_at <= now):
                 self.figures.problems.append(f"{label}: game #{item.game_id} ({status}) still has a timer due")
@@ -176,8 +175,8 @@ class Timekeeper:
             elif item.deadline_due and status == "expired":
                 fired["setup called off"] += 1
             elif item.deadline_due:
-                last = db.execute("SELECT action FROM moves WHERE game_id = ? AND ply = ?",
-                                  (item.game_id, item.move_count + 1)).fetchone()
+                last = db.first("SELECT action FROM moves WHERE game_id = ? AND ply = ?",
+                                (item.game_id, item.move_count + 1))
                 if moves <= item.move_count or last is None:
                     self.figures.problems.append(f"{label}: game #{item.game_id} passed its deadline with no move")
                 else:
@@ -188,9 +187,9 @@ class Timekeeper:
     # ----- keeping games to play ------------------------------------------------------------------------------
     def live_games(self) -> int:
         """Active games waiting for a person (a game waiting only for computer players moves by itself)."""
-        return int(self.fz._db.execute(
+        return int(self.fz.db.rows(
             "SELECT COUNT(*) FROM games g WHERE status = 'active' AND EXISTS (SELECT 1 FROM game_players p"
-            " WHERE p.game_id = g.id AND p.user_id IS NOT NULL)").fetchone()[0])
+            " WHERE p.game_id = g.id AND p.user_id IS NOT NULL)")[0][0])
 
     async def replenish(self) -> None:
         """Start games (as players would) until enough wait for a person: Chopsticks for two, a Chopsticks or So

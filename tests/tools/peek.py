@@ -35,9 +35,14 @@ WAIT = 120.0  # a PostgreSQL read taking longer than this is a hang: it raises r
 class Peek:
     """Reads of one database, from synchronous code."""
 
-    def __init__(self, target: Target) -> None:
+    def __init__(self, target: Target, *, keep_open: bool = False) -> None:
         self.target = target
         self.postgres = is_postgres_url(target)
+        # SQLite: one read-only connection for every read, for a writer in this process that is never killed (the
+        # fuzzer's bot); `written` needs it (SQLite's data_version is counted per connection).
+        self._kept: sqlite3.Connection | None = None
+        if keep_open and not self.postgres:
+            self._kept = sqlite3.connect(f"file:{target}?mode=ro", uri=True, timeout=30, isolation_level=None)
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -51,24 +56,61 @@ class Peek:
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self.read(select(sql, params))
 
+    def first(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The first row `sql` finds, or None."""
+        found = self.rows(sql, params)
+        return found[0] if found else None
+
+    def tables(self) -> list[str]:
+        """The names of the database's tables (the bot's schema; on SQLite also its own sqlite_sequence)."""
+        if self.postgres:
+            return [str(r[0]) for r in self.rows(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+                "AND table_type = 'BASE TABLE'")]
+        return [str(r[0]) for r in self.rows("SELECT name FROM sqlite_master WHERE type = 'table'")]
+
+    def written(self) -> str:
+        """A mark that changes whenever a transaction that wrote has ended since the last call, and often stays the
+        same otherwise: where it stays the same, nothing was written (a changed mark may still be a write that
+        changed nothing, or, on PostgreSQL, another database's write: compare content to be sure).
+        - SQLite (keep_open only): `PRAGMA data_version`, which counts other connections' commits.
+        - PostgreSQL: the server's current snapshot, xmin:xmax:in-progress ids. A transaction that wrote holds a
+          transaction id, and its end either moves xmax past it or takes it out of the in-progress list; reads
+          (ours included) hold none."""
+        if self.postgres:
+            return str(self.rows("SELECT pg_current_snapshot()::text")[0][0])
+        if self._kept is None:
+            raise RuntimeError("written() on SQLite needs Peek(..., keep_open=True)")
+        with self._lock:
+            return str(self._kept.execute("PRAGMA data_version").fetchone()[0])
+
     def read(self, plan: Plan[T]) -> T:
         """`plan` (reads only: storage/sql.py) seeing one state of the database, however many statements it runs."""
+        if self._kept is not None:
+            with self._lock:
+                return self._sqlite_read(self._kept, plan)
         if not self.postgres:
             conn = sqlite3.connect(self.target, timeout=30, isolation_level=None)
             try:
-                conn.execute("BEGIN")  # deferred: one snapshot from the first read to the end, no lock held
-                try:
-                    return run_sqlite(conn, plan)
-                finally:
-                    conn.execute("ROLLBACK")
+                return self._sqlite_read(conn, plan)
             finally:
                 conn.close()
         return self._read_postgres(plan)
 
+    @staticmethod
+    def _sqlite_read(conn: sqlite3.Connection, plan: Plan[T]) -> T:
+        conn.execute("BEGIN")  # deferred: one snapshot from the first read to the end, no lock held
+        try:
+            return run_sqlite(conn, plan)
+        finally:
+            conn.execute("ROLLBACK")
+
     def close(self) -> None:
         with self._lock:
-            loop, thread, db = self._loop, self._thread, self._db
-            self._loop = self._thread = self._db = None
+            loop, thread, db, kept = self._loop, self._thread, self._db, self._kept
+            self._loop = self._thread = self._db = self._kept = None
+        if kept is not None:
+            kept.close()
         if loop is None or thread is None:
             return
         try:
