@@ -45,18 +45,18 @@ async def test_damage_is_named_and_a_cancelled_or_finished_task_logs_nothing(
         f"background task turn-timers stopped: the database {tmp_path} is damaged (database disk image is malformed)"]
 
 
-async def test_the_timer_loop_stops_even_when_woken_at_the_moment_it_is_stopped(tmp_path: Path) -> None:
+async def test_the_timer_loop_stops_even_when_woken_at_the_moment_it_is_stopped(database_target: str) -> None:
     """Python 3.11's `asyncio.wait_for` swallows a cancellation that arrives just as what it waits for finishes: the
     timer loop, woken by a move at the moment the bot stopped, slept on and the stop waited forever (CI hung)."""
     from bot.service import GameService
     from bot.service.lobbies import LobbyService
     from bot.service.timers import TimerLoop
-    from storage import Database
+    from storage.connection import open_database
 
     async def never(*_args: object) -> None:
         raise AssertionError("nothing is due")
 
-    db = await Database.open(tmp_path / "db.sqlite3")
+    db = await open_database(database_target)
     try:
         service = GameService(db)
         for turns_between in range(8):  # every interleaving of the wake-up and the stop, one of which lost the stop

@@ -1,6 +1,6 @@
-"""Two bot processes on one SQLite file: every read-modify-write (ratings, lobbies) happens inside the write
-transaction, so neither process can lose the other's update. Each "process" here is its own `Database`
-connection, and for ratings also a real operating-system process."""
+"""Two bot processes on one database (a SQLite file, or PostgreSQL: issue 17): every read-modify-write (ratings,
+lobbies) locks what it reads until it commits, so neither process can lose the other's update. Each "process" here is
+its own connection to the database (the `two` fixture), and for ratings also a real operating-system process."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -19,23 +19,16 @@ import bot.service.ratings
 import storage.ratings
 from bot.service import GameService, Player, ServiceError
 from bot.service.lobbies import LobbyService
-from storage import Database
+from storage.connection import AnyDatabase, open_database
+from storage.postgres import is_postgres_url
 from storage.ratings import GLOBAL, RatingRow, RatingStore
-from storage.sql import Plan
+from storage.sql import Plan, Sql
 from tests.support import rating_worker
+from tests.support.world import stored_rows
 
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 GUILD = 5
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-async def two(tmp_path: Path) -> AsyncIterator[tuple[Database, Database]]:
-    first = await Database.open(tmp_path / "bot.sqlite3")
-    second = await Database.open(tmp_path / "bot.sqlite3")
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 async def _played(service: GameService, opponent: int) -> int:
@@ -47,7 +40,7 @@ async def _played(service: GameService, opponent: int) -> int:
 
 
 async def test_a_rating_update_from_another_process_between_read_and_write_is_kept(
-    two: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch
+    two: tuple[AnyDatabase, AnyDatabase], database_target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     here, there = GameService(two[0]), GameService(two[1])
     first, second = await _played(here, BOB), await _played(there, CAROL)
@@ -62,7 +55,10 @@ async def test_a_rating_update_from_another_process_between_read_and_write_is_ke
         rows = yield from read(kind, guild_id, users)
         if not other:
             other.append(asyncio.run_coroutine_threadsafe(there.resign(second, CAROL), loop))
-            time.sleep(0.5)
+            if is_postgres_url(database_target):
+                yield Sql("SELECT pg_sleep(0.5)")  # this plan awaits its statements: the other process runs meanwhile
+            else:
+                time.sleep(0.5)  # on the database thread, while the event loop runs the other process
         return rows
 
     monkeypatch.setattr(bot.service.ratings, "read_ratings", read_while_the_other_finishes)
@@ -74,8 +70,8 @@ async def test_a_rating_update_from_another_process_between_read_and_write_is_ke
         assert alice is not None and (alice.games, alice.wins) == (2, 2), f"ladder {scope}: {alice}"
 
 
-def test_two_os_processes_finishing_games_of_one_player_lose_no_rating(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
+def test_two_os_processes_finishing_games_of_one_player_lose_no_rating(database_target: str) -> None:
+    path = database_target
     asyncio.run(_migrated(path))
     games = 60
     start_at = time.time() + 1.5  # both are running (imports done) by then
@@ -91,22 +87,17 @@ def test_two_os_processes_finishing_games_of_one_player_lose_no_rating(tmp_path:
                       for user, n in ((shared, 2 * games), (BOB, games), (CAROL, games))}
 
 
-async def _migrated(path: Path) -> None:
-    db = await Database.open(path)
+async def _migrated(target: str) -> None:
+    db = await open_database(target)
     await db.close()
 
 
-async def _games_counted(path: Path) -> dict[tuple[int, int], int]:
-    db = await Database.open(path)
-    try:
-        async with db.reading() as conn:
-            rows = await conn.execute_fetchall("SELECT guild_id, user_id, games FROM ratings")
-        return {(int(r[0]), int(r[1])): int(r[2]) for r in rows}
-    finally:
-        await db.close()
+async def _games_counted(target: str) -> dict[tuple[int, int], int]:
+    rows = await stored_rows(target, "SELECT guild_id, user_id, games FROM ratings")
+    return {(int(r[0]), int(r[1])): int(r[2]) for r in rows}
 
 
-async def test_lobby_joins_from_two_processes_at_once_all_get_in(two: tuple[Database, Database]) -> None:
+async def test_lobby_joins_from_two_processes_at_once_all_get_in(two: tuple[AnyDatabase, AnyDatabase]) -> None:
     here, there = LobbyService(GameService(two[0])), LobbyService(GameService(two[1]))
     lobby = await here.open("sucker", guild_id=GUILD, channel_id=1, host_id=ALICE, max_players=6, options={})
     joined = await asyncio.gather(*((here, there)[i % 2].join(lobby.id, user) for i, user in

@@ -4,19 +4,29 @@ real game or database that is right, then on one broken the way the check is abo
 from __future__ import annotations
 
 import random
-import sqlite3
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 from bot.service import GameService, Player
 from games.engines import game_class
-from storage import Database
+from storage.connection import open_database
 from tests.support.fakediscord import FakeMessage
+from tests.support.world import change_stored
 from tests.tools.crash_checks import invariant_problems, rating_problems, read_games
 from tests.tools.crash_timers import TimerWatch, overdue_timers, timer_checks
+from tests.tools.peek import close_peeks
 
 ALICE, BOB, CAROL = 11, 22, 33
 GUILD = 5
+
+
+@pytest.fixture(autouse=True)
+def closed_peeks() -> Iterator[None]:
+    """The checks' shared readers closed before a test's PostgreSQL database is dropped (and between databases)."""
+    yield
+    close_peeks()
 
 
 def _played(kind: str, players: int, options: dict[str, Any], plies: int, seed: int = 1) -> dict[str, Any]:
@@ -71,9 +81,9 @@ def test_chopsticks_hands_stay_below_the_rollover() -> None:
     assert invariant_problems("chopsticks", broken, [0, 0]) != []
 
 
-async def test_ratings_equal_openskill_over_the_finished_games_and_count_each_once(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path)
+async def test_ratings_equal_openskill_over_the_finished_games_and_count_each_once(database_target: str) -> None:
+    path = database_target
+    db = await open_database(path)
     try:
         service = GameService(db)
         for players in ([ALICE, BOB], [BOB, CAROL], [CAROL, ALICE]):
@@ -88,22 +98,20 @@ async def test_ratings_equal_openskill_over_the_finished_games_and_count_each_on
     games, _lobbies, _integrity = read_games(path)
     assert rating_problems(path, games) == ([], 3)
 
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE ratings SET games = games + 1, wins = wins + 1 WHERE user_id = ? AND guild_id = ?",
-                 (ALICE, GUILD))  # one game counted twice on the server's ladder
-    conn.execute("UPDATE ratings SET mu = mu + 0.5 WHERE user_id = ? AND guild_id = 0", (CAROL,))
-    conn.commit()
-    conn.close()
+    # One game counted twice on the server's ladder, and a global rating off:
+    await change_stored(path, "UPDATE ratings SET games = games + 1, wins = wins + 1 "
+                              "WHERE user_id = ? AND guild_id = ?", (ALICE, GUILD))
+    await change_stored(path, "UPDATE ratings SET mu = mu + 0.5 WHERE user_id = ? AND guild_id = 0", (CAROL,))
     problems, _rated = rating_problems(path, read_games(path)[0])
     assert len(problems) == 2, problems
     assert any(f"ladder {GUILD}, user {ALICE}: games/wins/draws/losses" in p for p in problems), problems
     assert any(f"ladder global, user {CAROL}: mu/sigma" in p for p in problems), problems
 
 
-async def test_each_fired_timer_must_be_announced(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
+async def test_each_fired_timer_must_be_announced(database_target: str) -> None:
+    path = database_target
     now = [1000.0]
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         service = GameService(db, clock=lambda: now[0])
         game = await service.create("chopsticks", guild_id=GUILD, channel_id=1,

@@ -1,6 +1,6 @@
 """One of the two bot processes of the two-process rating test (tests/app/test_shared_file.py): on the shared
-database file, it finishes `games` rated Chopsticks games, each won by the shared player against this process's own
-opponent, starting at the same moment as the other process.
+database (a SQLite file or a postgresql:// URL), it finishes `games` rated Chopsticks games, each won by the shared
+player against this process's own opponent, starting at the same moment as the other process.
 
     python -m tests.support.rating_worker DATABASE OPPONENT GAMES START_AT
 """
@@ -10,17 +10,16 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from pathlib import Path
 
 from bot.service import GameService, Player
-from storage import Database
+from storage.connection import open_database
 
 SHARED_PLAYER = 1
 GUILD = 5
 
 
-async def finish_games(path: Path, opponent: int, games: int, start_at: float) -> None:
-    db = await Database.open(path)
+async def finish_games(target: str, opponent: int, games: int, start_at: float) -> None:
+    db = await open_database(target)
     try:
         service = GameService(db)
         while time.time() < start_at:  # both processes begin together, so their writes interleave
@@ -35,4 +34,4 @@ async def finish_games(path: Path, opponent: int, games: int, start_at: float) -
 
 
 if __name__ == "__main__":
-    asyncio.run(finish_games(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])))
+    asyncio.run(finish_games(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])))
