@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+from storage.db import StorageError
 from storage.sql import READ_FIRST, Dialect, Done, Plan, Sql, numbered, returns_rows, run_awaiting
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,10 @@ class PostgresDatabase:
                 if current is None:
                     await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
                     current = 0
+                latest = max((number for number, _script in postgres_migrations()), default=0)
+                if current > latest:  # a newer bot migrated it: this one would misread what it wrote
+                    raise StorageError(f"{self.path} has schema version {current}, but this bot only knows up to "
+                                       f"{latest}: it was written by a newer version of the bot.")
                 for number, script in postgres_migrations():
                     if current < number and (target is None or number <= target):
                         async with conn.transaction():

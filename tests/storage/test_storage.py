@@ -9,7 +9,7 @@ import pytest
 
 from storage import LATEST_VERSION, Database, GameStore, Seat, StaleVersionError, StorageError
 from storage.connection import open_database, run
-from storage.sql import Plan, Sql
+from storage.sql import Plan, Sql, statement
 from tests.support.postgres import INTEGRITY_ERRORS
 
 
@@ -60,6 +60,14 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(StorageError, match="newer version"):
         await Database.open(path)
+
+
+async def test_a_newer_postgresql_schema_is_refused(postgres_url: str) -> None:
+    db = await open_database(postgres_url)
+    await db.run(statement("UPDATE schema_version SET version = version + 1"))
+    await db.close()
+    with pytest.raises(StorageError, match=f"schema version {LATEST_VERSION + 1}, .* newer version of the bot"):
+        await open_database(postgres_url)
 
 
 async def test_move_and_snapshot_are_written_together_and_guarded(database_target: str) -> None:
@@ -134,5 +142,5 @@ async def test_the_move_log_cannot_be_rewritten(database_target: str) -> None:
 
 def _statements(*statements: Sql) -> Plan[None]:
     # Not `yield from statements`: a plan is sent each statement's result, which a tuple's iterator cannot take.
-    for statement in statements:  # noqa: UP028
-        yield statement
+    for one in statements:  # noqa: UP028
+        yield one
