@@ -13,6 +13,7 @@ over one database. SQLite stays the default; this is chosen with `DATABASE_URL=p
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -98,13 +99,49 @@ class PgConnection:
         return await run_awaiting(self.execute, plan)
 
 
+class WholeConnects:
+    """The pool's way to open a connection, never cut short (given to asyncpg.create_pool as `connect`).
+
+    A query that needs a new pooled connection and is cancelled (the bot stopping, a task cancelled) would cancel
+    asyncpg's connect with it. Cancelled at the wrong moment (the socket just opened, the server not yet answered),
+    asyncpg closes the socket and its connection-lost handler then fails a future nobody awaits any more: asyncio logs
+    "Future exception was never retrieved: ConnectionDoesNotExistError" at ERROR, at a clean stop. So a connect runs
+    to its end in a task of its own; when its caller is gone, the connection it made is closed at once, and
+    `finish` (at close) waits for any still under way."""
+
+    def __init__(self) -> None:
+        self._under_way: set[asyncio.Task[Any]] = set()
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        connecting = asyncio.ensure_future(asyncpg.connect(*args, **kwargs))
+        self._under_way.add(connecting)
+        connecting.add_done_callback(self._under_way.discard)
+        try:
+            return await asyncio.shield(connecting)
+        except asyncio.CancelledError:
+            connecting.add_done_callback(_close_unwanted)
+            raise
+
+    async def finish(self, timeout: float = 10.0) -> None:
+        if self._under_way:
+            await asyncio.wait(list(self._under_way), timeout=timeout)
+
+
+def _close_unwanted(connecting: asyncio.Task[Any]) -> None:
+    """A connect whose caller was cancelled has ended: close what it opened (or take its error: nobody else will)."""
+    if connecting.cancelled() or connecting.exception() is not None:
+        return
+    connecting.result().terminate()
+
+
 class PostgresDatabase:
     """The bot's PostgreSQL database: a pool of connections (each process has its own pool)."""
 
     dialect = Dialect.POSTGRESQL
 
-    def __init__(self, pool: Any, url: str) -> None:
+    def __init__(self, pool: Any, url: str, connects: WholeConnects) -> None:
         self._pool = pool
+        self._connects = connects
         self.url = url
         self.path = without_password(url)  # what logs and messages name
 
@@ -113,20 +150,24 @@ class PostgresDatabase:
         if asyncpg is None:
             raise PostgresUnavailableError(
                 'DATABASE_URL names PostgreSQL, but asyncpg is not installed: pip install -e ".[postgresql]"')
+        connects = WholeConnects()
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, connect=connects)
         except (OSError, asyncpg.PostgresError) as exc:
             raise PostgresUnavailableError(f"cannot reach the database {without_password(url)}: {exc}") from None
-        db = cls(pool, url)
+        db = cls(pool, url, connects)
         try:
             await db.migrate(migrate_to)
         except BaseException:
-            await pool.close()
+            await db.close()
             raise
         return db
 
     async def close(self) -> None:
-        await self._pool.close()
+        try:
+            await self._pool.close()
+        finally:
+            await self._connects.finish()
 
     async def schema_version(self) -> int:
         async with self._pool.acquire() as conn:
