@@ -174,7 +174,7 @@ def _value_problem(
     """What is wrong with one option's value, or None."""
     kind, low, high = param.type, param.min_value, param.max_value
     if kind is OptionType.string:
-        if not isinstance(value, str) or not _encodable(value):
+        if not isinstance(value, str) or not storable(value):
             return Text("must be text")
         if (low is not None and len(value) < low) or (high is not None and len(value) > high):
             return Text("must be {bounds} characters long", bounds=_bounds(low, high))
@@ -212,8 +212,11 @@ def _value_problem(
     return None
 
 
-def _encodable(text: str) -> bool:
-    """False for text no Discord client can send (half of a UTF-16 surrogate pair), which storage would refuse."""
+def storable(text: str) -> bool:
+    """False for text no Discord client sends and a database would refuse: half of a UTF-16 surrogate pair (not
+    UTF-8), or the NUL character (PostgreSQL's text cannot hold it; SQLite's can, and the two must agree)."""
+    if "\x00" in text:
+        return False
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -254,7 +257,8 @@ def _can_complete(interaction: discord.Interaction[Any], data: Mapping[str, Any]
     if not isinstance(command, app_commands.Command) or len(focused) != 1:
         return False
     param = next((p for p in command.parameters if p.display_name == focused[0]["name"]), None)
-    if param is None or not param.autocomplete or not isinstance(focused[0].get("value"), str):
+    typed = focused[0].get("value")
+    if param is None or not param.autocomplete or not isinstance(typed, str) or not storable(typed):
         return False
     try:
         check_options(command, [o for o in options if not o.get("focused")], data.get("resolved"),

@@ -272,6 +272,23 @@ async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: W
     assert fake.attachment_bytes(final.message.attachments[0]) != running  # the same position, ranks now shown
 
 
+async def test_a_formation_name_with_a_character_no_database_keeps_is_refused(
+    world: World, bots: TabletopRunner
+) -> None:
+    # PostgreSQL's text cannot hold NUL (SQLite's can): the form is refused on both, and nothing is saved.
+    await bots.start()
+    fake = world.fake
+    await accepted(world)
+    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1, timeout=20)
+    a = dm_board(fake, world.alice)
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
+    shown = await fake.click(world.alice, a, "gg:1:save")
+    refused = await fake.submit_modal(world.alice, shown, {"name": "Flag\x00forward"})
+    assert refused.ephemeral and refused.message is not None, refused.errors
+    assert "The form arrived garbled; please fill it in again." in refused.message.text()
+    assert await stored_rows(bots.target, "SELECT name FROM saved_formations") == []
+
+
 async def test_saved_formations_are_per_user_and_load_on_either_side(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake

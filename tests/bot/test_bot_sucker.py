@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from typing import Any
+
+import pytest
 
 from games.sucker import SuckerState
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
@@ -153,6 +156,22 @@ async def test_deals_are_numbered_kept_and_marked(world: World, bots: TabletopRu
     rows = await stored_rows(bots.target, "SELECT number, author_id, text FROM deals WHERE game_id = 1 ORDER BY number")
     marks = await stored_rows(bots.target, "SELECT user_id FROM deal_acceptances WHERE game_id = 1")
     assert [(n, a) for n, a, _ in rows] == [(1, world.alice.id), (2, world.carol.id)] and marks == [(world.bob.id,)]
+
+
+async def test_a_deal_with_a_character_no_database_keeps_is_refused_on_both(
+    world: World, bots: TabletopRunner, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Found by the fuzzer on PostgreSQL (issue 17): its text cannot hold NUL, SQLite's can; the deal failed with
+    # "Something went wrong" there and was stored here. Now both refuse it, saying which option, and store nothing.
+    await bots.start()
+    await open_table(world, [world.alice, world.bob, world.carol])
+    res = await world.fake.slash(world.alice, world.channel, "sucker", "deal", options={"text": "Spare\x00 me"})
+    assert res.ephemeral and res.message is not None and "`text` must be text" in res.message.text(), res.errors
+    assert await stored_rows(bots.target, "SELECT number FROM deals") == []
+    choices = await world.fake.autocomplete(world.alice, world.channel, "replay", None, {"game": "1\x00"},
+                                            focused="game")
+    assert choices == []  # nothing to suggest for what no database can search
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 async def test_without_thread_permission_the_table_talks_in_the_channel(world: World, bots: TabletopRunner) -> None:

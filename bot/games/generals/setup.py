@@ -17,6 +17,7 @@ from bot.games.generals.components import FORM, KIND, ForgetSelect
 from bot.games.generals.own_board import board_rows_hint, export_text
 from bot.i18n import Say
 from bot.service import ServiceError
+from bot.validation import storable
 from games.generals.setup import FORMATIONS, Grid, as_owner_sees_it, compact, format_grid, grid_from_squares, parse_grid
 from games.generals.views import SETUP, PlayerView
 from games.text import Text, TextIn
@@ -123,6 +124,8 @@ class SetupTools:
         game_id, what = int(fields["game"]), fields["what"]
 
         async def answer(interaction: discord.Interaction[Any]) -> None:
+            if not all(storable(value) for value in values.values()):
+                raise ServiceError(Text("The form arrived garbled; please fill it in again."))
             await self.on_form(interaction, game_id, what, values)
 
         await dispatch(interaction, answer, game_kind=KIND, game_id=game_id)
