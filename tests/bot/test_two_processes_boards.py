@@ -134,3 +134,44 @@ async def test_play_began_is_announced_once_when_both_ready_on_two_processes(
         assert len(began) == 1
     finally:
         await others.stop_all()
+
+
+async def test_a_pick_shown_by_one_process_is_not_wiped_by_the_others_redraw(
+    world: World, bots: TabletopRunner,
+) -> None:
+    """A player's pick (a square to swap, a piece to move) is marked on their board by the process that took the click;
+    a redraw of the same position by another process would only wipe it, so it makes none. (Before, the other process
+    read the pick's record, a key of its own, and drew the plain board over it; now the key of a board with a pick
+    ends in `PICKED`, and every process reads that from the record.)"""
+    first = await bots.start()
+    others = TabletopRunner(world.fake, bots.database, url=bots.url)
+    second = await others.start()  # the newest session: it gets the clicks
+    try:
+        board, game_id = await _generals_challenge(world)
+        accepted = await world.fake.click(world.bob, board, f"gg:{game_id}:accept")
+        assert accepted.callback_type == 7, accepted.errors
+        await world.fake.wait_until(lambda: len(_own_boards(world, world.alice, game_id)) == 1, timeout=20)
+        [own] = _own_boards(world, world.alice, game_id)
+        deployed = await world.fake.select(world.alice, own, f"ggs:{game_id}:formation", ["f:balanced"])
+        assert deployed.callback_type == 7, deployed.errors
+        menu = next(s for s in own.selects() if any(o["value"].startswith("pick:") for o in s["options"]))
+        square = next(o["value"] for o in menu["options"] if o["value"].startswith("pick:"))
+        picked = await world.fake.select(world.alice, own, str(menu["custom_id"]), [square])
+        assert picked.callback_type == 7 and "is picked" in own.text(), picked.errors
+        # The process that drew the pick records it once its drawing ends (after answering the click).
+        for _ in range(250):
+            if await _recorded_key(first, game_id, own.id) == second.drawn.get(own.id):
+                break
+            await asyncio.sleep(0.02)
+        assert await _recorded_key(first, game_id, own.id) == second.drawn.get(own.id)
+        edits = own.edits
+
+        await first.redraw(game_id)  # the same position, drawn by the process that did not see the pick
+
+        assert own.edits == edits and "is picked" in own.text()
+    finally:
+        await others.stop_all()
+
+
+async def _recorded_key(bot: TabletopBot, game_id: int, message_id: int) -> str | None:
+    return next((b.key for b in await bot.drawn.store.of_game(game_id) if b.message_id == message_id), None)

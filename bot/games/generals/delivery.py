@@ -59,10 +59,16 @@ def channel_key(game: GameInfo, view: PublicView, images: bool, *, language: str
 
 
 def private_key(game: GameInfo, view: PlayerView, saved: list[str], images: bool, offer_dm: bool,
-                selected: str | None = None, live_until: float | None = None, *, language: str) -> str:
-    """What a private board is drawn from (in its reader's `language`): the same key means the same message."""
-    return _key(view.to_dict(), game.status, game.deadline, game.draw_offer, saved, images, offer_dm, selected,
-                live_until, language)
+                live_until: float | None = None, *, language: str) -> str:
+    """What a private board without a pick is drawn from (in its reader's `language`): the same key means the same
+    message. (With a pick: this key and `PICKED`.)"""
+    return _key(view.to_dict(), game.status, game.deadline, game.draw_offer, saved, images, offer_dm, live_until,
+                language)
+
+
+# A board key's ending for the same board with the player's pick (a piece to move, a square to swap) marked on it:
+# what every process reads back from `drawn_boards` to know that a redraw of the plain board would only wipe the pick.
+PICKED = "/picked:"
 
 
 def live_line(until: float) -> Text:
@@ -87,7 +93,6 @@ class PrivateBoards:
         self.presenter = presenter
         self.store = store
         self.drawn: DrawnBoards = presenter.bot.drawn  # the bot's, shared with the channel board and restarts
-        self._picks: dict[int, str] = {}  # message -> the key of its board without the pick it shows (if any)
         self._looking: dict[int, asyncio.Task[None]] = {}  # game -> a later look at a DM another sender claimed
 
     async def drawing(self, result: GeneralsResult, own: OwnView[PlayerView], saved: list[str], images: bool,
@@ -108,8 +113,8 @@ class PrivateBoards:
         embed = private_embed(game, view, seat_names(self.presenter, result), text, say, selected)
         if live_until is not None and game.status == "active" and view.outcome is None:
             embed.description = f"{embed.description or ''}\n{say(live_line(live_until))}".strip()
-        return Board(None, embed, controls, image,
-                     private_key(game, view, saved, images, offer_dm, selected, live_until, language=say.language))
+        key = private_key(game, view, saved, images, offer_dm, live_until, language=say.language)
+        return Board(None, embed, controls, image, key if selected is None else f"{key}{PICKED}{selected}")
 
     async def show(self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool,
                    selected: str | None = None) -> Board:
@@ -140,14 +145,8 @@ class PrivateBoards:
                     embed=board.embed, view=board.view or discord.utils.MISSING, files=board.attachments(),
                     ephemeral=True)
                 message_id = response.message_id
-            if message_id is not None:  # the redraw that follows can skip the board just drawn
+            if message_id is not None:  # the redraw that follows can skip the board just drawn (or its pick: below)
                 self.drawn.remember(message_id, board.key, result.game)
-                plain = private_key(result.game, own.view, saved, await self.presenter.images_on(result), offer_dm,
-                                    None, live_until, language=say.language)
-                if board.key != plain:  # drawn with the player's pick on it
-                    self._picks[message_id] = plain
-                else:
-                    self._picks.pop(message_id, None)
             if live_until is not None and message_id is not None:
                 replaced = await self.store.set_live(LiveBoard(game_id, own.seat, message_id, interaction.token,
                                                                live_until))
@@ -158,8 +157,10 @@ class PrivateBoards:
     def shows_pick_of(self, message_id: int, key: str) -> bool:
         """Whether `message_id` shows the board `key` would draw, with the player's pick (a piece to move, a square
         to swap) marked on it: a redraw would only wipe the pick, so none is made. A redraw that finishes after the
-        player's next click (they race for the drawing lock) must not undo that click."""
-        return self._picks.get(message_id) == key
+        player's next click (they race for the drawing lock) must not undo that click. Read from what is recorded of
+        the message (`drawn_boards`, taken in at every drawing), so it holds for a redraw by another process too."""
+        shown = self.drawn.get(message_id)
+        return shown is not None and shown.startswith(key + PICKED)
 
     async def answer(self, interaction: discord.Interaction[Any], game_id: int, *, selected: str | None = None) -> None:
         """After a setup action, a move or a chosen piece (`selected`): redraw the board the player used (their DM
