@@ -5,42 +5,30 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.service.locks import KeyedLocks
 from bot.service.model import TABLE_OPTIONS, Game, Player, ServiceError, _decision, present
 from bot.service.results import Result
+from bot.service.service_parts import ServiceParts
 from games import GameError, GameState
 from games.engines import game_class
 from games.registry import describe
 from games.text import Command, Text
-from storage import GameRecord, GameStore, GameTransaction, Seat
+from storage import GameRecord, GameTransaction, Seat
 
 
-class GameSetup:
-    """`GameService`'s creating and challenges, as a mixin: it needs the service's store, clock, settings, locks and
-    writes (declared below)."""
+class GameSetup(ServiceParts):
+    """`GameService`'s creating and challenges, as a mixin (what it uses of the service: ServiceParts, and the
+    settings below)."""
 
-    store: GameStore
-    clock: Callable[[], float]
     turn_timeout: float
     challenge_timeout: float
     rng: random.Random | None
     timers_changed: asyncio.Event
-    _locks: KeyedLocks
 
     if TYPE_CHECKING:  # provided by GameService (and its GameTimers)
-        def publish(self, result: Result[Any, Any]) -> Result[Any, Any]: ...
-
         def _written(self, record: GameRecord, state: GameState[Any, Any]) -> Game: ...
-
-        def _editing(
-            self, game_id: int, *, read_first: bool = False
-        ) -> AbstractAsyncContextManager[tuple[GameTransaction, Game]]: ...
-
-        async def _update(self, tx: GameTransaction, record: GameRecord, **changes: Any) -> GameRecord: ...
 
         @staticmethod
         def _turn_timers(

@@ -6,42 +6,22 @@ loop that asks for the next one and fires what is due.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
-from bot.service.locks import KeyedLocks
 from bot.service.model import Game, TimerEvent, present
 from bot.service.owed import owe
 from bot.service.results import Result
+from bot.service.service_parts import ServiceParts
 from games import GameState
 from games.base import TIMEOUT, EndReason
-from storage import GameRecord, GameStore, GameTransaction, Seat
+from storage import GameTransaction, Seat
 
 REMINDER_FRACTION = 0.75  # the one reminder comes when three quarters of the turn time has passed
 
 
-class GameTimers:
-    """`GameService`'s timers, as a mixin: it needs the service's store, clock, locks and writes (declared below)."""
-
-    store: GameStore
-    clock: Callable[[], float]
-    holder: str
-    _locks: KeyedLocks
-
-    if TYPE_CHECKING:  # provided by GameService
-        def publish(self, result: Result[Any, Any]) -> Result[Any, Any]: ...
-
-        def _editing(
-            self, game_id: int, *, read_first: bool = False
-        ) -> AbstractAsyncContextManager[tuple[GameTransaction, Game]]: ...
-
-        async def _update(self, tx: GameTransaction, record: GameRecord, **changes: Any) -> GameRecord: ...
-
-        async def _commit(
-            self, tx: GameTransaction | None, game: Game, seat: int, user_id: int | None, text: str,
-            state: GameState[Any, Any],
-        ) -> Result[Any, Any]: ...
+class GameTimers(ServiceParts):
+    """`GameService`'s timers, as a mixin (what it uses of the service: ServiceParts)."""
 
     # ----- timers -----------------------------------------------------------------------------------------
     def _next_timers(self, game: Game, state: GameState[Any, Any], now: float) -> tuple[float | None, float | None]:

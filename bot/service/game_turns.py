@@ -6,17 +6,13 @@ bot/service/bot_turns.py is the runner that asks for these turns in the backgrou
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot import workers
-from bot.service.locks import KeyedLocks
 from bot.service.model import Game, StaleStateError, info
 from bot.service.results import Result
-from games import GameState
+from bot.service.service_parts import ServiceParts
 from games.engines import computer_move, computer_targets
-from storage import GameStore, GameTransaction
-from storage.connection import AnyDatabase
 from storage.leases import bot_turn_key, bot_turns_to_take, claim, release, release_all, release_expired
 
 # How long a process may hold a game's bot turn (storage/leases.py): a bound on one turn's thinking, never reached in
@@ -27,27 +23,13 @@ BOT_TURN_LEASE = 120.0
 WORK_LEASE = 120.0  # the same bound for other one-off work (`hold`): a post, a DM
 
 
-class GameTurns:
-    """`GameService`'s bot turns and leases, as a mixin: it needs the service's store, clock, holder, locks and reads
-    and writes (declared below)."""
-
-    store: GameStore
-    db: AnyDatabase
-    clock: Callable[[], float]
-    holder: str
-    _locks: KeyedLocks
+class GameTurns(ServiceParts):
+    """`GameService`'s bot turns and leases, as a mixin (what it uses of the service: ServiceParts, and below)."""
 
     if TYPE_CHECKING:  # provided by GameService
-        def publish(self, result: Result[Any, Any]) -> Result[Any, Any]: ...
-
         async def view(self, game_id: int, *, fresh: bool = False) -> Result[Any, Any]: ...
 
         async def _current(self, game_id: int) -> Game: ...
-
-        async def _commit(
-            self, tx: GameTransaction | None, game: Game, seat: int, user_id: int | None, text: str,
-            state: GameState[Any, Any],
-        ) -> Result[Any, Any]: ...
 
     async def play_bot_turn(self, game_id: int) -> Result[Any, Any] | None:
         """Make one move for the bot seat to move, if any; returns the game after it, or None.
