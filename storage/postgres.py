@@ -185,11 +185,12 @@ class PostgresDatabase:
                 if current is None:
                     await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
                     current = 0
-                latest = max((number for number, _script in postgres_migrations()), default=0)
+                scripts = postgres_migrations()
+                latest = max((number for number, _script in scripts), default=0)
                 if current > latest:  # a newer bot migrated it: this one would misread what it wrote
                     raise StorageError(f"{self.path} has schema version {current}, but this bot only knows up to "
                                        f"{latest}: it was written by a newer version of the bot.")
-                for number, script in postgres_migrations():
+                for number, script in scripts:
                     if current < number and (target is None or number <= target):
                         async with conn.transaction():
                             await conn.execute(script)
