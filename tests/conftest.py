@@ -16,6 +16,7 @@ import pytest
 from tests.support import postgres
 from tests.support.fakediscord import FakeDiscord
 from tests.support.world import VALIDATOR, TabletopRunner, World
+from tests.tools.peek import close_peeks
 
 
 @pytest.fixture
@@ -96,6 +97,7 @@ async def postgres_url(postgres_server: postgres.PostgresServer) -> AsyncIterato
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')
         yield postgres_server.url(name)
+        close_peeks()  # the test tools' shared readers of it (tests/tools/peek.py), closed before it is dropped
         await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
     finally:
         await admin.close()

@@ -4,10 +4,7 @@ real game or database that is right, then on one broken the way the check is abo
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from bot.service import GameService, Player
 from games.engines import game_class
@@ -16,17 +13,9 @@ from tests.support.fakediscord import FakeMessage
 from tests.support.world import change_stored
 from tests.tools.crash_checks import invariant_problems, rating_problems, read_games
 from tests.tools.crash_timers import TimerWatch, overdue_timers, timer_checks
-from tests.tools.peek import close_peeks
 
 ALICE, BOB, CAROL = 11, 22, 33
 GUILD = 5
-
-
-@pytest.fixture(autouse=True)
-def closed_peeks() -> Iterator[None]:
-    """The checks' shared readers closed before a test's PostgreSQL database is dropped (and between databases)."""
-    yield
-    close_peeks()
 
 
 def _played(kind: str, players: int, options: dict[str, Any], plies: int, seed: int = 1) -> dict[str, Any]:

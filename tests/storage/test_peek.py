@@ -3,10 +3,7 @@ on a SQLite file and on PostgreSQL, from inside a running event loop, as the cra
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from bot.service import GameService, Player
 from storage.connection import open_database
@@ -14,17 +11,10 @@ from storage.sql import Done, Plan, statement
 from tests.tools.crash_checks import rating_problems, read_games
 from tests.tools.crash_promises import draw_stored, move_count, read_facts
 from tests.tools.crash_timers import TimerWatch, overdue_timers
-from tests.tools.peek import Peek, close_peeks, peek_at
+from tests.tools.peek import Peek, peek_at
 
 ALICE, BOB = 10**17 + 1, 10**17 + 2  # Discord ids: past 32 bits
 GUILD = 10**17 + 3
-
-
-@pytest.fixture(autouse=True)
-def closed_peeks() -> Iterator[None]:
-    """The shared Peeks closed before the test's PostgreSQL database is dropped (and between backends)."""
-    yield
-    close_peeks()
 
 
 async def test_peek_reads_what_storage_wrote_with_the_same_python_types(database_target: str) -> None:
