@@ -15,7 +15,7 @@ import discord
 
 from bot.config import ConfigError, Settings, dotenv_exposure, load_settings
 from bot.gc_policy import tune_for_latency
-from bot.logs import setup_logging
+from bot.logs import redact, setup_logging
 from storage import StorageError
 from storage.health import UnusableDatabaseError, check_database_file
 from storage.postgres import PostgresUnavailableError, without_password
@@ -40,7 +40,7 @@ def main() -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    setup_logging(settings.log_level, secrets=[settings.token])
+    setup_logging(settings.log_level, secrets=settings.secrets)
     exposure = dotenv_exposure(DOTENV)
     if exposure:
         log.warning("%s", exposure)
@@ -58,11 +58,8 @@ def main() -> int:
         print("error: the bot asked for a privileged intent it should not need; please report this.",
               file=sys.stderr)
         return 1
-    except (StorageError, UnusableDatabaseError, PostgresUnavailableError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except DiscordUnreachable as exc:
-        print(f"error: {str(exc).replace(settings.token, '[token hidden]')}", file=sys.stderr)
+    except (StorageError, UnusableDatabaseError, PostgresUnavailableError, DiscordUnreachable) as exc:
+        print(f"error: {redact(str(exc), settings.secrets)}", file=sys.stderr)
         return 1
     return 0
 

@@ -15,6 +15,8 @@ import yarl
 from dotenv import dotenv_values
 from dotenv.parser import parse_stream
 
+from storage.postgres import url_passwords
+
 
 class ConfigError(Exception):
     """A setting is missing or malformed; the message names it and says what is expected."""
@@ -47,6 +49,11 @@ class Settings:
     def database(self) -> str | Path:
         """Where the bot's database is: the PostgreSQL URL if there is one, else the SQLite file."""
         return self.database_url or self.database_path
+
+    @property
+    def secrets(self) -> list[str]:
+        """What no log line may show: the token, and the database's password in every form its URL gives it."""
+        return [self.token, *(url_passwords(self.database_url) if self.database_url else [])]
 
     def __repr__(self) -> str:  # never show the token, even in a debugger or a traceback
         return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id}, ...)"

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any, Protocol, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
 from storage.db import StorageError
 from storage.sql import READ_FIRST, Dialect, Done, Plan, Sql, numbered, returns_rows, run_awaiting
@@ -63,13 +63,29 @@ def postgres_migrations() -> list[tuple[int, str]]:
 
 
 def without_password(url: str) -> str:
-    """`url` fit for a log line."""
+    """`url` fit for a log line: its password hidden wherever the URL gives it (`user:password@`, `?password=`).
+
+    Read as text, never through `urlsplit(...).port`: a URL may name several hosts (`h1:5432,h2:5432`, a failover
+    set-up that asyncpg accepts), which has no single port."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    userinfo, at, hosts = parts.netloc.rpartition("@")
+    if at and ":" in userinfo:
+        parts = parts._replace(netloc=f"{userinfo.partition(':')[0]}:***@{hosts}")
+    if parts.query:
+        query = "&".join(f"{key}=***" if key.lower() == "password" else f"{key}{eq}{value}"
+                         for key, eq, value in (pair.partition("=") for pair in parts.query.split("&")))
+        parts = parts._replace(query=query)
+    return urlunsplit(parts)
+
+
+def url_passwords(url: str) -> list[str]:
+    """The password a PostgreSQL URL carries, in each form it may take in a message (as written, percent-decoded):
+    what a log must never show."""
+    parts = urlsplit(url)
+    found = [parts.password] if parts.password else []
+    found += parse_qs(parts.query).get("password", [])  # parse_qs decodes
+    found += [unquote(password) for password in found]
+    return sorted({password for password in found if password})
 
 
 class PgConnection:
