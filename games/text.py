@@ -17,6 +17,7 @@ template must be a string literal at the call, never a variable or an f-string.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from string import Formatter
@@ -110,6 +111,37 @@ class OptionName(Text):
         name: str = self.args["name"]
         shown = name if translate is None else translate(TextIn(COMMAND_NAME, name))
         return f"`{shown}`" if self.args["quoted"] else shown
+
+
+# Everything Unicode or Discord breaks a line at (Python's str.splitlines() list: \n, \r, \v, \f, \x1c-\x1e, \x85,
+# U+2028, U+2029), and the bidirectional embeddings, overrides and isolates that would reorder the text after it.
+_LINE_BREAKS = re.compile("[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+")
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# Discord's inline markdown (bold, italics, underline, strike-through, spoilers, code, masked links) anywhere, and
+# what marks a whole line (a quote, a heading, subtext, a list) at the start.
+_INLINE_MARKUP = re.compile(r"([\\*_~|`\[\]])")
+_LINE_MARKUP = re.compile(r"^([>#+-])")
+_ORDERED_LIST = re.compile(r"^(\d+)\.")
+
+
+def one_line(words: str) -> str:
+    """`words` on one line: every line or paragraph break a space, bidirectional overrides dropped (for where Discord
+    shows no markdown: a menu's option, a button)."""
+    return _BIDI_CONTROLS.sub("", _LINE_BREAKS.sub(" ", words)).strip()
+
+
+class Typed(Text):
+    """Words a person typed (a deal, a formation's name), shown as written but on one line and as plain text: line
+    breaks become spaces, Discord's markdown is escaped and bidirectional overrides are dropped, so what a player
+    writes cannot add a line, a quote or a heading to the bot's message, nor restyle or reorder the words around it.
+    The same in every language: nothing in it is translated."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__("", words=words)
+
+    def render(self, translate: Translate | None = None) -> str:
+        line = _INLINE_MARKUP.sub(r"\\\1", one_line(str(self.args["words"])))
+        return _ORDERED_LIST.sub(r"\1\\.", _LINE_MARKUP.sub(r"\\\1", line))
 
 
 def placeholders(template: str) -> frozenset[str]:

@@ -26,7 +26,7 @@ from games.generals.board import FILES, WIDTH, home_ranks, parse_square, rank_of
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
 from games.generals.setup import FORMATIONS
 from games.generals.views import PLAY, SETUP, LastMove, PlayerView
-from games.text import Text, TextIn
+from games.text import Text, TextIn, one_line
 
 FORMATION_LABELS = {"balanced": TextIn("formation", "Balanced"), "flag-fortress": TextIn("formation", "Flag fortress"),
                     "blitz": TextIn("formation", "Blitz"), "random": TextIn("formation", "Random deployment")}
@@ -180,8 +180,8 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Sa
             return None
         options = [discord.SelectOption(label=say(FORMATION_LABELS[name]), value=f"f:{name}",
                                         description=say(FORMATION_HELP[name])) for name in FORMATIONS]
-        options += [discord.SelectOption(label=say(Text("Saved: {name}", name=name))[:100], value=f"s:{name}"[:100])
-                    for name in saved[:24 - len(options)]]
+        options += [discord.SelectOption(label=say(Text("Saved: {name}", name=one_line(name)))[:100],
+                                         value=f"s:{name}"[:100]) for name in saved[:24 - len(options)]]
         if saved:  # in the menu rather than a button: the square menus and the tools fill the other rows
             options.append(discord.SelectOption(label=say(Text("Delete a saved formation…")), value="d:", emoji="🗑"))
         controls.add_item(FormationSelect.of(game=game.id, options=options,

@@ -20,7 +20,7 @@ from bot.service import ServiceError
 from bot.validation import storable
 from games.generals.setup import FORMATIONS, Grid, as_owner_sees_it, compact, format_grid, grid_from_squares, parse_grid
 from games.generals.views import SETUP, PlayerView
-from games.text import Text, TextIn
+from games.text import Text, TextIn, Typed, one_line
 from storage.formations import MAX_NAME, MAX_PER_USER, FormationError, FormationStore
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ class SetupTools:
                                     count=MAX_PER_USER)) from None
         await interaction.response.send_message(
             Say.to(interaction)(Text("Saved as **{name}**: load it from the formation menu in any game (on either "
-                                     "side).", name=saved.name)),
+                                     "side).", name=Typed(saved.name))),
             ephemeral=True)
         await self.redraw_games_of(interaction.user.id)
 
@@ -180,7 +180,7 @@ class SetupTools:
         say = Say.to(interaction)
         choose = discord.ui.View(timeout=None)
         choose.add_item(ForgetSelect.of(game=game_id, placeholder=say(Text("Delete which formation?")), options=[
-            discord.SelectOption(label=f.name[:100], value=f.name[:100]) for f in saved[:25]]))
+            discord.SelectOption(label=one_line(f.name)[:100], value=f.name[:100]) for f in saved[:25]]))
         await interaction.response.send_message(say(Text("Which saved formation should I delete?")), view=choose,
                                                 ephemeral=True)
 
@@ -191,7 +191,7 @@ class SetupTools:
         except FormationError:  # deleted meanwhile (from another board): say so, it is no fault
             raise ServiceError(no_such_formation(name)) from None
         await interaction.response.edit_message(
-            content=Say.to(interaction)(Text("Deleted your saved formation **{name}**.", name=name)), view=None)
+            content=Say.to(interaction)(Text("Deleted your saved formation **{name}**.", name=Typed(name))), view=None)
         await self.redraw_games_of(interaction.user.id)
 
     async def saved_names(self, user_id: int, view: PlayerView) -> list[str]:

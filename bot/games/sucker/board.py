@@ -21,7 +21,7 @@ from bot.lobby import per_turn
 from bot.service import GameInfo, Result
 from games.sucker.texts import chip_colour
 from games.sucker.views import ChoiceView, SuckerView
-from games.text import Joined, Plural, Text, TextIn, either
+from games.text import Joined, Plural, Text, TextIn, Typed, either
 from storage.deals import Deal
 
 COLOUR = discord.Colour.from_rgb(155, 89, 182)
@@ -204,7 +204,7 @@ def deal_embed(game_id: int, deal: Deal, say: Say) -> discord.Embed:
     """A deal as the table sees it, in the server's language (its own words are the proposer's, as written)."""
     accepted: Text | str = ", ".join(f"<@{u}>" for u in deal.accepted_by) or Text("nobody yet")
     text = say(Text("<@{author}> proposes:\n> {deal}\n\nMarked as accepted by: {accepted}\nDeals are not binding: "
-                    "anyone may break one, and nothing enforces it.", author=deal.author_id, deal=deal.text,
+                    "anyone may break one, and nothing enforces it.", author=deal.author_id, deal=Typed(deal.text),
                     accepted=accepted))
     return discord.Embed(title=say(Text("Deal #{deal} · So Long Sucker #{number}", deal=deal.number, number=game_id)),
                          description=text[:4096], colour=COLOUR)
