@@ -6,16 +6,23 @@ on a unix socket only, as a non-root user, and stopped at the end.
 - Otherwise the server binaries are looked for on PATH and in Debian's /usr/lib/postgresql/<version>/bin. Without
   them the PostgreSQL half of the suite is skipped, saying why; `TEST_POSTGRES=require` (set by .ci/run) makes that a
   failure instead, so CI can never pass by skipping it.
+- A run killed part-way (a timeout, SIGKILL) never leaves its server running: a guard process, in a session of its
+  own, waits on a pipe from the process that started the server and stops the server and removes its directory when
+  that process is gone, however it went (issue 22, point 12). Should the guard be killed as well, the next start
+  stops the server it left: each server's directory names the process that owns it (`owner`: its pid and start time),
+  and a server whose owner is gone is stopped and removed (`stop_stale_servers`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pwd
 import shutil
 import sqlite3
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +32,8 @@ import asyncpg
 
 REQUIRE = "TEST_POSTGRES"  # "require": no server is a failure, not a skip
 URL = "TEST_DATABASE_URL"
+PREFIX = "tabletop-pg-"  # the temporary directories of the servers this module starts
+OWNER = "owner"  # in such a directory: "<pid> <start time>" of the process that owns the server, and its guard's pid
 SERVER_USER_CANDIDATES = ("postgres", "nobody")  # who runs the server when the tests run as root (initdb refuses root)
 DATABASE_USER = "bot"
 
@@ -91,9 +100,13 @@ def running_server() -> Iterator[PostgresServer]:
         raise PostgresUnavailable("PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql); "
                                   f"install it, or set {URL}")
     user = _server_user()
-    base = Path(tempfile.mkdtemp(prefix="tabletop-pg-"))
+    stop_stale_servers()
+    base = Path(tempfile.mkdtemp(prefix=PREFIX))
     data, log = base / "data", base / "server.log"
+    stop = _as(user, [str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"])
+    guard = _start_guard(base, stop)
     try:
+        (base / OWNER).write_text(f"{os.getpid()} {_started(os.getpid())} {guard.pid}\n", encoding="ascii")
         if user is not None:
             shutil.chown(base, user)
         _run(_as(user, [str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", DATABASE_USER, "-E", "UTF8",
@@ -106,9 +119,72 @@ def running_server() -> Iterator[PostgresServer]:
         try:
             yield PostgresServer(host=str(base), port=5432, user=DATABASE_USER)
         finally:
-            _run(_as(user, [str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]), "pg_ctl stop")
+            _run(stop, "pg_ctl stop")
     finally:
         shutil.rmtree(base, ignore_errors=True)
+        _release(guard)
+
+
+# The guard: reads its stdin, a pipe nobody writes to, until the end, which comes when the process holding the pipe's
+# other end is gone (or closes it after stopping the server itself); then it stops the server if it still runs, and
+# removes its directory. Its own session: a signal to the test run's process group does not reach it.
+_GUARD = """
+import shutil, subprocess, sys, json, pathlib
+base, stop = pathlib.Path(sys.argv[1]), json.loads(sys.argv[2])
+sys.stdin.buffer.read()
+if (base / "data" / "postmaster.pid").exists():
+    subprocess.run(stop, capture_output=True, check=False)
+shutil.rmtree(base, ignore_errors=True)
+"""
+
+
+def _start_guard(base: Path, stop: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-c", _GUARD, str(base), json.dumps(stop)], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def _release(guard: subprocess.Popen[bytes]) -> None:
+    """Let the guard go: the server is stopped and its directory removed, so it finds nothing left to do."""
+    assert guard.stdin is not None
+    guard.stdin.close()
+    try:
+        guard.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        guard.kill()
+
+
+def _started(pid: int) -> str | None:
+    """When process `pid` started (clock ticks since boot), which tells it from a later process given the same pid;
+    None when there is no such process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    return stat.rpartition(")")[2].split()[19]  # field 22, counted after the command's name
+
+
+def stop_stale_servers() -> list[Path]:
+    """Stop and remove the servers this module started for a process that is gone (killed with its guard); a server
+    whose owner still runs (another test run) is left alone, and so is a directory with no owner recorded."""
+    stopped = []
+    for base in Path(tempfile.gettempdir()).glob(f"{PREFIX}*"):
+        try:
+            pid, started, *_guard = (base / OWNER).read_text(encoding="ascii").split()
+        except (OSError, ValueError):
+            continue
+        if _started(int(pid)) == started:
+            continue
+        data = base / "data"
+        bin_dir = binaries()
+        if (data / "postmaster.pid").exists() and bin_dir is not None:
+            owner = data.stat().st_uid
+            user = None if owner == os.geteuid() else pwd.getpwuid(owner).pw_name
+            if user is None or os.geteuid() == 0:
+                subprocess.run(_as(user, [str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]),
+                               capture_output=True, check=False)
+        shutil.rmtree(base, ignore_errors=True)
+        stopped.append(base)
+    return stopped
 
 
 def _run(command: list[str], what: str, log: Path | None = None) -> None:
