@@ -27,6 +27,7 @@ from bot.i18n import Languages
 from bot.lobby import LobbyButton, show_closed
 from bot.notifications import NotificationsCog, Notifier
 from bot.presenter import GamePresenter
+from bot.rest_watch import InvalidRequests
 from bot.service import GameService, Result, ServiceError, TimerEvent
 from bot.service.bot_turns import BotTurns
 from bot.service.heartbeat import Heartbeat
@@ -82,15 +83,19 @@ class TabletopBot(commands.Bot):
         # Only the guilds intent: slash commands and components need no privileged intents at all.
         intents = discord.Intents.none()
         intents.guilds = True
+        # What Discord refuses (401, 403, 429), counted on discord.py's own HTTP session and logged (bot/rest_watch.py).
+        rest_watch = InvalidRequests()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             tree_cls=TabletopTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            http_trace=rest_watch.trace_config(),
             **options,
         )
         self.settings = settings
+        self.rest_watch = rest_watch
         point_discord_at(settings.api_base, settings.gateway_url)
         self.presenters: dict[str, GamePresenter] = {}
         # Top-level command name -> Discord's id for it, so /help can show clickable `</name sub:id>` mentions.
