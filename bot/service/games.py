@@ -371,9 +371,9 @@ class GameService(GameSetup, GameTimers, GameTurns):
         else:
             status, deadline, remind_at = "finished", None, None
         changes: list[RatingChange] = []
-        # The result changes the ladders in the move's own write, exactly once, and only for a game whose play
-        # began: a forfeit during the secret setup is no game played.
-        ladders = result_writer(game.record, outcome, now, changes) if outcome and game.state.began() else None
+        # The result changes the ladders in the move's own write, exactly once, and only for a game whose play began
+        # with a move: a forfeit during the secret setup, or a resignation before the first move, is no game played.
+        ladders = result_writer(game.record, outcome, state.moves_of_play(), now, changes) if outcome else None
         # Unless a transaction is already open, the move goes with the other writes of the moment: one transaction
         # and one trip to the database's thread for all of them (group commit), each still guarded by its version.
         write = tx.record_move if tx is not None and tx.is_open else self.store.record_move
