@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -183,12 +183,15 @@ class GameService(GameSetup, GameTimers, GameTurns):
         last = moves[setup + number - 1] if number else None
         return ReplayFrame(info(Game(record, state)), view, number, total, last=last, setup_steps=setup)
 
-    async def history(self, user_id: int, limit: int = 10, *, guild_id: int | None = None) -> list[PastGame]:
+    async def history(self, user_id: int, limit: int = 10, *, guild_id: int | None = None,
+                      places: Collection[int] | None = None, viewer: int | None = None) -> list[PastGame]:
         """The user's latest games, newest first, with their places (no positions); with `guild_id`, only those
-        played on that server (what others there may be shown)."""
+        played on that server; with `places`, only those played in these channels or that `viewer` played too
+        (what `viewer`, asking there, may be shown)."""
         return [PastGame(record.id, record.kind, record.status, record.guild_id, record.channel_id,
                          record.message_id, record.created_at, seat.place, _seats(record))
-                for record, seat in await self.store.history(user_id, limit=limit, guild_id=guild_id)]
+                for record, seat in await self.store.history(user_id, limit=limit, guild_id=guild_id, places=places,
+                                                             viewer=viewer)]
 
     async def active_games_of(self, kind: str, user_id: int) -> list[int]:
         return await self.store.active_games_of(kind, user_id, None)
