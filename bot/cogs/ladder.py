@@ -128,30 +128,37 @@ class LadderCog(commands.Cog, name="Ladder"):
     @app_commands.command(name="stats", description="A player's ratings and record in every game")
     @app_commands.describe(user="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        # On a server, everything counted and everyone named comes from that server's games (its ladder and the rated
+        # games played there), as /history: whom someone plays with elsewhere is not this server's business. Only the
+        # global rating, which the global ladder shows anyone, stands beside it. In DMs: your own, from everywhere.
         who = user or interaction.user
         guild = interaction.guild_id
+        if guild is None and who.id != interaction.user.id:
+            raise ServiceError(Text("In DMs, /stats shows only your own stats. Ask about another player in a server "
+                                    "you both use."))
         lines = []
         for description in descriptions():
             kind, title = description.kind, description.title
             overall = await self.ratings.get(kind, GLOBAL, who.id)
-            if overall is None:
+            record = await self.ratings.get(kind, guild, who.id) if guild else overall
+            if overall is None and record is None:
                 continue
-            here = await self.ratings.get(kind, guild, who.id) if guild else None
-            rival = await favourite_opponent(self.bot.db, kind, who.id)
             lines.append(f"**{title}**")
-            if here is not None:
-                lines.append(f"This server: {_rating(here)}")
-            lines.append(f"Global: {_rating(overall)} · {plural(overall.games, 'game')}: "
-                         f"{overall.wins}W {overall.draws}D {overall.losses}L")
-            best = f" (best: {_streak(overall.best_streak)})" if overall.best_streak > 0 else ""
-            lines.append(f"Streak: {_streak(overall.streak)}{best}")
-            if rival is not None:
-                lines.append(f"Favourite opponent: <@{rival.user_id}> ({plural(rival.games, 'game')})")
+            if record is not None:
+                rival = await favourite_opponent(self.bot.db, kind, who.id, guild)
+                where = "This server" if guild else "Global"
+                lines.append(f"{where}: {_rating(record)} · {plural(record.games, 'game')}: "
+                             f"{record.wins}W {record.draws}D {record.losses}L")
+                best = f" (best: {_streak(record.best_streak)})" if record.best_streak > 0 else ""
+                lines.append(f"Streak: {_streak(record.streak)}{best}")
+                if rival is not None:
+                    lines.append(f"Favourite opponent: <@{rival.user_id}> ({plural(rival.games, 'game')})")
+            if guild and overall is not None:
+                lines.append(f"Global rating: {_rating(overall)}")
             lines.append("")
         embed = discord.Embed(title=f"Stats of {who.display_name}", colour=COLOUR,
                               description="\n".join(lines).strip() or "No rated games yet.")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
-
 
 async def setup(bot: Any) -> None:
     await bot.add_cog(LadderCog(bot))
