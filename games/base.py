@@ -179,6 +179,12 @@ class GameState(ABC, Generic[PublicViewT, PlayerViewT]):
         """Whether play proper has begun (False while players still set up in secret)."""
         return True
 
+    @abstractmethod
+    def moves_of_play(self) -> int:
+        """How many moves of play have been made: the players' own actions since play proper began. Neither the
+        steps of a secret setup nor the meta actions (a resignation, a timeout, an agreed draw) are moves of play;
+        a game whose play never began with a move is not rated."""
+
     def setting_up(self) -> tuple[int, ...]:
         """The seats still setting up in secret before play begins (none once play began, or in games without a
         secret setup). Their time is one deadline for the whole setup."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -251,20 +251,31 @@ class GameStore:
         )).value()
         return float(value) if value is not None else None
 
-    async def history(self, user_id: int, limit: int = 10, *,
-                      guild_id: int | None = None) -> list[tuple[GameRecord, Seat]]:
+    async def history(self, user_id: int, limit: int = 10, *, guild_id: int | None = None,
+                      places: Collection[int] | None = None, viewer: int | None = None,
+                      ) -> list[tuple[GameRecord, Seat]]:
         """The user's most recent games (newest first) with their seat in each; with `guild_id`, only the games
-        played on that server. (The user's seats come from `game_players_by_user`, each game by its id: the
-        server is checked on those few rows, so no index on the server is needed.)"""
-        on_server = "" if guild_id is None else " AND g.guild_id = ?"
+        played on that server; with `places`, only those played in one of these channels (a game's channel, not its
+        thread) or in which `viewer` sat too. (The user's seats come from `game_players_by_user`, each game by its
+        id: the server and the channel are checked on those few rows, so no index on them is needed.)"""
+        where, values = "", []
+        if guild_id is not None:
+            where, values = " AND g.guild_id = ?", [guild_id]
+        if places is not None:
+            shown = sorted(set(places))
+            either = [f"g.channel_id IN ({','.join('?' * len(shown))})"] if shown else []
+            if viewer is not None:
+                either.append("EXISTS (SELECT 1 FROM game_players v WHERE v.game_id = g.id AND v.user_id = ?)")
+            where += f" AND ({' OR '.join(either) or '1 = 0'})"
+            values += [*shown, *(() if viewer is None else (viewer,))]
         dialect = self._db.dialect
 
         def read() -> Plan[list[GameRecord | None]]:
             done = yield Sql(
                 "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
-                f" WHERE p.user_id = ?{on_server} AND g.status IN ('active', 'finished')"
+                f" WHERE p.user_id = ?{where} AND g.status IN ('active', 'finished')"
                 " ORDER BY g.created_at DESC, g.id DESC LIMIT ?",
-                (user_id, *(() if guild_id is None else (guild_id,)), limit))
+                (user_id, *values, limit))
             records = []
             for row in done.rows:
                 records.append((yield from _load(dialect, int(row[0]))))

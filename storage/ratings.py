@@ -205,14 +205,17 @@ class Rival:
     games: int
 
 
-async def favourite_opponent(db: AnyDatabase, kind: str, user_id: int) -> Rival | None:
+async def favourite_opponent(db: AnyDatabase, kind: str, user_id: int, guild_id: int | None = None) -> Rival | None:
+    """Over every rated game of the player, or with `guild_id` only over those played on that server."""
+    on_server = "" if guild_id is None else " AND g.guild_id = ?"
+
     def read() -> Plan[Rival | None]:
         done = yield Sql(
             "SELECT other.user_id, count(*) AS n FROM game_players me"
-            " JOIN games g ON g.id = me.game_id AND g.kind = ? AND g.rated = 1"
+            f" JOIN games g ON g.id = me.game_id AND g.kind = ? AND g.rated = 1{on_server}"
             " JOIN game_players other ON other.game_id = me.game_id AND other.seat != me.seat"
             " WHERE me.user_id = ? GROUP BY other.user_id ORDER BY n DESC, other.user_id LIMIT 1",
-            (kind, user_id),
+            (kind, *(() if guild_id is None else (guild_id,)), user_id),
         )
         return Rival(int(done.rows[0][0]), int(done.rows[0][1])) if done.rows else None
 

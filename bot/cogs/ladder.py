@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.kinds import offer_games, title_of
-from bot.cogs.past_games import history_line
+from bot.cogs.past_games import history_line, visible_places
 from bot.components import Button, CustomId
 from bot.i18n import Say
 from bot.service import ServiceError
@@ -99,55 +99,66 @@ class LadderCog(commands.Cog, name="Ladder"):
         view.add_item(PageButton.of(kind=kind, scope=guild, page=page + 1, label="Next ▶", disabled=page + 1 >= pages))
         return embed, view
 
-    @app_commands.command(name="history", description="Recent games: yours from everywhere (only you see them), or "
-                                                      "a player's on this server")
+    @app_commands.command(name="history", description="Recent games, shown only to you: yours from everywhere, or a "
+                                                      "player's on this server")
     @app_commands.describe(user="Whose games on this server (default: yours, from everywhere, shown only to you)")
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
-        # Someone else's games: only those of the server asked in, which its members could see in its channels.
-        # Your own: every one, wherever it was played, but only to you, and never naming another server.
+        # Someone else's games: only those of the server asked in that the asker could see there, in a channel they
+        # may view, or played with them. Your own: every one, wherever it was played, never naming another server.
+        # Either is shown only to the asker, in their language: what one member may see, the channel may not.
         who = user or interaction.user
         own = who.id == interaction.user.id
         if not own and interaction.guild_id is None:
             raise ServiceError(Text("In DMs, /history shows only your own games. Ask about another player in a "
                                     "server you both use."))
-        records = await self.bot.service.history(who.id, limit=10, guild_id=None if own else interaction.guild_id)
-        # Your own: just to you, in your language; someone else's: to the channel, in the server's.
-        say = Say.to(interaction) if own else Say(await self.bot.languages.public(interaction.guild_id))
+        if own:
+            records = await self.bot.service.history(who.id, limit=10)
+        else:
+            records = await self.bot.service.history(who.id, limit=10, guild_id=interaction.guild_id,
+                                                     places=visible_places(interaction), viewer=interaction.user.id)
+        say = Say.to(interaction)
         lines = [history_line(record, interaction, say) for record in records]
         title = (Text("Your recent games") if own
                  else Text("Recent games of {name} on this server", name=who.display_name))
         embed = discord.Embed(title=say(title), colour=COLOUR,
                               description="\n".join(lines) or say(Text("No games yet.")))
-        await interaction.response.send_message(embed=embed, ephemeral=own,
+        await interaction.response.send_message(embed=embed, ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="A player's ratings and record in every game")
     @app_commands.describe(user="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        # On a server, everything counted and everyone named comes from that server's games (its ladder and the rated
+        # games played there), as /history: whom someone plays with elsewhere is not this server's business. Only the
+        # global rating, which the global ladder shows anyone, stands beside it. In DMs: your own, from everywhere.
         who = user or interaction.user
         guild = interaction.guild_id
+        if guild is None and who.id != interaction.user.id:
+            raise ServiceError(Text("In DMs, /stats shows only your own stats. Ask about another player in a server "
+                                    "you both use."))
         lines = []
         for description in descriptions():
             kind, title = description.kind, description.title
             overall = await self.ratings.get(kind, GLOBAL, who.id)
-            if overall is None:
+            record = await self.ratings.get(kind, guild, who.id) if guild else overall
+            if overall is None and record is None:
                 continue
-            here = await self.ratings.get(kind, guild, who.id) if guild else None
-            rival = await favourite_opponent(self.bot.db, kind, who.id)
             lines.append(f"**{title}**")
-            if here is not None:
-                lines.append(f"This server: {_rating(here)}")
-            lines.append(f"Global: {_rating(overall)} · {plural(overall.games, 'game')}: "
-                         f"{overall.wins}W {overall.draws}D {overall.losses}L")
-            best = f" (best: {_streak(overall.best_streak)})" if overall.best_streak > 0 else ""
-            lines.append(f"Streak: {_streak(overall.streak)}{best}")
-            if rival is not None:
-                lines.append(f"Favourite opponent: <@{rival.user_id}> ({plural(rival.games, 'game')})")
+            if record is not None:
+                rival = await favourite_opponent(self.bot.db, kind, who.id, guild)
+                where = "This server" if guild else "Global"
+                lines.append(f"{where}: {_rating(record)} · {plural(record.games, 'game')}: "
+                             f"{record.wins}W {record.draws}D {record.losses}L")
+                best = f" (best: {_streak(record.best_streak)})" if record.best_streak > 0 else ""
+                lines.append(f"Streak: {_streak(record.streak)}{best}")
+                if rival is not None:
+                    lines.append(f"Favourite opponent: <@{rival.user_id}> ({plural(rival.games, 'game')})")
+            if guild and overall is not None:
+                lines.append(f"Global rating: {_rating(overall)}")
             lines.append("")
         embed = discord.Embed(title=f"Stats of {who.display_name}", colour=COLOUR,
                               description="\n".join(lines).strip() or "No rated games yet.")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
-
 
 async def setup(bot: Any) -> None:
     await bot.add_cog(LadderCog(bot))

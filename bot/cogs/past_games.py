@@ -1,7 +1,13 @@
-"""A player's past games in words, for /history and the suggestions of /replay's `game` option.
+"""A player's past games in words, for /history and the suggestions of /replay's `game` option, and who may see them.
 
 A game is linked only where the question is asked (this server, or these DMs); a game from anywhere else is said to
 be elsewhere without naming the place: no server, channel or message of another server ever shows.
+
+Within a server, a member is shown a game only when they played in it or may view the channel it was played in (a
+thread counts as its parent channel). The bot has no privileged intent, yet it knows enough to decide that as Discord
+does: the server's roles and each channel's permission overwrites come with the gateway's GUILD_CREATE (and its
+updates), the asking member's roles with their interaction; discord.py's `permissions_for` combines them. A channel
+the bot knows nothing of (deleted, or an archived thread) counts as not viewable.
 """
 
 from __future__ import annotations
@@ -37,6 +43,34 @@ def played_here(record: PastGame, interaction: discord.Interaction[Any]) -> bool
     if record.guild_id != interaction.guild_id:
         return False
     return record.guild_id is not None or record.channel_id == interaction.channel_id
+
+
+def sees_place(interaction: discord.Interaction[Any], channel_id: int) -> bool:
+    """Whether the member asking may view channel (or thread) `channel_id` of the server they ask in."""
+    if channel_id in _asked_from(interaction):
+        return True
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return False
+    place = guild.get_channel_or_thread(channel_id)
+    return place is not None and place.permissions_for(member).view_channel
+
+
+def visible_places(interaction: discord.Interaction[Any]) -> set[int]:
+    """Every channel and thread of the server asked in that the member asking may view (where they ask from too)."""
+    seen = _asked_from(interaction)
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return seen
+    seen |= {channel.id for channel in guild.channels if channel.permissions_for(member).view_channel}
+    seen |= {thread.id for thread in guild.threads if thread.parent_id in seen}
+    return seen
+
+
+def _asked_from(interaction: discord.Interaction[Any]) -> set[int]:
+    """The channel an interaction comes from and, for a thread, its parent: whoever uses it sees both."""
+    here = {interaction.channel_id, getattr(interaction.channel, "parent_id", None)}
+    return {place for place in here if place is not None}
 
 
 def elsewhere(record: PastGame) -> Text:

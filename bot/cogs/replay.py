@@ -5,9 +5,11 @@ secret setup is one step, frame 0, before the moves of play); how it looks is th
 by default its `replay_embed`). A replay is private; a player of a finished
 game may post it to the channel, where its step buttons work for anyone.
 
-Who may see which game: on a server, anyone there may replay that server's games (its members saw them in its
-channels); a player may also replay their own games from anywhere (another server, DMs), but only privately, and
-such a replay is never posted here. In DMs, only one's own games. Nothing shown names another server.
+Who may see which game: on a server, anyone there may replay that server's games played in a channel they may view
+(a thread: its parent; bot/cogs/past_games.py); a player may also replay their own games from anywhere (a channel
+they no longer see, another server, DMs), but those from elsewhere only privately, and such a replay is never posted
+here. In DMs, only one's own games. Nothing shown names another server. A replay a player posted steps for anyone
+in that channel, but only through that game.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.past_games import MAX_CHOICES, game_choices
+from bot.cogs.past_games import MAX_CHOICES, game_choices, sees_place
 from bot.components import Button, CustomId
 from bot.i18n import Say
 from bot.presenter import Board, GamePresenter
@@ -35,11 +37,16 @@ _META_WORDS: dict[str, Callable[[Text, Text | str], Text]] = {
 }
 
 
-def _played_here(game: GameInfo, interaction: discord.Interaction[Any], *, public: bool) -> bool:
-    """Whether `game` was played on the server `interaction` comes from (anyone there may replay it, and a player may
-    post it), or else is the caller's own game from elsewhere, shown to them only (False). Refuses everyone else,
-    and refuses to show a game from elsewhere in a server channel's public message."""
+def _played_here(game: GameInfo, interaction: discord.Interaction[Any], *, public: bool, posted: bool = False) -> bool:
+    """Whether `game` was played on the server `interaction` comes from (whoever there may view its channel may replay
+    it, and a player may post it), or else is the caller's own game from elsewhere, shown to them only (False).
+    Refuses everyone else, and refuses to show a game from elsewhere in a server channel's public message. `posted`:
+    the step is on a replay of this very game that a player posted in this channel, which anyone here may step."""
     if interaction.guild_id is not None and game.guild_id == interaction.guild_id:
+        if not (posted or game.seat_of(interaction.user.id) is not None or sees_place(interaction, game.channel_id)):
+            raise ServiceError(Text("Game #{number} was played in a channel you cannot see, so you cannot replay it. "
+                                    "You can replay the games of the channels you can see, and your own games.",
+                                    number=game.id))
         return True
     if interaction.guild_id is None:
         if game.seat_of(interaction.user.id) is None:
@@ -69,10 +76,26 @@ class ReplayButton(Button, custom_id=CustomId("rp:{game}:{ply}:{which}", game=r"
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         # A posted replay is a channel message: it steps for anyone, and offers no second posting.
         public = interaction.message is not None and not interaction.message.flags.ephemeral
-        board = await _cog(interaction).frame(interaction, self.game_id, self.ply, public=public)
+        posted = public and _replay_of(interaction.message) == self.game_id
+        board = await _cog(interaction).frame(interaction, self.game_id, self.ply, public=public, posted=posted)
         await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
                                                 attachments=board.attachments(),
                                                 allowed_mentions=discord.AllowedMentions.none())
+
+
+def _replay_of(message: discord.Message | None) -> int | None:
+    """The game whose replay `message` shows: the one game every step button on it leads through (None if they
+    disagree, as on a tampered message)."""
+    games = set()
+    for row in message.components if message is not None else ():
+        for item in getattr(row, "children", ()):
+            custom_id = getattr(item, "custom_id", None)
+            if isinstance(custom_id, str) and custom_id.startswith("rp:"):
+                try:
+                    games.add(int(ReplayButton.custom_id_shape.parse(custom_id)["game"]))
+                except ValueError:
+                    return None
+    return games.pop() if len(games) == 1 else None
 
 
 class PostReplayButton(Button, custom_id=CustomId("rpp:{game}:{ply}", game=r"[0-9]{1,18}")):
@@ -122,14 +145,14 @@ class ReplayCog(commands.Cog, name="Replay"):
                                                 ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     async def frame(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None, *,
-                    public: bool = False) -> Board:
+                    public: bool = False, posted: bool = False) -> Board:
         """The position after `ply` moves of play (None: the latest), drawn by the game's presenter, with the step
         buttons (and, privately for a finished game played on this server, Post publicly); refuses a game that
         `interaction`'s user may not see there."""
         if not 0 < game_id < 2**63:
             raise ServiceError(Text("There is no game #{number}.", number=game_id))
         frame: ReplayFrame[Any] = await self.bot.service.replay_frame(game_id, ply)
-        here = _played_here(frame.game, interaction, public=public)
+        here = _played_here(frame.game, interaction, public=public, posted=posted)
         presenter: GamePresenter = self.bot.presenter(frame.game.kind)
         # A posted replay speaks to the channel (the server's language); a private one to its viewer.
         say = Say(await self.bot.languages.public(interaction.guild_id)) if public else Say.to(interaction)

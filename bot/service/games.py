@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -183,12 +183,15 @@ class GameService(GameSetup, GameTimers, GameTurns):
         last = moves[setup + number - 1] if number else None
         return ReplayFrame(info(Game(record, state)), view, number, total, last=last, setup_steps=setup)
 
-    async def history(self, user_id: int, limit: int = 10, *, guild_id: int | None = None) -> list[PastGame]:
+    async def history(self, user_id: int, limit: int = 10, *, guild_id: int | None = None,
+                      places: Collection[int] | None = None, viewer: int | None = None) -> list[PastGame]:
         """The user's latest games, newest first, with their places (no positions); with `guild_id`, only those
-        played on that server (what others there may be shown)."""
+        played on that server; with `places`, only those played in these channels or that `viewer` played too
+        (what `viewer`, asking there, may be shown)."""
         return [PastGame(record.id, record.kind, record.status, record.guild_id, record.channel_id,
                          record.message_id, record.created_at, seat.place, _seats(record))
-                for record, seat in await self.store.history(user_id, limit=limit, guild_id=guild_id)]
+                for record, seat in await self.store.history(user_id, limit=limit, guild_id=guild_id, places=places,
+                                                             viewer=viewer)]
 
     async def active_games_of(self, kind: str, user_id: int) -> list[int]:
         return await self.store.active_games_of(kind, user_id, None)
@@ -371,9 +374,9 @@ class GameService(GameSetup, GameTimers, GameTurns):
         else:
             status, deadline, remind_at = "finished", None, None
         changes: list[RatingChange] = []
-        # The result changes the ladders in the move's own write, exactly once, and only for a game whose play
-        # began: a forfeit during the secret setup is no game played.
-        ladders = result_writer(game.record, outcome, now, changes) if outcome and game.state.began() else None
+        # The result changes the ladders in the move's own write, exactly once, and only for a game whose play began
+        # with a move: a forfeit during the secret setup, or a resignation before the first move, is no game played.
+        ladders = result_writer(game.record, outcome, state.moves_of_play(), now, changes) if outcome else None
         # Unless a transaction is already open, the move goes with the other writes of the moment: one transaction
         # and one trip to the database's thread for all of them (group commit), each still guarded by its version.
         write = tx.record_move if tx is not None and tx.is_open else self.store.record_move

@@ -1,8 +1,9 @@
 """Ratings with openskill's Plackett-Luce model, applied when a game ends (no Discord here).
 
-Rated: games between people only (no bot seat) that got past their first action; resignations and
-timeouts count as losses because the engine's finishing order puts those players last. Each finished game
-updates one ladder for its server and the global one, in the same transaction as its final move.
+Rated: games between people only (no bot seat) whose play proper began with a move (`moves_of_play`: a secret
+setup's steps, resignations, timeouts and agreed draws are none); resignations and timeouts count as losses
+because the engine's finishing order puts those players last. Each finished game updates one ladder for its
+server and the global one, in the same transaction as its final move.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ MODEL = PlackettLuce()
 PROVISIONAL_GAMES = 10  # a rating is shown as provisional until the player has this many rated games
 
 
-def is_rated(game: GameRecord) -> bool:
-    """Only people, and only games that got past their first action (a game ended by the very first one,
-    say a resignation before any move, was abandoned rather than played)."""
-    return all(seat.user_id is not None for seat in game.seats) and game.move_count >= 1
+def is_rated(game: GameRecord, moves_of_play: int) -> bool:
+    """Only people, and only games in which a move of play was made (`GameState.moves_of_play` of the final
+    position): a game given up before it, after however many setup steps or other players' resignations, was
+    abandoned rather than played."""
+    return all(seat.user_id is not None for seat in game.seats) and moves_of_play >= 1
 
 
 def display_rating(row: RatingRow) -> int:
@@ -55,12 +57,12 @@ def rate(rows: list[RatingRow], places: tuple[int, ...]) -> list[RatingRow]:
 
 
 def result_writer(
-    game: GameRecord, outcome: Outcome, now: float, changes: list[RatingChange]
+    game: GameRecord, outcome: Outcome, moves_of_play: int, now: float, changes: list[RatingChange]
 ) -> Callable[[], Plan[None]] | None:
     """The update of the server's and the global ladder for a finished game, as statements that run inside the final
     move's write, right after its version-guarded update (`GameStore.record_move(then=...)`); they add each person's
-    rating before and after, per ladder, to `changes`. None for an unrated game."""
-    if not is_rated(game):
+    rating before and after, per ladder, to `changes`. None for an unrated game (`is_rated`)."""
+    if not is_rated(game, moves_of_play):
         return None
     users = [seat.user_id for seat in game.seats if seat.user_id is not None]
     scopes = [GLOBAL] if game.guild_id is None else [game.guild_id, GLOBAL]

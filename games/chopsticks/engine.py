@@ -49,6 +49,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
     hands: tuple[Hands, ...]  # by seat; each sorted ascending, in units of 1/rules.unit finger
     to_move: int
     ply: int = 0
+    played: int = 0  # moves of play: `ply` without the resignations, timeouts and agreed draws
     # How often each position (code plus seat to move) has occurred, for the third-repetition draw.
     seen: tuple[tuple[str, int], ...] = ()
     out_order: tuple[int, ...] = ()  # seats in the order they went out (zombies too)
@@ -203,7 +204,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         state = replace(
             self, hands=tuple(s.hands for s in table), lives=tuple(s.lives for s in table),
             zombies=tuple(i for i, s in enumerate(table) if s.zombie), to_move=next_to_move(table, self.to_move),
-            ply=self.ply + 1, out_order=out_order, last=last,
+            ply=self.ply + 1, played=self.played + 1, out_order=out_order, last=last,
         )
         # With misère the first player knocked out wins at once; otherwise the last one still in does.
         if self.rules.has("misere") and newly_out:
@@ -257,6 +258,9 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             raise GameOverError(Text("The game is over."))
         return replace(self, result=self._ranked(EndReason.DRAW_AGREED), ply=self.ply + 1, last=None)
 
+    def moves_of_play(self) -> int:
+        return self.played
+
     def describe(self, action: Action, mover_view: bool = False) -> Text:
         """Plain words for a move in this position: "3 taps 2" (or, addressed to the mover, "your 3 taps
         their 2"), "split 13 → 22", "combine 44 → 12", "swap hands", "flip 4 → 1"."""
@@ -306,6 +310,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             "zombies": list(self.zombies),
             "to_move": self.to_move,
             "ply": self.ply,
+            "played": self.played,
             "seen": dict(self.seen),
             "out_order": list(self.out_order),
             "result": self.result.to_dict() if self.result else None,
@@ -324,6 +329,10 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             zombies = tuple(int(s) for s in data["zombies"])
             to_move = int(data["to_move"])
             ply = int(data["ply"])
+            # A snapshot from before moves of play were counted apart: its ply counted every action.
+            played = int(data.get("played", ply))
+            if not 0 <= played <= ply:
+                raise ValueError(f"{played} moves of play in {ply} actions")
             seen = tuple(sorted((str(k), int(v)) for k, v in dict(data["seen"]).items()))
             out_order = tuple(int(s) for s in data["out_order"])
             result = Outcome.from_dict(data["result"]) if data["result"] is not None else None
@@ -332,7 +341,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"bad Chopsticks state: {exc}") from exc
         _validate(rules, hands, lives, zombies, to_move, out_order)
-        return cls(rules=rules, hands=hands, to_move=to_move, ply=ply, seen=seen, out_order=out_order,
+        return cls(rules=rules, hands=hands, to_move=to_move, ply=ply, played=played, seen=seen, out_order=out_order,
                    result=result, last=last, lives=lives, zombies=zombies)
 
 

@@ -406,6 +406,9 @@ class GeneralsState(GameState[PublicView, PlayerView]):
     def began(self) -> bool:
         return self.phase != SETUP
 
+    def moves_of_play(self) -> int:
+        return self.ply  # moves on the board only: setup steps, resignations and draws leave it as it was
+
     def expand(self, player: int, text: str, rng: random.Random) -> str:
         """`formation:<name>` deploys one of the named formations (`random` draws on `rng`) as a setup."""
         kind, _, name = text.partition(":")

@@ -85,6 +85,7 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
     declined: tuple[int, ...] = ()  # RESCUE: the holders who declined, in the order asked
     defeated: tuple[int, ...] = ()  # in order of defeat
     ply: int = 0
+    played: int = 0  # moves of play: `ply` without the resignations, timeouts and agreed draws
     # Decisions so far, and anything else that changed whose decision it is; free transfers and kills that
     # leave the decision as it was do not count. A decision drawn at one turn is still valid at that turn.
     turn: int = 0
@@ -287,7 +288,7 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
         else:
             state = self._decide(player, action)
         said = narration.narrate(self, action, player)
-        state = replace(state, ply=self.ply + 1, last=(player, action.text()))
+        state = replace(state, ply=self.ply + 1, played=self.played + 1, last=(player, action.text()))
         state = state._settle(EndReason.LAST_SURVIVOR)
         state = replace(state, said=narration.with_defeats(said, self, state))
         if decided or state._decision_key() != self._decision_key():
@@ -296,6 +297,9 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
 
     def _decision_key(self) -> tuple[Phase, int | None, int]:
         return self.phase, self.current_player(), len(self.declined)
+
+    def moves_of_play(self) -> int:
+        return self.played
 
     def turn_token(self) -> int:
         return self.turn

@@ -30,6 +30,7 @@ def to_dict(state: SuckerState) -> dict[str, Any]:
         "defeated": list(state.defeated),
         "gifts": [list(row) for row in state.gifts],
         "ply": state.ply,
+        "played": state.played,
         "turn": state.turn,
         "last": list(state.last) if state.last else None,
         "narration": None if state.said is None else narration.to_dict(state.said),
@@ -70,6 +71,8 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             "defeated": _seats(data["defeated"], players),
             "gifts": _table(data["gifts"], players),
             "ply": int(data["ply"]),
+            # A snapshot from before moves of play were counted apart: its ply counted every action.
+            "played": int(data.get("played", data["ply"])),
             "turn": int(data["turn"]),
             "last": last,
             "said": said,
@@ -105,6 +108,8 @@ def _problems(state: SuckerState) -> list[str]:
         out.append("a defeated player holds chips")
     if state.ply < 0:
         out.append("negative move count")
+    if not 0 <= state.played <= state.ply:
+        out.append("more moves of play than actions")
     over = state.phase is Phase.OVER
     if over != (state.result is not None):
         out.append("the phase and the result disagree")

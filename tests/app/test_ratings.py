@@ -77,3 +77,52 @@ def test_displayed_rating_and_provisional_mark() -> None:
     assert display_rating(newcomer) == 1000 and is_provisional(newcomer)
     veteran = RatingRow("chopsticks", GUILD, ALICE, 30.0, 2.0, games=PROVISIONAL_GAMES)
     assert display_rating(veteran) == 1000 + 40 * 24 and not is_provisional(veteran)
+
+
+async def _ladder_rows(db: AnyDatabase, kind: str) -> list[tuple[object, ...]]:
+    return list(await db.query(select("SELECT guild_id, user_id, games FROM ratings WHERE kind = ?", (kind,))))
+
+
+async def _generals_in_play(service: GameService, first: int) -> tuple[int, int, int]:
+    """A Generals game between alice and bob whose setups are both in: (game, the first mover, the other)."""
+    game = await service.create("generals", guild_id=GUILD, channel_id=1, players=[Player(ALICE), Player(BOB)],
+                                options={"first": first})
+    for user in (ALICE, BOB):
+        await service.act(game.id, user, "formation:balanced")
+        await service.act(game.id, user, "formation:blitz")  # a second setup step: still no move
+        await service.act(game.id, user, "ready")
+    mover, other = (ALICE, BOB) if first == 0 else (BOB, ALICE)
+    return game.id, mover, other
+
+
+async def test_generals_is_rated_only_once_play_began_with_a_move(db: AnyDatabase) -> None:
+    """Issue 22, bug 8: six setup steps, then the first mover resigns: no move of play, so no rating moves."""
+    service = GameService(db)
+    game_id, mover, _other = await _generals_in_play(service, first=0)
+    ended = await service.resign(game_id, mover)
+    assert ended.game.status == "finished"
+    assert await _ladder_rows(db, "generals") == []
+    assert await db.query(select("SELECT rated FROM games WHERE id = ?", (game_id,))) == [(0,)]
+
+    played, mover, other = await _generals_in_play(service, first=1)
+    state = (await service.load(played)).state
+    seat = state.current_player()
+    assert seat is not None
+    await service.act(played, mover, state.legal_actions(seat)[0].text())  # one move of play
+    await service.resign(played, other)
+    assert sorted(await _ladder_rows(db, "generals")) == sorted(
+        [(GUILD, ALICE, 1), (GUILD, BOB, 1), (GLOBAL, ALICE, 1), (GLOBAL, BOB, 1)])
+
+
+async def test_tables_given_up_before_the_first_move_are_not_rated(db: AnyDatabase) -> None:
+    """Chopsticks for three and So Long Sucker: two players resign before anyone moved; the third wins, unrated
+    (the first resignation was an action, but no move of play)."""
+    service = GameService(db)
+    people = [Player(ALICE), Player(BOB), Player(CAROL)]
+    for kind, options in (("chopsticks", {"first": 0}), ("sucker", {"first": 0})):
+        game = await service.create(kind, guild_id=GUILD, channel_id=1, players=people, options=options)
+        await service.resign(game.id, BOB)
+        ended = await service.resign(game.id, CAROL)
+        assert ended.game.status == "finished", kind
+        assert await _ladder_rows(db, kind) == [], kind
+        assert await db.query(select("SELECT rated FROM games WHERE id = ?", (game.id,))) == [(0,)]

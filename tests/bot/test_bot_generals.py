@@ -374,3 +374,22 @@ async def test_forms_are_checked_like_buttons(world: World, bots: TabletopRunner
         res = await raw_interaction(fake, 5, user, world.channel, data)
         assert res.ephemeral and res.message is not None and res.message.text(), (custom_id, res.errors)
     assert (await db_row(bots, "SELECT move_count FROM games WHERE id = 1"))[0] == count
+
+
+async def test_resigning_right_after_both_setups_is_not_rated_and_the_ending_says_so(
+        world: World, bots: TabletopRunner) -> None:
+    """Issue 22, bug 8: the setups are no moves of play. Both ready, then the first mover resigns: nobody's rating
+    moves, and the ending says why (its Russian words are in the catalogue, tests/bot/test_i18n.py)."""
+    await bots.start()
+    fake = world.fake
+    channel_board = (await set_up_both(world))[0]
+    mover = world.alice if to_move(channel_board) == world.alice.id else world.bob
+    resigned = await fake.click(mover, channel_board, "gg:1:resign")
+    assert resigned.message is not None, resigned.errors
+    assert (await fake.click(mover, resigned.message, "gg:1:resign-yes")).callback_type == 7
+    said = "Not rated: it ended before it really began."
+    await fake.wait_until(lambda: any(said in m.text() for m in fake.channel_messages(world.channel)))
+    ending = next(m for m in fake.channel_messages(world.channel) if said in m.text())
+    assert "→" not in ending.text(), ending.text()  # no rating before → after
+    assert await stored_rows(bots.target, "SELECT user_id FROM ratings") == []
+    assert await stored_rows(bots.target, "SELECT rated FROM games WHERE id = 1") == [(0,)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.service import Player
 from storage.connection import open_database
 from storage.ratings import GLOBAL, RatingRow, save_ratings
 from tests.support.world import TabletopRunner, World
@@ -101,3 +102,34 @@ async def test_page_buttons_work_after_a_restart_and_ties_go_by_user_id(world: W
     assert board.buttons()[1].get("disabled")
     await world.fake.click(world.bob, board, board.buttons()[0]["custom_id"])
     assert "Page 2 of 3" in board.text()
+
+
+async def test_stats_on_a_server_count_and_name_only_that_servers_games(world: World, bots: TabletopRunner) -> None:
+    """Issue 22, bug 7: alice played bob once here and dave twice on another server. Here, /stats counts one game and
+    names bob, never dave (as /history); in her DMs, alice sees all three and dave; others' stats are not for DMs."""
+    fake, alice, bob = world.fake, world.alice, world.bob
+    dave = fake.add_user("dave")
+    other = fake.add_guild("Other Place")
+    there = fake.add_channel(other, "play")
+    bot = await bots.start()
+    for guild, channel, opponent in ((world.guild, world.channel, bob), (other, there, dave), (other, there, dave)):
+        game = await bot.service.create("chopsticks", guild_id=guild.id, channel_id=channel.id,
+                                        players=[Player(alice.id), Player(opponent.id)], options={"first": 0})
+        await bot.service.act(game.id, alice.id, "AC")
+        await bot.service.resign(game.id, opponent.id)
+
+    for asker in (bob, world.carol, alice):
+        here = await fake.slash(asker, world.channel, "stats", options={"user": alice})
+        assert here.message is not None, here.errors
+        text = here.message.text()
+        assert f"Favourite opponent: <@{bob.id}> (1 game)" in text and str(dave.id) not in text, text
+        assert "This server: " in text and "1 game: 1W 0D 0L" in text and "3 games" not in text, text
+        assert "Global rating: " in text
+    dm = fake.dm_channel(alice)
+    own = await fake.slash(alice, dm, "stats")
+    assert own.message is not None, own.errors
+    assert f"Favourite opponent: <@{dave.id}> (2 games)" in own.message.text()
+    assert "3 games: 3W 0D 0L" in own.message.text()
+    refused = await fake.slash(dave, fake.dm_channel(dave), "stats", options={"user": alice})
+    assert refused.ephemeral and refused.message is not None
+    assert "In DMs, /stats shows only your own stats" in refused.message.text()

@@ -22,6 +22,7 @@ def test_random_playouts_keep_the_contract(seed: int, kind: str, meta: str | Non
     initial = state.to_dict()
     log: list[tuple[int, str]] = []
     stop_at = rng.randrange(1, 60)
+    played = 0  # moves of play: actions of the game's own once play began (no setup step, no meta action)
     for ply in range(200):
         player = state.current_player()
         if player is None:
@@ -30,6 +31,7 @@ def test_random_playouts_keep_the_contract(seed: int, kind: str, meta: str | Non
         actions = state.legal_actions(player)
         assert actions, "a game that is not over has a legal action for the player to move"
         assert list(actions) == list(state.legal_actions(player)), "legal actions come in a stable order"
+        played += state.began() and not (meta is not None and ply == stop_at)
         if meta is not None and ply == stop_at:
             text = meta
             state = state.apply_text(player, text)
@@ -41,4 +43,5 @@ def test_random_playouts_keep_the_contract(seed: int, kind: str, meta: str | Non
         log.append((player, text))
         snapshot = json.loads(json.dumps(state.to_dict()))
         assert cls.from_dict(snapshot) == state
+        assert state.moves_of_play() == played, "moves of play count neither setup steps nor meta actions"
     assert replay(kind, initial, log) == state

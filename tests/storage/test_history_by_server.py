@@ -42,6 +42,39 @@ async def test_history_on_one_server_leaves_out_every_other_place(database_targe
         await db.close()
 
 
+async def test_history_in_the_channels_a_member_may_view_or_of_games_they_played(database_target: str) -> None:
+    """Issue 22, bug 11: asked by someone else, only the games of the channels they may view, and theirs."""
+    db = await open_database(database_target)
+    try:
+        store = GameStore(db)
+        open_room, private_room, viewer = 31, 32, 12
+
+        async def game(channel: int, now: float, seats: list[int]) -> int:
+            record = await store.create(
+                kind="chopsticks", guild_id=HOME, channel_id=channel, status="finished", state={"n": 0},
+                seats=[Seat(i, u) for i, u in enumerate(seats)], options={}, turn_timeout=60.0, deadline=None,
+                remind_at=None, now=now)
+            return record.id
+
+        public = await game(open_room, 1.0, [PLAYER, OTHER])
+        hidden = await game(private_room, 2.0, [PLAYER, OTHER])
+        shared = await game(private_room, 3.0, [PLAYER, viewer])
+
+        async def ids(places: set[int] | None = None, viewer: int | None = None, limit: int = 10) -> list[int]:
+            rows = await store.history(PLAYER, limit, guild_id=HOME, places=places, viewer=viewer)
+            return [record.id for record, _seat in rows]
+
+        assert await ids() == [shared, hidden, public]
+        assert await ids(places={open_room}, viewer=viewer) == [shared, public]
+        assert await ids(places={open_room, private_room}, viewer=viewer) == [shared, hidden, public]
+        assert await ids(places=set(), viewer=viewer) == [shared]
+        assert await ids(places={open_room}) == [public]
+        assert await ids(places=set()) == []
+        assert await ids(places={open_room}, viewer=viewer, limit=1) == [shared]
+    finally:
+        await db.close()
+
+
 async def test_the_players_seats_index_serves_the_history_of_one_server(tmp_path: Path) -> None:
     """The query history() really sends is planned through the index on a player's seats and the games' primary key:
     no new index on the server is needed, and no scan of every game."""
@@ -53,12 +86,16 @@ async def test_the_players_seats_index_serves_the_history_of_one_server(tmp_path
         async with db.reading() as conn:
             await conn.set_trace_callback(sent.append)  # the statements as SQLite runs them, values bound
         await store.history(PLAYER, guild_id=HOME)
+        await store.history(PLAYER, guild_id=HOME, places=range(100, 400), viewer=OTHER)  # as a member asks
         async with db.reading() as conn:
             await conn.set_trace_callback(None)  # type: ignore[arg-type]  # None switches tracing off
-            query = next(q for q in sent if "JOIN game_players" in q and "guild_id" in q)
-            plan = [str(row[3]) for row in await conn.execute_fetchall(f"EXPLAIN QUERY PLAN {query}")]
+            queries = [q for q in sent if "JOIN game_players" in q and "guild_id" in q]
+            plans = [[str(row[3]) for row in await conn.execute_fetchall(f"EXPLAIN QUERY PLAN {query}")]
+                     for query in queries]
     finally:
         await db.close()
-    assert any("game_players_by_user" in step for step in plan), plan
-    assert any("INTEGER PRIMARY KEY" in step for step in plan), plan
-    assert not any(step.startswith("SCAN") for step in plan), plan
+    assert len(plans) == 2
+    for plan in plans:
+        assert any("game_players_by_user" in step for step in plan), plan
+        assert any("INTEGER PRIMARY KEY" in step for step in plan), plan
+        assert not any(step.startswith("SCAN") for step in plan), plan

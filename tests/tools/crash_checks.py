@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
+from games.base import META_ACTIONS
 from games.engines import game_class
 from games.generals.pieces import ABBREVIATIONS, FULL_ARMY, SMALL_ARMY, Rank
 from storage.sql import Plan, Sql, select
@@ -59,7 +60,7 @@ class GameCheck:
     rated: bool = False
     finished_at: float | None = None
     updated_at: float = 0.0
-    began_before_last: bool = False  # play had begun in the position the final move was made in
+    moves_of_play: int = 0  # logged actions of the game's own made once play had begun (no setup, no meta action)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -135,7 +136,7 @@ def _check_game(kind: str, status: str, message_id: int | None, initial: dict[st
         for ply, seat, user, action, at in moves:
             token = state.turn_token()
             rows.append(Row(int(ply), user, str(action), ply - 1 if token is None else token, int(seat), float(at)))
-            game.began_before_last = state.began()
+            game.moves_of_play += state.began() and str(action) not in META_ACTIONS
             state = state.apply_text(int(seat), str(action))
             snapshot = state.to_dict()
             for problem in invariant_problems(kind, snapshot, eliminated):
@@ -252,10 +253,10 @@ class Ladder:
 
 
 def should_be_rated(game: GameCheck) -> bool:
-    """People only, past the first action (the one that ended it was not the first), and play had begun when it
-    ended (bot/service/ratings.py)."""
-    return (game.status == "finished" and all(s.user_id is not None for s in game.seats) and len(game.rows) >= 2
-            and game.began_before_last)
+    """People only, and play began with a move: one of the logged actions was a move of play, made once play had
+    begun (a secret setup's steps, resignations, timeouts and agreed draws are none; bot/service/ratings.py)."""
+    return (game.status == "finished" and all(s.user_id is not None for s in game.seats)
+            and game.moves_of_play >= 1)
 
 
 def rating_problems(target: Target, games: dict[int, GameCheck]) -> tuple[list[str], int]:

@@ -17,7 +17,7 @@ status=429 | 5xx, retry_after=..., times=..., applied=..., delay=..., drop=...)`
 from .errors import Issue
 from .faults import RestFault
 from .interactions import InteractionResult, InteractionTimeout
-from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser, RecordedRequest
+from .models import FakeChannel, FakeGuild, FakeMessage, FakeOverwrite, FakeRole, FakeUser, RecordedRequest
 from .runner import BotRunner
 from .server import FakeDiscord
 from .spec import SpecValidator, load_spec_validator
@@ -28,6 +28,8 @@ __all__ = [
     "FakeDiscord",
     "FakeGuild",
     "FakeMessage",
+    "FakeOverwrite",
+    "FakeRole",
     "FakeUser",
     "InteractionResult",
     "InteractionTimeout",

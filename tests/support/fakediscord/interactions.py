@@ -147,6 +147,7 @@ def base_payload(
     app_permissions: int,
     locale: str,
     guild_locale: str = "en-US",
+    roles: list[int] | None = None,
 ) -> JsonDict:
     """The fields every interaction carries, for a guild channel or a DM."""
     payload: JsonDict = {
@@ -179,7 +180,7 @@ def base_payload(
                 "guild": {"id": str(channel.guild_id), "locale": guild_locale, "features": []},
                 "guild_locale": guild_locale,
                 "channel": channel_data,
-                "member": member_payload(user, permissions=permissions),
+                "member": member_payload(user, permissions=permissions, roles=roles),
                 "context": 0,
                 "authorizing_integration_owners": {"0": str(channel.guild_id)},
             }

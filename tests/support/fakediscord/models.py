@@ -84,6 +84,31 @@ class FakeUser:
 
 
 @dataclass(eq=False)
+class FakeRole:
+    """A guild role besides ``@everyone`` (whose id is the guild's): its permission bits."""
+
+    id: int
+    name: str
+    permissions: int = 0
+    position: int = 1
+
+
+# The two kinds of permission overwrite on a channel (https://discord.com/developers/docs/resources/channel).
+OVERWRITE_ROLE = 0
+OVERWRITE_MEMBER = 1
+
+
+@dataclass(frozen=True)
+class FakeOverwrite:
+    """A channel's permission overwrite for a role (``@everyone`` is the role with the guild's id) or a member."""
+
+    id: int
+    type: int  # OVERWRITE_ROLE or OVERWRITE_MEMBER
+    allow: int = 0
+    deny: int = 0
+
+
+@dataclass(eq=False)
 class FakeChannel:
     """A guild text channel, a thread (``parent_id`` set) or a DM channel (``guild_id`` None)."""
 
@@ -100,6 +125,7 @@ class FakeChannel:
     auto_archive_duration: int = 1440
     invitable: bool = True
     member_ids: set[int] = field(default_factory=set)
+    overwrites: list[FakeOverwrite] = field(default_factory=list)  # a guild channel's; a thread has its parent's
 
     @property
     def is_thread(self) -> bool:
@@ -122,6 +148,8 @@ class FakeGuild:
     channels: list[FakeChannel] = field(default_factory=list)
     threads: list[FakeChannel] = field(default_factory=list)
     locale: str = "en-US"  # the server's preferred locale (Server Settings > Community in Discord)
+    roles: list[FakeRole] = field(default_factory=list)  # besides @everyone
+    member_roles: dict[int, set[int]] = field(default_factory=dict)  # user id -> the ids of their roles
 
 
 @dataclass(eq=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser
+from .models import OVERWRITE_MEMBER, OVERWRITE_ROLE, FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser
 
 JsonDict = dict[str, Any]
 
@@ -27,6 +27,8 @@ PERM_CREATE_PUBLIC_THREADS = 1 << 35
 PERM_CREATE_PRIVATE_THREADS = 1 << 36
 PERM_SEND_MESSAGES_IN_THREADS = 1 << 38
 PERM_MANAGE_GUILD = 1 << 5
+PERM_ADMINISTRATOR = 1 << 3
+ALL_PERMISSIONS = (1 << 53) - 1
 
 # What a freshly invited game bot typically holds in a channel: talk, embed, upload, make threads.
 DEFAULT_APP_PERMISSIONS = (
@@ -83,10 +85,11 @@ def current_user_payload(user: FakeUser) -> JsonDict:
     return data
 
 
-def member_payload(user: FakeUser | None, *, permissions: int | None = None) -> JsonDict:
+def member_payload(user: FakeUser | None, *, permissions: int | None = None,
+                   roles: list[int] | None = None) -> JsonDict:
     """A guild member; ``user`` None gives the form used inside ``resolved.members``."""
     data: JsonDict = {
-        "roles": [],
+        "roles": [str(r) for r in roles or ()],
         "joined_at": JOINED_AT,
         "nick": None,
         "avatar": None,
@@ -107,12 +110,17 @@ def member_payload(user: FakeUser | None, *, permissions: int | None = None) -> 
 
 def everyone_role_payload(guild: FakeGuild) -> JsonDict:
     """The ``@everyone`` role, whose id equals the guild id."""
+    return role_payload(FakeRole(guild.id, "@everyone", EVERYONE_PERMISSIONS, position=0))
+
+
+def role_payload(role: FakeRole) -> JsonDict:
+    """A role object (``GuildRoleResponse``)."""
     return {
-        "id": str(guild.id),
-        "name": "@everyone",
+        "id": str(role.id),
+        "name": role.name,
         "description": None,
-        "permissions": str(EVERYONE_PERMISSIONS),
-        "position": 0,
+        "permissions": str(role.permissions),
+        "position": role.position,
         "color": 0,
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
         "hoist": False,
@@ -122,6 +130,41 @@ def everyone_role_payload(guild: FakeGuild) -> JsonDict:
         "unicode_emoji": None,
         "flags": 0,
     }
+
+
+def overwrites_payload(channel: FakeChannel) -> list[JsonDict]:
+    """A channel's ``permission_overwrites``."""
+    return [{"id": str(o.id), "type": o.type, "allow": str(o.allow), "deny": str(o.deny)} for o in channel.overwrites]
+
+
+def member_permissions(guild: FakeGuild, user_id: int, channel: FakeChannel | None) -> int:
+    """The permissions Discord computes for a member in a guild channel (for a thread, pass its parent), from the
+    roles and the channel's overwrites (https://discord.com/developers/docs/topics/permissions#permission-overwrites);
+    `channel` None: the member's base permissions in the guild."""
+    if user_id == guild.owner_id:
+        return ALL_PERMISSIONS
+    mine = guild.member_roles.get(user_id, set())
+    base = EVERYONE_PERMISSIONS
+    for role in guild.roles:
+        if role.id in mine:
+            base |= role.permissions
+    if base & PERM_ADMINISTRATOR:
+        return ALL_PERMISSIONS
+    if channel is None:
+        return base
+    overwrites = channel.overwrites
+    for o in overwrites:
+        if o.type == OVERWRITE_ROLE and o.id == guild.id:
+            base = (base & ~o.deny) | o.allow
+    allow = deny = 0
+    for o in overwrites:
+        if o.type == OVERWRITE_ROLE and o.id in mine:
+            allow, deny = allow | o.allow, deny | o.deny
+    base = (base & ~deny) | allow
+    for o in overwrites:
+        if o.type == OVERWRITE_MEMBER and o.id == user_id:
+            base = (base & ~o.deny) | o.allow
+    return base
 
 
 def channel_payload(channel: FakeChannel, *, recipient: FakeUser | None = None) -> JsonDict:
@@ -165,7 +208,7 @@ def channel_payload(channel: FakeChannel, *, recipient: FakeUser | None = None) 
         data.update(
             {
                 "position": channel.position,
-                "permission_overwrites": [],
+                "permission_overwrites": overwrites_payload(channel),
                 "nsfw": False,
                 "topic": None,
                 "last_pin_timestamp": None,
@@ -214,7 +257,7 @@ def guild_create_payload(guild: FakeGuild, bot: FakeUser) -> JsonDict:
         "max_members": 500000,
         "max_video_channel_users": 25,
         "application_id": None,
-        "roles": [everyone_role_payload(guild)],
+        "roles": [everyone_role_payload(guild), *(role_payload(r) for r in guild.roles)],
         "emojis": [],
         "stickers": [],
         "joined_at": JOINED_AT,

@@ -41,9 +41,13 @@ from .models import (
     CHANNEL_DM,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
+    OVERWRITE_MEMBER,
+    OVERWRITE_ROLE,
     FakeChannel,
     FakeGuild,
     FakeMessage,
+    FakeOverwrite,
+    FakeRole,
     FakeUser,
     RecordedRequest,
     SnowflakeFactory,
@@ -51,13 +55,16 @@ from .models import (
 )
 from .payloads import (
     DEFAULT_APP_PERMISSIONS,
+    PERM_VIEW_CHANNEL,
     JsonDict,
     channel_payload,
     guild_create_payload,
     member_payload,
+    member_permissions,
     message_payload,
     normalise_components,
     normalise_embeds,
+    role_payload,
 )
 from .rest import Call, RestApi, UploadedFile
 from .routes import CALLBACK_ROUTE, register_routes
@@ -214,6 +221,48 @@ class FakeDiscord:
         if self.hub.reachable(guild.id):
             self.dispatch_soon("CHANNEL_CREATE", channel_payload(channel), intent=INTENT_GUILDS)
         return channel
+
+    def add_role(self, guild: FakeGuild, name: str, permissions: int = 0) -> FakeRole:
+        """A role in ``guild`` (announced with GUILD_ROLE_CREATE if the guild's shard is connected)."""
+        role = FakeRole(self.ids.next(), name, permissions, position=len(guild.roles) + 1)
+        guild.roles.append(role)
+        if self.hub.reachable(guild.id):
+            self.dispatch_soon("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role_payload(role)},
+                               intent=INTENT_GUILDS)
+        return role
+
+    def give_role(self, guild: FakeGuild, user: FakeUser, role: FakeRole) -> None:
+        """``user`` gets ``role``. Announced to nobody: GUILD_MEMBER_UPDATE needs the privileged members intent; a bot
+        without it learns a member's roles from their next interaction."""
+        guild.member_roles.setdefault(user.id, set()).add(role.id)
+
+    def take_role(self, guild: FakeGuild, user: FakeUser, role: FakeRole) -> None:
+        """``user`` loses ``role`` (announced to nobody either, like ``give_role``)."""
+        guild.member_roles.get(user.id, set()).discard(role.id)
+
+    def add_private_channel(self, guild: FakeGuild, name: str, *,
+                            seen_by: Sequence[FakeRole | FakeUser]) -> FakeChannel:
+        """A text channel only ``seen_by`` (roles or members) may view: View Channel denied to ``@everyone`` and allowed
+        to each of them, as Discord's "Private Channel" switch sets it up."""
+        channel = self.add_channel(guild, name)
+        self.set_overwrites(channel, [FakeOverwrite(guild.id, OVERWRITE_ROLE, deny=PERM_VIEW_CHANNEL)] + [
+            FakeOverwrite(who.id, OVERWRITE_ROLE if isinstance(who, FakeRole) else OVERWRITE_MEMBER,
+                          allow=PERM_VIEW_CHANNEL) for who in seen_by])
+        return channel
+
+    def set_overwrites(self, channel: FakeChannel, overwrites: Sequence[FakeOverwrite]) -> None:
+        """Replace a guild channel's permission overwrites (announced with CHANNEL_UPDATE if its shard is connected)."""
+        channel.overwrites = list(overwrites)
+        if channel.guild_id is not None and self.hub.reachable(channel.guild_id):
+            self.dispatch_soon("CHANNEL_UPDATE", channel_payload(channel), intent=INTENT_GUILDS)
+
+    def can_view(self, user: FakeUser, channel: FakeChannel) -> bool:
+        """Whether ``user`` may view ``channel`` (a thread: its parent), as Discord decides it; DMs: their own."""
+        if channel.guild_id is None:
+            return channel.recipient_id in (None, user.id)
+        guild = self.guilds[channel.guild_id]
+        where = self.channels.get(channel.parent_id) if channel.is_thread and channel.parent_id else channel
+        return bool(member_permissions(guild, user.id, where) & PERM_VIEW_CHANNEL)
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and ``user`` (created on first use, as Discord does)."""
@@ -551,6 +600,10 @@ class FakeDiscord:
             _diagnose=lambda: self.diagnose(since),
         )
         self.interactions[res.id] = res
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+        if guild is not None and not self.can_view(user, channel):
+            # The Discord client shows a member no channel they may not view: nothing they do can come from it.
+            raise AssertionError(f"{user.name} cannot view #{channel.name}, so cannot {label} there")
         payload = base_payload(
             interaction_id=res.id,
             token=res.token,
@@ -562,6 +615,7 @@ class FakeDiscord:
             app_permissions=self.app_permissions,
             locale=locale or user.locale,  # the client's language unless the test says otherwise
             guild_locale=self.guilds[channel.guild_id].locale if channel.guild_id in self.guilds else "en-US",
+            roles=sorted(guild.member_roles.get(user.id, ())) if guild is not None else None,
         )
         payload["data"] = data
         if source is not None:

@@ -103,6 +103,11 @@ class NimState(GameState[NimView, NimView]):
     def outcome(self) -> Outcome | None:
         return self.result
 
+    def moves_of_play(self) -> int:
+        # Two players: a resignation or a draw ends the game, so only the last action may be no move of play.
+        meta = self.result is not None and self.result.reason is not EndReason.KNOCKOUT
+        return self.ply - meta
+
     def public_view(self) -> NimView:
         choices = tuple(a.count for a in self.legal_actions(self.to_move) if isinstance(a, Take))
         return NimView(self.stones, self.current_player(), self.ply, self.last, self.result, choices)
