@@ -35,7 +35,7 @@ from bot.service.lobbies import LobbyService
 from bot.service.locks import KeyedLocks
 from bot.service.rematch import Rematch
 from bot.service.tasks import background
-from bot.service.timers import TimerLoop, Undeliverable
+from bot.service.timers import Fence, TimerLoop, Undeliverable
 from bot.translator import CommandTranslator
 from bot.validation import TabletopTree, answer_unhandled_component
 from games.registry import descriptions
@@ -230,13 +230,19 @@ class TabletopBot(commands.Bot):
             self.command_ids = json.loads(await memory.get(f"{key}:ids") or "{}")  # {} when synced by an older bot
             return
         # Processes starting together (shards) sync once: the one holding the lease; the others read its ids.
-        if not await self.service.hold(SYNC_COMMANDS, SYNC_LEASE):
+        token = await self.service.hold(SYNC_COMMANDS, SYNC_LEASE)
+        if token is None:
             log.info("another process is syncing the application commands; not syncing")
             self._reading_command_ids = background(self._read_command_ids(memory, key, digest), name="command-ids")
             return
         try:
             if await memory.get(key) == digest:  # synced by the process that held the lease a moment ago
                 self.command_ids = json.loads(await memory.get(f"{key}:ids") or "{}")
+                return
+            if not await self.service.still_holds(SYNC_COMMANDS, token):  # the fence: paused past the lease
+                log.info("another process took the command sync over; not syncing")
+                self._reading_command_ids = background(self._read_command_ids(memory, key, digest),
+                                                       name="command-ids")
                 return
             synced = await self.tree.sync(guild=guild)
             self.command_ids = {command.name: command.id for command in synced}
@@ -278,16 +284,16 @@ class TabletopBot(commands.Bot):
         presenter = self.presenter(kind)
         await presenter.own_game(interaction, game_id, in_dms=presenter.components_in_dms)
 
-    async def _announce_timer(self, event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def _announce_timer(self, event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
         presenter = self.presenters.get(result.game.kind)
         if presenter is None:
             log.warning("no presenter for %s game %s", result.game.kind, result.id)
             return
         try:
-            await presenter.announce_timer(event, result)
+            await presenter.announce_timer(event, result, fence)
             ended = result.ended()
             if ended is not None and ended.by_timer:  # the timer loop's to send, at least once (bot/service/owed.py)
-                await announce_ending(presenter, result, ended)
+                await announce_ending(presenter, result, ended, fence=fence)
         except (discord.NotFound, discord.Forbidden) as exc:  # the channel is gone or closed to me: never sendable
             raise Undeliverable(str(exc)) from exc
         self.bot_turns.schedule(result.game)  # a forfeit can hand the turn to a bot
@@ -367,11 +373,15 @@ class TabletopBot(commands.Bot):
                 # The process stopped after posting the game's message but before storing its id: that message
                 # can never be found again, so post the board anew; one process does (several may start together).
                 key = board_post_key(game_id)
-                if not await self.service.hold(key):
+                token = await self.service.hold(key)
+                if token is None:
                     return  # another process is posting it
                 try:
                     result = await self.service.view(game_id, fresh=True)  # it may have posted it a moment ago
                     if result.game.message_id is None:
+                        if not await self.service.still_holds(key, token):  # the fence: paused past the lease
+                            log.info("another process took over posting the board of game %s anew", game_id)
+                            return
                         channel = self.get_partial_messageable(result.game.channel_id, guild_id=result.game.guild_id)
                         sent = await channel.send(f"Game #{result.id}: its board again, after a restart of the bot.")
                         result = await self.service.set_message(result.id, sent.id)

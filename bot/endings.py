@@ -16,6 +16,7 @@ from bot.i18n import Say
 from bot.presenter import GamePresenter
 from bot.service import GameEnded, RatingChange, Result, ServiceError
 from bot.service.rematch import Rematch
+from bot.service.timers import Fence
 from bot.words import duration
 from games.text import Plural, Text, TextIn
 from storage.ratings import GLOBAL
@@ -24,7 +25,10 @@ log = logging.getLogger(__name__)
 COLOUR = discord.Colour.from_rgb(241, 196, 15)
 
 
-async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], ended: GameEnded) -> None:
+async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], ended: GameEnded, *,
+                          fence: Fence | None = None) -> None:
+    """Send the ending message; with `fence` (an ending the timer loop announces), only if it still holds right before
+    the message leaves (bot/service/timers.py)."""
     game = result.game
     people = [s.user_id for s in game.seats if s.user_id is not None]
     say = await presenter.public_say(result)
@@ -39,6 +43,8 @@ async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], en
         files = extra.attachments()
     reference = (discord.MessageReference(message_id=game.message_id, channel_id=game.channel_id,
                                           fail_if_not_exists=False) if game.message_id is not None else None)
+    if fence is not None and not await fence():
+        return
     await presenter.channel(result).send(
         " ".join(f"<@{u}>" for u in people) or None, embeds=embeds, files=files,
         view=ending_view(game.id, say), reference=reference or discord.utils.MISSING,

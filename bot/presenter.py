@@ -25,6 +25,7 @@ from bot.drawn import board_key
 from bot.i18n import Say
 from bot.service import GameInfo, GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.lobbies import LobbyService
+from bot.service.timers import Fence
 from games.registry import GameDescription, describe
 from games.text import Text
 from storage.lobbies import LobbyRecord
@@ -296,9 +297,10 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
                         ending=self.ending_line(result))
         return Text("{game} #{number}: a player ran out of time and is out.", game=self.title, number=result.id)
 
-    async def announce_timer(self, event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def announce_timer(self, event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
         """Redraw the game, then remind the player to move, or say that time ran out when the game goes on (when
-        it ended, its ending message says so)."""
+        it ended, its ending message says so). The message is sent only if `fence` still holds right before it (this
+        process still holds the announcement: bot/service/timers.py)."""
         try:
             await self.bot.redraw(result.id)
         except (discord.NotFound, discord.Forbidden) as exc:  # its board was deleted, or the channel closed to me
@@ -310,18 +312,22 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         if event is TimerEvent.REMINDER:
             seat = result.game.to_decide
             user = result.game.user_at(seat) if seat is not None else None
-            if user is None or result.game.deadline is None:
+            if user is None or result.game.deadline is None or not await fence():
                 return
             await channel.send(say(self.reminder_text(result, user, result.game.deadline)),
                                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)]))
             return
         if event is TimerEvent.CALLED_OFF:
+            if not await fence():
+                return
             await channel.send(say(Text("{game} #{number} is called off: nobody finished their setup in time, so "
                                         "it never began (it is not rated).", game=self.title, number=result.id)),
                                allowed_mentions=discord.AllowedMentions.none())
             return
         if result.ended() is not None:
             return  # the game's ending message (bot/endings.py) says how time ran out, and to everyone at once
+        if not await fence():
+            return
         await channel.send(say(self.timeout_text(result, event)), allowed_mentions=discord.AllowedMentions.none())
 
 

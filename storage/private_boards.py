@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from storage.connection import AnyDatabase
+from storage.leases import new_token
 from storage.sql import READ_FIRST, Plan, Sql, select, statement
 
 # The channel of a board whose DM is being sent (`PrivateBoardStore.claim`): no DM channel has this id.
 SENDING = 0
-CLAIM_LEASE = 10.0  # seconds a claim to send a DM holds; an older one was left by a process that stopped
+CLAIM_LEASE = 10.0  # seconds a claim to send a DM holds (the database's clock); an older one's process stopped
 
 
 @dataclass(frozen=True)
@@ -61,31 +62,48 @@ class PrivateBoardStore:
             " message_id = excluded.message_id, updated_at = excluded.updated_at",
             (game_id, seat, channel_id, message_id, now)))
 
-    async def claim(self, game_id: int, seat: int, now: float, *, replacing: int | None = None) -> bool:
-        """Claim the sending of a seat's DM board, before it is sent: True for the one process that may send it (two
-        processes can deliver the same game's boards: one handles a click while another redraws or restarts).
+    async def claim(self, game_id: int, seat: int, *, replacing: int | None = None,
+                    lease: float = CLAIM_LEASE) -> int | None:
+        """Claim the sending of a seat's DM board, before it is sent: a token for the one process that may send it, None
+        for the others (two processes can deliver the same game's boards: one handles a click while another redraws
+        or restarts).
 
         The claim is a row marked SENDING, made only if the seat has no row yet, or (`replacing`) while its row still
-        names that DM message (the player deleted it), or over a claim older than CLAIM_LEASE (its process stopped
-        before storing the DM). Whoever claimed stores the DM, or its failure, with `set` once it is sent; others
-        see the board as not delivered meanwhile and send nothing."""
-        def plan() -> Plan[bool]:
+        names that DM message (the player deleted it), or over a claim older than `lease` seconds by the database's
+        clock (its process stopped, or was paused, before storing the DM). Each claim gets a new token (as leases do,
+        storage/leases.py): the claimer asks `still_sending` right before it sends, so a sender paused past its claim
+        sends nothing once another took it over. Whoever claimed stores the DM, or its failure, with `set` once it is
+        sent; others see the board as not delivered meanwhile and send nothing."""
+        dialect = self._db.dialect
+
+        def plan() -> Plan[int | None]:
+            token, params = yield from new_token(dialect)
             if replacing is None:
                 done = yield Sql(
-                    "INSERT INTO private_boards (game_id, seat, channel_id, message_id, updated_at)"
-                    " VALUES (?, ?, ?, NULL, ?)"
-                    " ON CONFLICT (game_id, seat) DO UPDATE SET updated_at = excluded.updated_at"
+                    "INSERT INTO private_boards (game_id, seat, channel_id, message_id, updated_at, token)"
+                    f" VALUES (?, ?, ?, NULL, {dialect.clock}, {token})"
+                    " ON CONFLICT (game_id, seat) DO UPDATE SET updated_at = excluded.updated_at,"
+                    " token = excluded.token"
                     " WHERE private_boards.channel_id = ? AND private_boards.message_id IS NULL"
-                    " AND private_boards.updated_at < ? RETURNING seat",
-                    (game_id, seat, SENDING, now, SENDING, now - CLAIM_LEASE))
+                    f" AND private_boards.updated_at < {dialect.clock} - ? RETURNING token",
+                    (game_id, seat, SENDING, *params, SENDING, float(lease)))
             else:
                 done = yield Sql(
-                    "UPDATE private_boards SET channel_id = ?, message_id = NULL, updated_at = ?"
-                    " WHERE game_id = ? AND seat = ? AND message_id = ? RETURNING seat",
-                    (SENDING, now, game_id, seat, replacing))
-            return bool(done.rows)
+                    f"UPDATE private_boards SET channel_id = ?, message_id = NULL, updated_at = {dialect.clock},"
+                    f" token = {token} WHERE game_id = ? AND seat = ? AND message_id = ? RETURNING token",
+                    (SENDING, *params, game_id, seat, replacing))
+            return None if not done.rows else int(done.rows[0][0])
 
         return await self._db.run(plan())
+
+    async def still_sending(self, game_id: int, seat: int, token: int, *, lease: float = CLAIM_LEASE) -> bool:
+        """The fence of a DM claim: whether the claim with `token` is still the seat's and has not lapsed (no other
+        process can have taken it over), asked right before the DM is sent."""
+        rows = await self._db.query(select(
+            "SELECT 1 FROM private_boards WHERE game_id = ? AND seat = ? AND channel_id = ? AND message_id IS NULL"
+            f" AND token = ? AND updated_at >= {self._db.dialect.clock} - ?",
+            (game_id, seat, SENDING, token, float(lease))))
+        return bool(rows)
 
     async def forget(self, game_id: int, seat: int) -> None:
         """Forget a seat's board, so that the next drawing tries a DM again."""

@@ -29,6 +29,12 @@ from typing import Any, Protocol, TypeVar
 T = TypeVar("T")
 
 
+# SQLite's clock with sub-second precision: unixepoch('subsec') from SQLite 3.42, a Julian day before (the same seconds,
+# to the millisecond).
+_SQLITE_CLOCK = ("unixepoch('subsec')" if sqlite3.sqlite_version_info >= (3, 42, 0)
+                 else "((julianday('now') - 2440587.5) * 86400.0)")
+
+
 class Dialect(Enum):
     SQLITE = "sqlite"
     POSTGRESQL = "postgresql"
@@ -45,6 +51,16 @@ class Dialect(Enum):
         if self is Dialect.SQLITE:
             return f"(SELECT json_group_array({column}) FROM (SELECT {column} FROM {source} ORDER BY {order}))"
         return f"(SELECT COALESCE(json_agg({column} ORDER BY {order}), '[]')::text FROM {source})"
+
+    @property
+    def clock(self) -> str:
+        """The database's clock, in seconds since the epoch, as SQL: what decides when a lease runs out
+        (storage/leases.py), the same for every process sharing the database whatever its own clock says. SQLite's
+        'now' is the same within one statement; PostgreSQL's clock_timestamp() is the moment itself (now() would be
+        the transaction's start)."""
+        if self is Dialect.SQLITE:
+            return _SQLITE_CLOCK
+        return "EXTRACT(EPOCH FROM clock_timestamp())::double precision"
 
     @property
     def for_update(self) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.service.model import Game, TimerEvent, present
-from bot.service.owed import owe
+from bot.service.owed import Fired, owe
 from bot.service.results import Result
 from bot.service.service_parts import ServiceParts
 from games import GameState
@@ -49,15 +49,15 @@ class GameTimers(ServiceParts):
     async def due_timers(self) -> list[int]:
         return await self.store.due_timers(self.clock())
 
-    async def fire_timer(self, game_id: int) -> tuple[TimerEvent, Result[Any, Any]] | None:
+    async def fire_timer(self, game_id: int) -> Fired | None:
         """Expire a challenge, remind the player to move, or forfeit them, whichever is due now."""
         async with self._locks.hold(game_id):
             async with self._editing(game_id, read_first=True) as (tx, game):
-                fired = await self._fire(tx, game)
-                if fired is not None:  # owed until the timer loop has sent it: at least once, across a stop
-                    fired = await owe(tx, *fired, now=self.clock(), holder=self.holder)
+                due = await self._fire(tx, game)
+                # owed until the timer loop has sent it: at least once, across a stop
+                fired = None if due is None else await owe(tx, *due, now=self.clock(), holder=self.holder)
             if fired is not None:
-                self.publish(fired[1])
+                self.publish(fired.result)
             return fired
 
     async def _fire(self, tx: GameTransaction, game: Game) -> tuple[TimerEvent, Result[Any, Any]] | None:

@@ -6,6 +6,7 @@ bot/service/bot_turns.py is the runner that asks for these turns in the backgrou
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from bot import workers
@@ -13,7 +14,18 @@ from bot.service.model import Game, StaleStateError, info
 from bot.service.results import Result
 from bot.service.service_parts import ServiceParts
 from games.engines import computer_move, computer_targets
-from storage.leases import bot_turn_key, bot_turns_to_take, claim, release, release_all, release_expired
+from storage.leases import (
+    bot_turn_key,
+    bot_turns_to_take,
+    claim,
+    holding,
+    keeps,
+    release,
+    release_all,
+    release_expired,
+)
+
+log = logging.getLogger(__name__)
 
 # How long a process may hold a game's bot turn (storage/leases.py): a bound on one turn's thinking, never reached in
 # practice (a computer player thinks for milliseconds to seconds). A process that dies is found sooner, by its
@@ -39,9 +51,13 @@ class GameTurns(ServiceParts):
         happened meanwhile (a resignation, say) it is simply dropped and the caller asks again.
 
         Before it thinks, the process claims (or renews) the game's bot-turn lease: None, without thinking, while
-        another live process drives the game. With no bot to move the lease is let go.
+        another live process drives the game. With no bot to move the lease is let go. The move is committed only
+        while the lease still carries this claim's token, checked in the same transaction (storage/leases.py
+        `keeps`): a process paused while its bot thought (past its lease) finds the turn taken over, and its move
+        is dropped (None).
         """
-        if not await self._lease_bot_turn(game_id):
+        token = await self._lease_bot_turn(game_id)
+        if token is None:
             return None
         game = await self._current(game_id)
         if not info(game).bot_to_move:
@@ -58,6 +74,13 @@ class GameTurns(ServiceParts):
         new_state = game.state.apply_text(seat, text)
         try:
             async with self._locks.hold(game_id), self.store.transaction() as tx:
+                conn = await tx.writer()
+                if not await keeps(conn, bot_turn_key(game_id), self.holder, token):
+                    log.info("the bot turn of game %s is no longer this process's (paused past its lease?); its move "
+                             "here is dropped", game_id)
+                    # A lease of this process's that merely lapsed is freed, for whoever looks next (bot_turns.py).
+                    await release(conn, bot_turn_key(game_id), self.holder)
+                    return None
                 result = await self._commit(tx, game, seat, None, text, new_state)
         except StaleStateError:  # read again only once that transaction is closed
             return await self.view(game_id)
@@ -69,9 +92,9 @@ class GameTurns(ServiceParts):
 
     async def bot_turns_to_take(self) -> list[int]:
         """Games where a bot is to decide and no live process drives it (none began, or its driver died)."""
-        return await self.db.query(bot_turns_to_take(self.clock()))
+        return await self.db.query(bot_turns_to_take(self.db.dialect))
 
-    async def _lease_bot_turn(self, game_id: int) -> bool:
+    async def _lease_bot_turn(self, game_id: int) -> int | None:
         return await self.hold(bot_turn_key(game_id), BOT_TURN_LEASE)
 
     async def release_bot_turn(self, game_id: int, *, expired: bool = False) -> None:
@@ -80,7 +103,7 @@ class GameTurns(ServiceParts):
             await self.let_go_of(bot_turn_key(game_id))
             return
         async with self.store.transaction() as tx:
-            await release_expired(await tx.writer(), bot_turn_key(game_id), self.clock())
+            await release_expired(await tx.writer(), bot_turn_key(game_id))
 
     async def let_go(self) -> None:
         """At a clean stop, once timers and bot turns have stopped: free every lease of this process (storage/leases.py
@@ -88,11 +111,18 @@ class GameTurns(ServiceParts):
         async with self.store.transaction() as tx:
             await release_all(await tx.writer(), self.holder)
 
-    async def hold(self, key: str, seconds: float = WORK_LEASE) -> bool:
-        """Claim a piece of work (storage/leases.py) for this process, for at most `seconds`: False while another live
-        process holds it. Held until `let_go_of(key)`, or until this process dies."""
+    async def hold(self, key: str, seconds: float = WORK_LEASE) -> int | None:
+        """Claim a piece of work (storage/leases.py) for this process, for at most `seconds`: its token, or None while
+        another live process holds it. Held until `let_go_of(key)`, or until this process dies; right before the work's
+        side effect, ask `still_holds(key, token)`."""
         async with self.store.transaction() as tx:
-            return await claim(await tx.writer(), key, self.holder, seconds, self.clock())
+            return await claim(await tx.writer(), key, self.holder, seconds)
+
+    async def still_holds(self, key: str, token: int) -> bool:
+        """The fence (storage/leases.py `holds`): whether this process still holds `key` with the token its claim
+        gave, one read. False: another process took the work over (this one was paused, or its lease ran out), and
+        the side effect must not happen here."""
+        return await self.db.query(holding(self.db.dialect, key, self.holder, token))
 
     async def let_go_of(self, key: str) -> None:
         async with self.store.transaction() as tx:

@@ -3,7 +3,9 @@ however long they run; once it stops (the process was killed, its machine lost),
 `PROCESS_TTL`, and the other processes take its bot turns and owed announcements over.
 
 The first beat is written before the process claims anything (`start`), so no claim of a live process ever looks like
-a dead one's.
+a dead one's. Whether a beat has lapsed is decided by the database's clock (storage/leases.py), so a process whose own
+clock runs ahead takes no live process for dead. A process paused for longer than `PROCESS_TTL` (a long GC, SIGSTOP)
+has lost its leases when it wakes: what it was about to do is fenced off (storage/leases.py `holds`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class Heartbeat:
     async def beat(self) -> None:
         service = self._service
         async with service.store.transaction() as tx:
-            await beat(await tx.writer(), service.holder, PROCESS_TTL, service.clock())
+            await beat(await tx.writer(), service.holder, PROCESS_TTL)
 
     async def start(self) -> None:
         """Beat once now, then every `BEAT_EVERY` seconds until stopped."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.service.model import ServiceError, TimerEvent, present
 from bot.service.results import GameEnded, RatingChange, Result
@@ -27,9 +27,16 @@ if TYPE_CHECKING:
 OWED_LEASE = 120.0
 
 
-async def owe(
-    tx: GameTransaction, event: TimerEvent, result: Result[Any, Any], now: float, holder: str
-) -> tuple[TimerEvent, Result[Any, Any]]:
+class Fired(NamedTuple):
+    """A timer fired by this process: what to announce, and the token of this process's lease on announcing it (the
+    fence asked right before its message, bot/service/timers.py)."""
+
+    event: TimerEvent
+    result: Result[Any, Any]
+    token: int
+
+
+async def owe(tx: GameTransaction, event: TimerEvent, result: Result[Any, Any], now: float, holder: str) -> Fired:
     """Record, in the timer's transaction, that `event` is to be announced, claimed by `holder` (the process that
     fired it sends it; another process starting now must not send it too); returns the fired timer, its ending (if
     the timer ended the game) marked as the timer loop's to announce."""
@@ -41,8 +48,8 @@ async def owe(
     await owe_row(await tx.writer(), result.id, event.value, ending=ending_json(ended) if ended else None,
                   seat=result.game.to_decide if reminder else None,
                   ply=result.game.move_count if reminder else None, now=now)
-    await take(await tx.writer(), owed_key(result.id, event.value), holder, OWED_LEASE, now)
-    return event, result
+    token = await take(await tx.writer(), owed_key(result.id, event.value), holder, OWED_LEASE)
+    return Fired(event, result, token)
 
 
 async def owed_result(

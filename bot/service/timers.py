@@ -7,6 +7,11 @@ Several processes may share the database (issue 17): each fires what is due, the
 apply a timer, and the others find nothing to do and say nothing. An owed announcement is sent by the process that
 claimed it (storage/leases.py); one whose process died (its heartbeat stopped, bot/service/heartbeat.py) is taken over
 `TAKEOVER_EVERY` after that is seen.
+
+Exactly once, whatever is paused (issue 22): the process that fired a timer, or took its announcement over, holds the
+announcement's lease with a token (storage/leases.py), and the presenter asks the fence it is given right before the
+announcement's message. A process paused past its lease (another process took the announcement over and sent it)
+finds the token gone, and sends nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +33,11 @@ from storage.owed import OwedAnnouncement, count_failure, owed, settle
 
 log = logging.getLogger(__name__)
 
-Announce = Callable[[TimerEvent, Result[Any, Any]], Awaitable[None]]
+# Whether this process still holds the announcement being sent (one read of the database): asked right before its
+# message; False means another process took it over, and the message must not be sent here.
+Fence = Callable[[], Awaitable[bool]]
+# Sends the announcement of a fired timer: redraws the game, then (if the fence still holds) one message.
+Announce = Callable[[TimerEvent, Result[Any, Any], Fence], Awaitable[None]]
 AnnounceLobby = Callable[[LobbyRecord], Awaitable[None]]
 MAX_SLEEP = 300.0  # look again at least this often, in case the clock jumped
 RETRY_DELAY = 5.0
@@ -90,12 +99,12 @@ class TimerLoop:
     async def fire_due(self) -> int:
         """Announce what is still owed, then fire every timer that is due; returns how many failed."""
         failures = 0
-        for debt in await self._owed():
-            fired = await owed_result(self._service, debt)
-            if fired is None:  # a reminder whose decision moved on, a game gone: nothing left to say
+        for debt, token in await self._owed():
+            owed_now = await owed_result(self._service, debt)
+            if owed_now is None:  # a reminder whose decision moved on, a game gone: nothing left to say
                 await self._settle(debt.game_id, debt.event, debt.created_at)
                 continue
-            failures += not await self._deliver(*fired, created_at=debt.created_at)
+            failures += not await self._deliver(*owed_now, token, created_at=debt.created_at)
         for game_id in await self._service.due_timers():
             try:
                 fired = await self._service.fire_timer(game_id)
@@ -109,8 +118,8 @@ class TimerLoop:
                 log.exception("timer for game %s failed", game_id)
                 continue
             if fired is not None:
-                log.info("turn timer of game %s fired: %s", game_id, fired[0].value)
-                failures += not await self._deliver(*fired)
+                log.info("turn timer of game %s fired: %s", game_id, fired.event.value)
+                failures += not await self._deliver(fired.event, fired.result, fired.token)
         for lobby_id in await self._lobbies.due():
             try:
                 lobby = await self._lobbies.expire(lobby_id)
@@ -123,10 +132,10 @@ class TimerLoop:
                 log.exception("timer for lobby %s failed", lobby_id)
         return failures
 
-    async def _owed(self) -> list[OwedAnnouncement]:
+    async def _owed(self) -> list[tuple[OwedAnnouncement, int]]:
         """What is owed and now claimed by this process: what this loop failed to send, and, at start-up and every
         `TAKEOVER_EVERY`, whatever nobody alive is sending (a stopped process left it). One read when nothing is."""
-        service, now = self._service, self._service.clock()
+        service, now = self._service, self._service.clock()  # when to look again is this process's own business
         look = now >= self._next_look
         if look:
             self._next_look = now + TAKEOVER_EVERY
@@ -138,23 +147,37 @@ class TimerLoop:
         async with service.store.transaction() as tx:
             conn = await tx.writer(read_first=True)
             found = await owed(conn) if look else [o for game_id in sorted(retry) for o in await owed(conn, game_id)]
-            claimed = [o for o in found
-                       if await claim(conn, owed_key(o.game_id, o.event), service.holder, OWED_LEASE, now)]
+            claimed = [(o, token) for o in found
+                       if (token := await claim(conn, owed_key(o.game_id, o.event), service.holder, OWED_LEASE))
+                       is not None]
             # Read again once claimed: on PostgreSQL the process that held it may have sent it (and let go of its
             # claim) between the first read and the claim.
             mine = []
-            for debt in claimed:
+            for debt, token in claimed:
                 if await owed(conn, debt.game_id) == [debt]:
-                    mine.append(debt)
+                    mine.append((debt, token))
                 else:
                     await release(conn, owed_key(debt.game_id, debt.event), service.holder)
         return mine
 
-    async def _deliver(self, event: TimerEvent, result: Result[Any, Any], created_at: float | None = None) -> bool:
-        """Announce a fired timer and settle what it owed; a failed send stays owed and is tried again, a few
-        times at most (never forever: a message that cannot be sent is given up with a log line)."""
+    async def _deliver(self, event: TimerEvent, result: Result[Any, Any], token: int,
+                       created_at: float | None = None) -> bool:
+        """Announce a fired timer, while this process holds its lease with `token`, and settle what it owed; a failed
+        send stays owed and is tried again, a few times at most (never forever: a message that cannot be sent is
+        given up with a log line). An announcement another process took over meanwhile is left to it."""
+        key = owed_key(result.id, event.value)
+        lost: list[bool] = []
+
+        async def fence() -> bool:
+            if await self._service.still_holds(key, token):
+                return True
+            log.info("the %s announcement of game %s was taken over by another process (this one was paused past "
+                     "its lease?); not sending it here", event.value, result.id)
+            lost.append(True)
+            return False
+
         try:
-            await self._announce(event, result)
+            await self._announce(event, result, fence)
         except asyncio.CancelledError:
             raise
         except Undeliverable as exc:
@@ -176,6 +199,8 @@ class TimerLoop:
                           attempts)
             await self._settle(result.id, event.value, created_at)
             return False
+        if lost:  # the process that holds it now settles it, once it has sent it
+            return True
         await self._settle(result.id, event.value, created_at)
         return True
 

@@ -1,6 +1,7 @@
-"""Every side effect once when two processes share one SQLite file (issue 17): a due timer and its announcement, an
-owed announcement, a bot's turn. Each "process" is a `GameService` on its own `Database` connection to the file, with
-its own holder id; a process that died is a holder that no longer renews its leases (storage/leases.py)."""
+"""Every side effect once when two processes share one database (issue 17): a due timer and its announcement, an
+owed announcement, a bot's turn. Each "process" is a `GameService` on its own connection to the database, with its own
+holder id; a process that died is a holder that no longer renews its leases (storage/leases.py), which run out by the
+database's clock: a process's heartbeat of a fraction of a second that really runs out."""
 
 from __future__ import annotations
 
@@ -16,15 +17,22 @@ from bot.service import GameService, Player, Result, TimerEvent
 from bot.service.bot_turns import BotTurns
 from bot.service.games import BOT_TURN_LEASE
 from bot.service.lobbies import LobbyService
-from bot.service.owed import OWED_LEASE
-from bot.service.timers import TAKEOVER_EVERY, TimerLoop
+from bot.service.timers import TAKEOVER_EVERY, Fence, TimerLoop
 from storage import Database
 from storage.connection import AnyDatabase
-from storage.leases import bot_turn_key, bot_turns_to_take, claim, holder_of
+from storage.leases import beat, bot_turn_key, bot_turns_to_take, claim, holder_of
 from storage.lobbies import LobbyRecord
+from storage.sql import Dialect
 from tests.support.clock import Clock
 
 ALICE, BOB = 101, 202
+SHORT = 0.3  # seconds: a heartbeat the tests wait out
+
+
+async def _beat(service: GameService, seconds: float) -> None:
+    """`service`'s process beats once: alive for `seconds` from now, by the database's clock."""
+    async with service.store.transaction() as tx:
+        await beat(await tx.writer(), service.holder, seconds)
 
 
 async def _nothing(_lobby: LobbyRecord) -> None:
@@ -51,13 +59,15 @@ async def test_two_timer_loops_on_one_due_timer_announce_it_once(
     told: list[tuple[str, TimerEvent, int]] = []
     sending, other_looked = asyncio.Event(), asyncio.Event()
 
-    async def slow_send(event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def slow_send(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
         sending.set()
         await other_looked.wait()  # Discord is slow: the other process starts meanwhile
-        told.append(("here", event, result.id))
+        if await fence():
+            told.append(("here", event, result.id))
 
-    async def send(event: TimerEvent, result: Result[Any, Any]) -> None:
-        told.append(("there", event, result.id))
+    async def send(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
+        if await fence():
+            told.append(("there", event, result.id))
 
     caplog.set_level(logging.DEBUG)
     first = asyncio.create_task(TimerLoop(here, slow_send, LobbyService(here), _nothing).fire_due())
@@ -79,9 +89,10 @@ async def test_both_loops_firing_together_apply_and_announce_once(
     clock.now += 101  # every game forfeited
     told: list[tuple[TimerEvent, int]] = []
 
-    async def send(event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def send(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
         await asyncio.sleep(0.01)
-        told.append((event, result.id))
+        if await fence():
+            told.append((event, result.id))
 
     caplog.set_level(logging.DEBUG)
     loops = [TimerLoop(s, send, LobbyService(s), _nothing) for s in (here, there)]
@@ -96,6 +107,7 @@ async def test_an_owed_announcement_of_a_dead_process_is_sent_once_its_claim_ran
 ) -> None:
     clock = Clock()
     dead = GameService(two[0], clock=clock, turn_timeout=1000.0, holder="dead")
+    await _beat(dead, SHORT)
     game = await dead.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
                              options={"first": 0})
     clock.now += 800  # past the reminder (750 s), far from the forfeit
@@ -103,15 +115,17 @@ async def test_an_owed_announcement_of_a_dead_process_is_sent_once_its_claim_ran
     told: list[tuple[str, TimerEvent, int]] = []
 
     def sender(name: str) -> Any:
-        async def send(event: TimerEvent, result: Result[Any, Any]) -> None:
-            told.append((name, event, result.id))
+        async def send(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
+            if await fence():
+                told.append((name, event, result.id))
         return send
 
     alive = [GameService(db, clock=clock, turn_timeout=1000.0) for db in two]
     loops = [TimerLoop(s, sender(f"p{i}"), LobbyService(s), _nothing) for i, s in enumerate(alive)]
     await asyncio.gather(*(loop.fire_due() for loop in loops))
-    assert told == []  # its claim still runs: that process may be about to send it
-    clock.now += OWED_LEASE + TAKEOVER_EVERY
+    assert told == []  # its heartbeat still runs: that process may be about to send it
+    await asyncio.sleep(SHORT + 0.05)  # its heartbeat has run out: it died
+    clock.now += TAKEOVER_EVERY  # the loops' next look for what nobody alive is sending
     await asyncio.gather(*(loop.fire_due() for loop in loops))
     assert [(event, game_id) for _, event, game_id in told] == [(TimerEvent.REMINDER, game.id)]
     await asyncio.gather(*(loop.fire_due() for loop in loops))
@@ -130,7 +144,7 @@ async def test_a_live_bot_turn_lease_is_respected(two: tuple[AnyDatabase, AnyDat
     here, there = GameService(two[0], clock=clock), GameService(two[1], clock=clock)
     game_id = await _bot_first(here)
     async with two[0].transaction() as conn:
-        assert await claim(conn, bot_turn_key(game_id), here.holder, BOT_TURN_LEASE, clock())
+        assert await claim(conn, bot_turn_key(game_id), here.holder, BOT_TURN_LEASE)
     assert await there.play_bot_turn(game_id) is None  # it does not even think
     turns = BotTurns(there, _no_redraw)
     await turns.resume_all()  # as at its start-up
@@ -155,7 +169,8 @@ async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[AnyDat
     setup = GameService(two[0], clock=clock)
     game_id = await _bot_first(setup)
     async with two[0].transaction() as conn:  # a process claimed the turn, began to think, and was killed
-        assert await claim(conn, bot_turn_key(game_id), "killed", BOT_TURN_LEASE, clock())
+        await beat(conn, "killed", SHORT)
+        assert await claim(conn, bot_turn_key(game_id), "killed", BOT_TURN_LEASE)
     services = [GameService(db, clock=clock) for db in two]
     turns = [BotTurns(s, _no_redraw) for s in services]
 
@@ -164,13 +179,13 @@ async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[AnyDat
         await asyncio.gather(*(t.idle() for t in turns))
 
     await look()
-    assert (await setup.load(game_id)).record.move_count == 0  # its lease still runs
-    clock.now += BOT_TURN_LEASE + 1
+    assert (await setup.load(game_id)).record.move_count == 0  # its lease still runs: its process beat lately
+    await asyncio.sleep(SHORT + 0.05)  # its heartbeat has run out
     await look()
     game = await setup.load(game_id)
     assert game.record.move_count == 1 and not game.is_bot(game.state.current_player() or 0)
     async with two[0].reading() as conn:
-        assert await holder_of(conn, bot_turn_key(game_id), clock()) is None  # let go once done
+        assert await holder_of(conn, bot_turn_key(game_id)) is None  # let go once done
     await look()
     assert (await setup.load(game_id)).record.move_count == 1
 
@@ -180,7 +195,7 @@ async def test_looking_for_bot_turns_to_take_reads_only_what_it_must(tmp_path: P
     their keys: a range of the primary key) and each holder's process lease (by key)."""
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
-        statement = next(bot_turns_to_take(0.0))
+        statement = next(bot_turns_to_take(Dialect.SQLITE))
 
         def plan(conn: sqlite3.Connection) -> list[str]:
             rows = conn.execute("EXPLAIN QUERY PLAN " + statement.text, statement.params).fetchall()

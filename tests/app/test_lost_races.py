@@ -15,7 +15,7 @@ from bot.service.games import STALE_MESSAGE
 from bot.service.lobbies import LobbyService
 from bot.service.rematch import Rematch
 from bot.service.results import Result
-from bot.service.timers import TimerLoop
+from bot.service.timers import Fence, TimerLoop
 from storage.connection import AnyDatabase
 from storage.lobbies import LobbyRecord
 from tests.support.clock import Clock
@@ -104,7 +104,8 @@ async def test_timers_fire_despite_another_process_and_log_no_error(
 ) -> None:
     fired: list[tuple[TimerEvent, int]] = []
 
-    async def announce(event: TimerEvent, result: Result[object, object]) -> None:
+    async def announce(event: TimerEvent, result: Result[object, object], fence: Fence) -> None:
+        assert await fence()
         fired.append((event, result.id))
 
     async def nothing(lobby: LobbyRecord) -> None:

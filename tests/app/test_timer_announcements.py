@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.service import GameService, Player, Result, TimerEvent
 from bot.service.lobbies import LobbyService
-from bot.service.timers import TimerLoop, Undeliverable
+from bot.service.timers import Fence, TimerLoop, Undeliverable
 from storage.connection import open_database
 from storage.lobbies import LobbyRecord
 from tests.support.clock import Clock
@@ -29,10 +29,11 @@ async def test_a_reminder_cut_short_by_a_crash_is_sent_after_the_restart(databas
     clock = Clock()
     told: list[tuple[TimerEvent, int]] = []
 
-    async def dies(event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def dies(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
         raise ConnectionError("the process died before the message left")
 
-    async def sends(event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def sends(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
+        assert await fence()  # one process: the announcement is its own
         told.append((event, result.id))
 
     db = await open_database(database_target)
@@ -56,7 +57,7 @@ async def test_a_reminder_cut_short_by_a_crash_is_sent_after_the_restart(databas
         await db.close()
 
 
-async def _dies(event: TimerEvent, result: Result[Any, Any]) -> None:
+async def _dies(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
     raise ConnectionError("the process died before the message left")
 
 
@@ -66,11 +67,12 @@ async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with
     told: list[tuple[TimerEvent, Result[Any, Any]]] = []
     first: list[Result[Any, Any]] = []
 
-    async def dies(event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def dies(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
         first.append(result)
         raise ConnectionError("the process died before the ending left")
 
-    async def sends(event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def sends(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
+        assert await fence()
         told.append((event, result))
 
     db = await open_database(database_target)
@@ -106,7 +108,8 @@ async def test_a_reminder_whose_decision_moved_on_is_not_sent_after_the_restart(
     clock = Clock()
     told: list[TimerEvent] = []
 
-    async def sends(event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def sends(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
+        assert await fence()
         told.append(event)
 
     db = await open_database(database_target)
@@ -133,7 +136,7 @@ async def test_a_failed_announcement_is_retried_a_few_times_then_given_up(databa
     clock = Clock()
     tries: list[TimerEvent] = []
 
-    async def fails(event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def fails(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
         tries.append(event)
         raise ConnectionError("Discord is down")
 
@@ -157,7 +160,7 @@ async def test_an_undeliverable_announcement_is_given_up_at_once(database_target
     clock = Clock()
     tries: list[TimerEvent] = []
 
-    async def refused(event: TimerEvent, result: Result[Any, Any]) -> None:
+    async def refused(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
         tries.append(event)
         raise Undeliverable("403 Forbidden: Missing Access")
 

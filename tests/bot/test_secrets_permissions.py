@@ -42,6 +42,7 @@ async def rows(target: str | Path) -> dict[str, list[tuple[Any, ...]]]:
         # Nor is the process's heartbeat, renewed every few seconds whatever happens (bot/service/heartbeat.py).
         found["leases"] = sorted(await db.query(select("SELECT * FROM leases WHERE key NOT LIKE 'process:%'", ())),
                                  key=repr)
+        found.pop("lease_tokens", None)  # the last lease token given: SQLite raises it at every heartbeat too
         return found
     finally:
         await db.close()

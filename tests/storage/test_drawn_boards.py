@@ -3,6 +3,7 @@ again: only those with a board not recorded at the game's current version."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from bot.service import GameService, Player
 from storage.connection import AnyDatabase, open_database
 from storage.drawn_boards import DrawnBoard, DrawnBoardStore
-from storage.private_boards import CLAIM_LEASE, LiveBoard, PrivateBoardStore
+from storage.private_boards import LiveBoard, PrivateBoardStore
 from storage.sql import select
 
 ALICE, BOB = 11, 12
@@ -115,18 +116,25 @@ async def test_a_dm_board_is_claimed_by_one_sender(db: AnyDatabase) -> None:
     game, version = await _game(service, "generals")
     await private.set(game, 1, 78, 701, 1.0)  # seat 1's DM, and both boards, show the game as it is
     await store.save([DrawnBoard(500 + game, game, version, "k"), DrawnBoard(701, game, version, "k")])
-    assert await private.claim(game, 0, 1.0)
-    assert not await private.claim(game, 0, 2.0)  # claimed: not delivered, and nobody else sends it
+    first = await private.claim(game, 0)
+    assert first is not None
+    assert await private.claim(game, 0) is None  # claimed: not delivered, and nobody else sends it
     stored = await private.get(game, 0)
     assert stored is not None and stored.sending and not stored.delivered
-    # A claim whose DM was never stored (its process stopped): a start looks at the game again, and once the claim
-    # has lapsed, another sender takes it over.
+    # A claim whose DM was never stored (its process stopped, or was paused): a start looks at the game again, and
+    # once the claim has lapsed (by the database's clock), another sender takes it over; the first sender's fence
+    # then no longer holds.
     assert await store.stale_games(LATER, 0.0, PRIVATE) == [game]
-    assert await private.claim(game, 0, 1.0 + CLAIM_LEASE + 0.5)
+    assert await private.still_sending(game, 0, first)
+    await asyncio.sleep(0.3)
+    assert not await private.still_sending(game, 0, first, lease=0.25)
+    taken = await private.claim(game, 0, lease=0.25)
+    assert taken is not None and taken != first
+    assert not await private.still_sending(game, 0, first) and await private.still_sending(game, 0, taken)
     await private.set(game, 0, 77, 700, 3.0)  # the claimer stores the DM it sent
     await store.save([DrawnBoard(700, game, version, "k")])
     assert await store.stale_games(LATER, 0.0, PRIVATE) == []
-    assert not await private.claim(game, 0, 4.0)
+    assert await private.claim(game, 0) is None
     # The player deleted DM 700: one new DM replaces it, whoever tries.
-    assert await private.claim(game, 0, 5.0, replacing=700)
-    assert not await private.claim(game, 0, 6.0, replacing=700)
+    assert await private.claim(game, 0, replacing=700)
+    assert await private.claim(game, 0, replacing=700) is None

@@ -285,11 +285,12 @@ class PrivateBoards:
                 return
         if result.game.status != "active":
             return  # no new DMs for a finished game
-        if not await self.store.claim(result.id, own.seat, self.presenter.service.clock(), replacing=replacing):
+        token = await self.store.claim(result.id, own.seat, replacing=replacing)
+        if token is None:
             self._look_again(result.id)  # another process is sending it: see that it did (or stopped first)
             return
         board = board or await self.drawing(result, own, saved, images, say)
-        await self._send(result, own, board, announce_failure, say)
+        await self._send(result, own, board, announce_failure, say, token)
 
     def _look_again(self, game_id: int) -> None:
         """Draw the game again once a claim on its DM would have lapsed: by then its sender stored the DM (nothing to
@@ -313,12 +314,18 @@ class PrivateBoards:
         await asyncio.gather(*waiting, return_exceptions=True)
 
     async def _send(self, result: GeneralsResult, own: OwnView[PlayerView], board: Board,
-                    announce_failure: bool, say: Say) -> None:
-        """DM `own`'s board to its owner (in their language, `say`); if Discord refuses, remember that and tell them
-        in the channel (in the server's language) how to play instead."""
+                    announce_failure: bool, say: Say, token: int) -> None:
+        """DM `own`'s board to its owner (in their language, `say`), while this process's claim (`token`) still holds;
+        if Discord refuses, remember that and tell them in the channel (in the server's language) how to play
+        instead."""
         now = self.presenter.service.clock()
         try:
             dm = await self.presenter.bot.create_dm(discord.Object(own.user_id))
+            # The fence, right before the DM: a process paused past its claim finds it taken over, and sends nothing.
+            if not await self.store.still_sending(result.id, own.seat, token):
+                log.info("the DM board of game %s seat %s is another process's to send now; not sending it",
+                         result.id, own.seat)
+                return
             sent = await dm.send(content=say(dm_line(result.id)),
                                  embed=board.embed, view=board.view or discord.utils.MISSING,
                                  files=board.attachments())
