@@ -31,6 +31,8 @@ def to_dict(state: SuckerState) -> dict[str, Any]:
         "gifts": [list(row) for row in state.gifts],
         "ply": state.ply,
         "turn": state.turn,
+        "decisions": state.decisions,
+        "decision_limit": state.decision_limit,
         "last": list(state.last) if state.last else None,
         "narration": None if state.said is None else narration.to_dict(state.said),
         "result": state.result.to_dict() if state.result else None,
@@ -71,6 +73,10 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             "gifts": _table(data["gifts"], players),
             "ply": int(data["ply"]),
             "turn": int(data["turn"]),
+            # Both absent from snapshots stored before games had a length limit: those keep none, and count their
+            # decisions by the turn counter (which also counts a few free actions: a bound, never a rule of play).
+            "decisions": int(data.get("decisions", data["turn"])),
+            "decision_limit": None if data.get("decision_limit") is None else int(data["decision_limit"]),
             "last": last,
             "said": said,
             "result": None if result_raw is None else Outcome.from_dict(result_raw),
