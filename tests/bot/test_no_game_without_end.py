@@ -1,16 +1,19 @@
 """No game without end (issue 22, point 1), through the real bot and the offline Discord: a table whose last person
 leaves ends at once with the places the rules give; a stored game that must not go on is ended, not driven, when the
-bot starts."""
+bot starts; computer players in a row are paced and their table is redrawn as they play."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import time
 from typing import Any
 
 import pytest
 
-from tests.support.boards import human_to_move
+import bot.service.bot_turns
+from tests.support.boards import human_to_move, move_buttons
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.world import TabletopRunner, World, change_stored, stored_chopsticks, stored_rows
 
@@ -141,3 +144,27 @@ async def test_a_restart_ends_a_stored_game_that_must_not_go_on(world: World, bo
     [ending] = _endings(world)
     assert ("No person is left" if reason == NO_PERSON_LEFT else "a game lasts 300 moves at most") in \
         ending.text()
+
+
+async def test_computer_moves_in_a_row_are_paced_and_shown(world: World, bots: TabletopRunner,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three computer players in a row after Alice's move: at least the interval between two of their moves, and the
+    board redrawn as they play (once per interval), not only once they are done."""
+    interval = 0.3
+    monkeypatch.setattr(bot.service.bot_turns, "BOT_MOVE_INTERVAL", interval)
+    await bots.start()
+    board = await _table_with_computers(world, 3, players=4)
+    await human_to_move(world.fake, board, {world.alice.id})
+    edits, started = board.edits, time.monotonic()
+    [(before,)] = await stored_rows(bots.target, "SELECT max(ply) FROM moves WHERE game_id = 1")
+    await world.fake.click(world.alice, board, move_buttons(board)[0]["custom_id"])
+    await human_to_move(world.fake, board, {world.alice.id})
+    took = time.monotonic() - started
+    times = [float(t) for (t,) in await stored_rows(
+        bots.target, "SELECT created_at FROM moves WHERE game_id = 1 AND user_id IS NULL AND ply > ? ORDER BY ply",
+        (before or 0,))]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert len(times) == 3 and all(gap >= interval * 0.9 for gap in gaps), gaps
+    assert took >= interval * len(gaps)
+    # Alice's answer, a redraw between two computer moves, the redraw once they are done: one edit per computer move.
+    assert board.edits - edits == 1 + len(times), (board.edits - edits, times)
