@@ -27,6 +27,8 @@ class EndReason(StrEnum):
     FLAG_CAPTURED = "flag-eliminated"  # a Flag was captured (Game of the Generals)
     FLAG_HOME = "flag-reached-back-rank"  # a Flag reached the far side (Game of the Generals)
     NO_CHALLENGE_DRAW = "no-challenge-draw"  # too many moves without a challenge (Game of the Generals)
+    NO_PERSON_LEFT = "no-person-left"  # every person left; the computer players still in share the best place
+    MOVE_LIMIT = "move-limit"  # the game reached the length its rules allow (rules: "No game without end")
 
 
 # Older snapshots spelled a reason differently; they are read as today's reason.
@@ -37,7 +39,12 @@ _LEGACY_REASONS = {"agreement": EndReason.DRAW_AGREED}
 RESIGN = EndReason.RESIGN.value
 TIMEOUT = EndReason.TIMEOUT.value
 DRAW_AGREED = EndReason.DRAW_AGREED.value
-META_ACTIONS = frozenset({RESIGN, TIMEOUT, DRAW_AGREED})
+# The service ends a game that must not go on (`GameState.stop`): no person is left in it, or it was stored before
+# its kind had a length limit and has now reached the one the rules set.
+NO_PERSON_LEFT = EndReason.NO_PERSON_LEFT.value
+MOVE_LIMIT = EndReason.MOVE_LIMIT.value
+STOPS = frozenset({NO_PERSON_LEFT, MOVE_LIMIT})
+META_ACTIONS = frozenset({RESIGN, TIMEOUT, DRAW_AGREED, *STOPS})
 
 
 class GameError(ValueError):
@@ -204,6 +211,21 @@ class GameState(ABC, Generic[PublicViewT, PlayerViewT]):
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Inverse of `to_dict`; validates and raises InvalidStateError."""
 
+    def seats_in(self) -> tuple[int, ...]:
+        """The seats still playing: not out, defeated, resigned or timed out (none once the game is over)."""
+        return () if self.is_over else tuple(range(self.num_players))
+
+    def past_limit(self) -> EndReason | None:
+        """Why a game that is still on has reached its length limit, or None. A state ends by itself at its limit;
+        only one stored before its kind had a limit (its snapshot carries none) can be past the one the rules set now
+        (the service then stops it, `stop`), so that older games still replay exactly as they were played."""
+        return None
+
+    def stop(self, reason: EndReason) -> Self:
+        """The game ends here for `reason` (STOPS): the seats still in share the best remaining place, the others keep
+        the places they had."""
+        raise GameError(f"a {self.kind} game cannot be stopped")
+
     def timeout_action(self, player: int) -> Action | None:
         """What `player` does when their time runs out, if not forfeiting (the default: None, they resign)."""
         return None
@@ -225,4 +247,6 @@ class GameState(ABC, Generic[PublicViewT, PlayerViewT]):
             return self.resign(player, EndReason(text))
         if text == DRAW_AGREED:
             return self.agree_draw()
+        if text in STOPS:
+            return self.stop(EndReason(text))
         return self.apply(player, self.parse_action(text))

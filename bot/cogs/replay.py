@@ -26,7 +26,7 @@ from bot.components import Button, CustomId
 from bot.i18n import Say
 from bot.presenter import Board, GamePresenter
 from bot.service import GameInfo, ReplayFrame, Result, ServiceError
-from games.base import DRAW_AGREED, RESIGN, TIMEOUT
+from games.base import DRAW_AGREED, MOVE_LIMIT, NO_PERSON_LEFT, RESIGN, TIMEOUT
 from games.text import Text
 
 # What a logged meta action (not a move of the game's own) reads as after the player's name.
@@ -34,6 +34,8 @@ _META_WORDS: dict[str, Callable[[Text, Text | str], Text]] = {
     RESIGN: lambda head, name: Text("{head}: {name} resigned.", head=head, name=name),
     TIMEOUT: lambda head, name: Text("{head}: {name} ran out of time.", head=head, name=name),
     DRAW_AGREED: lambda head, name: Text("{head}: {name} agreed to a draw.", head=head, name=name),
+    NO_PERSON_LEFT: lambda head, name: Text("{head}: no person was left in the game, so it ended.", head=head),
+    MOVE_LIMIT: lambda head, name: Text("{head}: the game reached its length limit, so it ended.", head=head),
 }
 
 

@@ -24,6 +24,10 @@ log = logging.getLogger(__name__)
 Redraw = Callable[[int], Awaitable[None]]  # redraws a game (by id) from what is stored
 REDRAW_RETRY_PAUSES = (2.0, 10.0, 60.0)  # seconds between attempts to show the bots' moves
 TAKEOVER_EVERY = 3.0  # seconds between looks for bot turns nobody drives (one indexed query when there are none)
+# Seconds at least between two computer moves in a row of one game: a table of computer players is seen moving on
+# its board (redrawn once per interval while they play), not thousands of moves a second. The first computer move
+# after a person's is not held back.
+BOT_MOVE_INTERVAL = 1.0
 
 
 class BotTurns:
@@ -83,8 +87,10 @@ class BotTurns:
     async def _drive(self, game_id: int) -> None:
         moved = False
         try:
-            while await self._service.play_bot_turn(game_id) is not None:
+            while (result := await self._service.play_bot_turn(game_id)) is not None:
                 moved = True
+                if result.game.bot_to_move:  # another computer move follows: show this one, then wait
+                    await asyncio.gather(self._show_progress(game_id), asyncio.sleep(BOT_MOVE_INTERVAL))
         except Exception:
             log.exception("bot turn in game %s failed", game_id)
             await self._let_go(game_id)
@@ -102,6 +108,13 @@ class BotTurns:
             await self._service.release_bot_turn(game_id)
         except Exception:  # it expires by itself
             log.warning("could not let go of the bot turn of game %s", game_id, exc_info=True)
+
+    async def _show_progress(self, game_id: int) -> None:
+        """Redraw the board between computer moves, once: a failure is made good by the next redraw."""
+        try:
+            await self._redraw(game_id)
+        except Exception as exc:
+            log.warning("redrawing game %s between the bots' moves failed: %r", game_id, exc)
 
     async def _redraw_after_bots(self, game_id: int) -> None:
         """Show the bots' moves. Nobody's click answers for them, so if Discord fails (overloaded, a lost

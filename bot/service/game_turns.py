@@ -10,7 +10,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from bot import workers
-from bot.service.model import Game, StaleStateError, info
+from bot.service.model import Game, StaleStateError, info, must_stop
 from bot.service.results import Result
 from bot.service.service_parts import ServiceParts
 from games.engines import computer_move, computer_targets
@@ -43,6 +43,8 @@ class GameTurns(ServiceParts):
 
         async def _current(self, game_id: int) -> Game: ...
 
+        async def stop(self, game_id: int) -> Result[Any, Any] | None: ...
+
     async def play_bot_turn(self, game_id: int) -> Result[Any, Any] | None:
         """Make one move for the bot seat to move, if any; returns the game after it, or None.
 
@@ -51,10 +53,11 @@ class GameTurns(ServiceParts):
         happened meanwhile (a resignation, say) it is simply dropped and the caller asks again.
 
         Before it thinks, the process claims (or renews) the game's bot-turn lease: None, without thinking, while
-        another live process drives the game. With no bot to move the lease is let go. The move is committed only
-        while the lease still carries this claim's token, checked in the same transaction (storage/leases.py
-        `keeps`): a process paused while its bot thought (past its lease) finds the turn taken over, and its move
-        is dropped (None).
+        another live process drives the game. With no bot to move the lease is let go. A game that must not go on
+        (no person left in it, or past its length limit: `must_stop`) is ended instead of played. The move is
+        committed only while the lease still carries this claim's token, checked in the same transaction
+        (storage/leases.py `keeps`): a process paused while its bot thought (past its lease) finds the turn taken
+        over, and its move is dropped (None).
         """
         token = await self._lease_bot_turn(game_id)
         if token is None:
@@ -63,6 +66,10 @@ class GameTurns(ServiceParts):
         if not info(game).bot_to_move:
             await self.release_bot_turn(game_id)
             return None
+        if must_stop(game.record, game.state) is not None:
+            # Stored so (before the rule, or past an old game's new limit): ended, never driven on. Asked again, the
+            # caller then finds no bot to move.
+            return await self.stop(game_id) or await self.view(game_id)
         seat = game.state.current_player()
         assert seat is not None
         level = game.record.seats[seat].bot

@@ -45,6 +45,7 @@ from bot.service.model import _draws_allowed as _draws_allowed
 from bot.service.model import _refuse_archived as _refuse_archived
 from bot.service.model import _seats as _seats
 from bot.service.model import info as info
+from bot.service.model import must_stop
 from bot.service.model import present as present
 from bot.service.model import turn_token as turn_token
 from bot.service.ratings import result_writer
@@ -365,29 +366,65 @@ class GameService(GameSetup, GameTimers, GameTurns):
         state: GameState[Any, Any],
     ) -> Result[Any, Any]:
         """Write a move (inside `tx` if it is open, else group-committed with the other writes of the moment) and
-        return the game after it with its events."""
+        return the game after it with its events.
+
+        A move after which the game must not go on (`must_stop`: no person is left, or an old game passed the length
+        limit) is followed, in the same transaction, by the logged stop that ends it: the game is never seen going on
+        without a person, a replay of its log ends it the same way, and its ending is one event."""
+        steps = [(seat, user_id, text, state)]
+        stop = must_stop(game.record, state)
+        if stop is not None:
+            decider = state.current_player()
+            steps.append((seat if decider is None else decider, None, stop.value, state.stop(stop)))
+        if len(steps) == 1 or (tx is not None and tx.is_open):
+            return await self._write_steps(tx, game, steps, user_id)
+        async with self.store.transaction() as own:
+            await own.writer()
+            return await self._write_steps(own, game, steps, user_id)
+
+    async def stop(self, game_id: int) -> Result[Any, Any] | None:
+        """End the game now if it must not go on (`must_stop`), by a logged stop; None if it may go on. For a game
+        stored before this rule (the computer players' driver asks before each of their moves)."""
+        async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):
+            reason = must_stop(game.record, game.state) if game.record.status == "active" else None
+            if reason is None:
+                return None
+            decider = game.state.current_player()
+            step = (0 if decider is None else decider, None, reason.value, game.state.stop(reason))
+            result = await self._write_steps(tx, game, [step], None)
+        return self.publish(result)  # once committed
+
+    async def _write_steps(
+        self, tx: GameTransaction | None, game: Game, steps: list[tuple[int, int | None, str, GameState[Any, Any]]],
+        actor: int | None,
+    ) -> Result[Any, Any]:
+        """Write each (seat, user, action text, state after it) in turn, then present the game after the last."""
         now = self.clock()
-        outcome = state.outcome()
-        if outcome is None:
-            status = "active"
-            deadline, remind_at = self._next_timers(game, state, now)
-        else:
-            status, deadline, remind_at = "finished", None, None
+        record = game.record
         changes: list[RatingChange] = []
-        # The result changes the ladders in the move's own write, exactly once, and only for a game whose play began
-        # with a move: a forfeit during the secret setup, or a resignation before the first move, is no game played.
-        ladders = result_writer(game.record, outcome, state.moves_of_play(), now, changes) if outcome else None
-        # Unless a transaction is already open, the move goes with the other writes of the moment: one transaction
-        # and one trip to the database's thread for all of them (group commit), each still guarded by its version.
-        write = tx.record_move if tx is not None and tx.is_open else self.store.record_move
-        try:
-            record = await write(
-                game.record, seat=seat, user_id=user_id, action=text, state=state.to_dict(), now=now,
-                status=status, deadline=deadline, remind_at=remind_at,
-                places=outcome.places if outcome else None, then=ladders,
-            )
-        except StaleVersionError:
-            raise StaleStateError(STALE_MESSAGE) from None
+        for seat, user_id, text, state in steps:
+            outcome = state.outcome()
+            if outcome is None:
+                status = "active"
+                deadline, remind_at = self._next_timers(game, state, now)
+            else:
+                status, deadline, remind_at = "finished", None, None
+            # The result changes the ladders in the move's own write, exactly once, and only for a game whose play
+            # began with a move: a forfeit during the secret setup, or a resignation before the first move, is no
+            # game played.
+            ladders = result_writer(record, outcome, state.moves_of_play(), now, changes) if outcome else None
+            # Unless a transaction is already open, the move goes with the other writes of the moment: one
+            # transaction and one trip to the database's thread for all of them (group commit), each still guarded by
+            # its version.
+            write = tx.record_move if tx is not None and tx.is_open else self.store.record_move
+            try:
+                record = await write(
+                    record, seat=seat, user_id=user_id, action=text, state=state.to_dict(), now=now,
+                    status=status, deadline=deadline, remind_at=remind_at,
+                    places=outcome.places if outcome else None, then=ladders,
+                )
+            except StaleVersionError:
+                raise StaleStateError(STALE_MESSAGE) from None
         self.timers_changed.set()
         after = self._written(record, state)
         events: list[Event] = []
@@ -399,6 +436,6 @@ class GameService(GameSetup, GameTimers, GameTurns):
                 if mover is not None:
                     events.append(PlayBegan(mover, after.user_at(mover)))
             if state.current_player() != game.state.current_player():
-                events += _decision(after, user_id)
+                events += _decision(after, actor)
         return present(after, tuple(events))
 

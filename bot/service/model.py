@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.service.results import DecisionPassed, Event, GameInfo, OwnView, Result, SeatInfo
 from games import GameState
+from games.base import EndReason
 from games.text import Text
 from storage import GameRecord
 from storage.archive import archived_at
@@ -116,6 +117,17 @@ def _decision(game: Game, actor: int | None) -> tuple[Event, ...]:
     if user is not None and user == actor:
         return ()
     return (DecisionPassed(seat, user),)
+
+
+def must_stop(record: GameRecord, state: GameState[Any, Any]) -> EndReason | None:
+    """Why a game that is still on must end now, or None (rules: "No game without end"): no person is left in it
+    (every person resigned, ran out of time or is out: computer players alone would play on without end), or it was
+    stored before its kind had a length limit and has reached the one the rules set now."""
+    if state.is_over:
+        return None
+    if all(record.seats[seat].bot is not None for seat in state.seats_in()):
+        return EndReason.NO_PERSON_LEFT
+    return state.past_limit()
 
 
 def _refuse_archived(record: GameRecord) -> None:

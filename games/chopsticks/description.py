@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from games.chopsticks.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, VARIANTS
+from games.chopsticks.rules import MAX_PLAYERS, MAX_PLIES, MIN_PLAYERS, PRESETS, VARIANTS
 from games.registry import GameDescription
 from games.text import Joined, Plural, Text, TextIn
 
@@ -36,6 +36,8 @@ RULES = Joined([
          "revive a dead hand: `02` → `11`). Just swapping your two hands is no move."),
     Text("A player whose hands are both dead is out. You win when every opponent is out. The third time the same "
          "position comes up, the game is drawn; you may also offer a draw or resign."),
+    Text("Every game ends: after {count} moves in all it is drawn, whatever the rules. When no person is left at "
+         "the table, the game ends at once: the computer players still in share first place.", count=MAX_PLIES),
     "",
     Text("**Notation**"),
     Text("• Hands are lettered in turn order: the player to move has **A** and **B**, the next player **C** and "

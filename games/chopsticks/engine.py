@@ -31,7 +31,7 @@ from games.chopsticks.moves import next_to_move, successors
 from games.chopsticks.notation import Hands, hands_label, value_label
 from games.chopsticks.position import Seat, Table, parse_table, start_seat, table_code, zombie_seat
 from games.chopsticks.refusals import why_illegal
-from games.chopsticks.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from games.chopsticks.rules import MAX_PLAYERS, MAX_PLIES, MIN_PLAYERS, Rules
 from games.chopsticks.views import ChopsticksView, MoveChoice, Tap
 from games.text import Text
 
@@ -216,7 +216,12 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         seen[key] = seen.get(key, 0) + 1
         if result is None and seen[key] >= 3:
             result = state._ranked(EndReason.REPETITION)
+        if result is None and state._at_limit():
+            result = state._ranked(EndReason.MOVE_LIMIT)
         return replace(state, seen=tuple(sorted(seen.items())), result=result)
+
+    def _at_limit(self) -> bool:
+        return self.rules.max_plies is not None and self.ply >= self.rules.max_plies
 
     def _knockout_result(self) -> Outcome | None:
         alive = [s for s in range(self.rules.players) if s not in self.out_order]
@@ -251,7 +256,26 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             return replace(state, result=state._ranked(reason))
         if player == self.to_move:
             state = replace(state, to_move=next_to_move(state.table, player))
+        if state._at_limit():
+            return replace(state, result=state._ranked(EndReason.MOVE_LIMIT))
         return state
+
+    def seats_in(self) -> tuple[int, ...]:
+        """The seats still taking turns (a zombie is out, yet still taps)."""
+        if self.result is not None:
+            return ()
+        return tuple(seat for seat in range(self.rules.players) if not self.is_out(seat))
+
+    def past_limit(self) -> EndReason | None:
+        limit = self.rules.max_plies or MAX_PLIES
+        return EndReason.MOVE_LIMIT if self.result is None and self.ply >= limit else None
+
+    def stop(self, reason: EndReason) -> Self:
+        """The game ends here: the seats still in share the best remaining place (a draw among them), the others
+        keep the places their going out gave them."""
+        if self.result is not None:
+            raise GameOverError(Text("The game is over."))
+        return replace(self, result=self._ranked(reason))
 
     def agree_draw(self) -> Self:
         if self.result is not None:

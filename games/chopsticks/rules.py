@@ -17,6 +17,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MIN_HANDS, MAX_HANDS = 1, 4
 MIN_ROLLOVER, MAX_ROLLOVER = 2, 10
 MAX_LIVES = 9
+# Every game is drawn after this many moves in all (plies), whatever the variant: in big tables (many players, hands
+# or a high rollover number) positions rarely come up three times, and a game must end (rules: "No game without end").
+MAX_PLIES = 300
 
 # name -> one sentence for players (shown by `/chopsticks rules`); "5" is the standard rollover number. The names are
 # what players type (`variants:cutoff suicide`), in every language.
@@ -96,6 +99,9 @@ class Rules:
     variants: frozenset[str] = field(default_factory=frozenset)
     lives: int = 1  # with sudden-death: how many drops to one finger a player survives, minus one
     odd: bool = False  # with halves: an odd total may be split as evenly as possible
+    # The game is drawn after this many moves in all. None only in games stored before there was a limit: they replay
+    # as they were played, and the service ends them once past MAX_PLIES (`ChopsticksState.past_limit`).
+    max_plies: int | None = MAX_PLIES
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -108,7 +114,7 @@ class Rules:
         if problems:
             raise GameError(problems[0] if len(problems) == 1 else Joined(problems, " "))
         # Rules key the move caches, which look them up millions of times in a solve or a count.
-        fields = (self.players, self.hands, self.rollover, self.variants, self.lives, self.odd)
+        fields = (self.players, self.hands, self.rollover, self.variants, self.lives, self.odd, self.max_plies)
         object.__setattr__(self, "_hash", hash(fields))
 
     def __hash__(self) -> int:
@@ -221,6 +227,9 @@ class Rules:
         else:
             lines.append(Text("You win when every opponent is out."))
         lines.append(Text("The third time the same position comes up, the game is drawn."))
+        if self.max_plies is not None:
+            lines.append(Plural("After {count} move in all, the game is drawn.",
+                                "After {count} moves in all, the game is drawn.", self.max_plies))
         return lines
 
     def _variant_text(self, name: str) -> Text:
@@ -281,6 +290,7 @@ class Rules:
             "variants": sorted(self.variants),
             "lives": self.lives,
             "odd": self.odd,
+            "max_plies": self.max_plies,
         }
 
     @classmethod
@@ -293,6 +303,8 @@ class Rules:
                 variants=frozenset(str(v) for v in data.get("variants", ())),
                 lives=int(data.get("lives", 1)),
                 odd=bool(data.get("odd", False)),
+                # Absent from snapshots stored before games had a length limit: those keep none (see `max_plies`).
+                max_plies=None if data.get("max_plies") is None else int(data["max_plies"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"bad Chopsticks rules: {exc}") from exc

@@ -1,6 +1,6 @@
 """Game of the Generals as the product lists it (see games/registry.py)."""
 
-from games.generals.rules import MAX_NO_CHALLENGE_DRAW
+from games.generals.rules import MAX_NO_CHALLENGE_DRAW, MOVE_LIMIT, QUIET_LIMIT
 from games.registry import GameDescription
 from games.text import Text, TextIn
 
@@ -38,6 +38,9 @@ RULES = Text(
     "side B). If an enemy piece stands next to it there, your opponent has one more move to eliminate it; I do "
     "not announce its arrival. You may also resign or offer a draw. When the game ends, every piece is revealed.\n"
     "\n"
+    "**Every game ends**: it is drawn after {moves} moves of play in all (setting up is no move), and after {quiet} "
+    "moves in a row without a challenge, whatever `no-challenge-draw` says.\n"
+    "\n"
     "**Settings** (`/generals challenge settings:`, separated by spaces; off unless chosen):\n"
     "`flag-rush-immediate`: a Flag on the far rank wins at once, even next to an enemy piece.\n"
     "`flag-rush-always-wait`: a Flag on the far rank always waits for one reply.\n"
@@ -46,7 +49,7 @@ RULES = Text(
     "`small-army`: 11 pieces each for a quicker game (5G, 4G, 3G, COL, MAJ, CPT, SGT, PVT \N{MULTIPLICATION SIGN}2, "
     "SPY, FLG).\n"
     "`no-challenge-draw=N`: N moves in a row without a challenge draw the game (N up to {limit}).",
-    limit=MAX_NO_CHALLENGE_DRAW,
+    limit=MAX_NO_CHALLENGE_DRAW, moves=MOVE_LIMIT, quiet=QUIET_LIMIT,
 )
 
 DESCRIPTION = GameDescription(

@@ -46,7 +46,7 @@ from games.generals.pieces import (
     parse_rank,
 )
 from games.generals.records import Event, Piece, initial_knowledge
-from games.generals.rules import FLAG_RUSH_ALWAYS_WAIT, FLAG_RUSH_IMMEDIATE, Settings
+from games.generals.rules import FLAG_RUSH_ALWAYS_WAIT, FLAG_RUSH_IMMEDIATE, MOVE_LIMIT, QUIET_LIMIT, Settings
 from games.generals.setup import (
     BOARD_GRID,
     EMPTY_MARKS,
@@ -68,6 +68,7 @@ FLAG_ELIMINATED = EndReason.FLAG_CAPTURED
 FLAG_REACHED_BACK_RANK = EndReason.FLAG_HOME
 NO_CHALLENGE_DRAW = EndReason.NO_CHALLENGE_DRAW
 DRAW_AGREED_REASON = EndReason.DRAW_AGREED
+MOVE_LIMIT_REASON = EndReason.MOVE_LIMIT
 
 
 @dataclass(frozen=True)
@@ -298,10 +299,13 @@ class GeneralsState(GameState[PublicView, PlayerView]):
         arrival_wins = arrived and self._arrival_wins(seat, move.dst)
         result, waiting = self._judge(seat, piece.rank, defender_rank, ruling, arrived, arrival_wins)
         quiet = 0 if target is not None else self.quiet + 1
-        draw_after = self.settings.no_challenge_draw
+        draw_after = min((n for n in (self.settings.no_challenge_draw, self.settings.quiet_limit) if n is not None),
+                         default=None)
         if result is None and draw_after is not None and quiet >= draw_after:
             # Drawn even with a Flag waiting on the back rank: waiting is secret, so the draw cannot depend on it.
             result, waiting = Outcome((1, 1), NO_CHALLENGE_DRAW), None
+        if result is None and self.settings.move_limit is not None and self.ply + 1 >= self.settings.move_limit:
+            result, waiting = Outcome((1, 1), MOVE_LIMIT_REASON), None
         if result is None:
             self._learn_not_flags(armies, seat, move.dst if arrival_wins else None)
         event = Event(seat, "move", move.src, move.dst, piece.rank, defender_rank, ruling)
@@ -375,6 +379,19 @@ class GeneralsState(GameState[PublicView, PlayerView]):
         if player not in (0, 1):
             raise IllegalMoveError(Text("There is no such seat in this game."))
         return replace(self, result=_win(1 - player, reason), last=Event(player, reason), flag_waiting=None)
+
+    def past_limit(self) -> EndReason | None:
+        if self.result is not None:
+            return None
+        if self.quiet >= (self.settings.quiet_limit or QUIET_LIMIT):
+            return NO_CHALLENGE_DRAW
+        return MOVE_LIMIT_REASON if self.ply >= (self.settings.move_limit or MOVE_LIMIT) else None
+
+    def stop(self, reason: EndReason) -> Self:
+        """The game ends here as a draw (both players are still in)."""
+        if self.result is not None:
+            raise GameOverError(Text("The game is over."))
+        return replace(self, result=Outcome((1, 1), reason), flag_waiting=None)
 
     def agree_draw(self) -> Self:
         if self.result is not None:

@@ -18,6 +18,10 @@ FLAG_RUSH_RULES = (FLAG_RUSH_STANDARD, FLAG_RUSH_IMMEDIATE, FLAG_RUSH_ALWAYS_WAI
 SETTING_NAMES = ("flag-rush-immediate", "flag-rush-always-wait", "reveal-winner", "show-flag", "small-army",
                  "no-challenge-draw")
 MAX_NO_CHALLENGE_DRAW = 1000
+# Every game is drawn after this many moves of play in all (the setup is no move), and after this many consecutive
+# moves of play without a challenge whatever the no-challenge-draw setting says (rules: "No game without end").
+MOVE_LIMIT = 500
+QUIET_LIMIT = 100
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,10 @@ class Settings:
     show_flag: bool = False
     small_army: bool = False
     no_challenge_draw: int | None = None  # N consecutive moves without a challenge draw the game
+    # The length limits. None only in games stored before there were limits: they replay as they were played, and the
+    # service ends them once past MOVE_LIMIT or QUIET_LIMIT (`GeneralsState.past_limit`).
+    move_limit: int | None = MOVE_LIMIT
+    quiet_limit: int | None = QUIET_LIMIT
 
     def __post_init__(self) -> None:
         if self.flag_rush not in FLAG_RUSH_RULES:
@@ -89,7 +97,8 @@ class Settings:
 
     def to_dict(self) -> dict[str, Any]:
         return {"flag_rush": self.flag_rush, "reveal_winner": self.reveal_winner, "show_flag": self.show_flag,
-                "small_army": self.small_army, "no_challenge_draw": self.no_challenge_draw}
+                "small_army": self.small_army, "no_challenge_draw": self.no_challenge_draw,
+                "move_limit": self.move_limit, "quiet_limit": self.quiet_limit}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
@@ -97,9 +106,15 @@ class Settings:
             draw = data["no_challenge_draw"]
             return cls(flag_rush=str(data["flag_rush"]), reveal_winner=_strict_bool(data["reveal_winner"]),
                        show_flag=_strict_bool(data["show_flag"]), small_army=_strict_bool(data["small_army"]),
-                       no_challenge_draw=None if draw is None else int(draw))
+                       no_challenge_draw=None if draw is None else int(draw),
+                       # Absent from snapshots stored before games had length limits: those keep none.
+                       move_limit=_count(data.get("move_limit")), quiet_limit=_count(data.get("quiet_limit")))
         except (KeyError, TypeError, ValueError, GameError) as exc:
             raise InvalidStateError(f"bad Generals settings: {exc}") from exc
+
+
+def _count(raw: Any) -> int | None:
+    return None if raw is None else int(raw)
 
 
 def _as_names(raw: Any) -> Iterable[str]:

@@ -1,7 +1,7 @@
 """So Long Sucker as the product lists it (see games/registry.py)."""
 
 from games.registry import GameDescription
-from games.sucker.rules import DEFAULT_CHIPS, MAX_CHIPS, MAX_PLAYERS, MIN_CHIPS, MIN_PLAYERS
+from games.sucker.rules import DECISION_LIMIT, DEFAULT_CHIPS, MAX_CHIPS, MAX_PLAYERS, MIN_CHIPS, MIN_PLAYERS
 from games.text import Joined, Text, TextIn
 
 # The rules page's cases, taught with a short game; colours name the players, as the table does. Each paragraph is a
@@ -39,6 +39,9 @@ RULES = Joined([
     "",
     Text("**Winning**: the last player not defeated wins, even with no chips left. The others place in reverse "
          "order of defeat. You may resign at any time."),
+    Text("**Every game ends**: after {count} decisions in all (chips played, next players named, chips killed from a "
+         "capture, rescues given or declined) the players still in share the win. When no person is left at the "
+         "table, the game ends at once: the computer players still in share the win.", count=DECISION_LIMIT),
     "",
     Text("**Example** (red, blue, green, yellow; piles bottom to top):"),
     Text("1. Red starts pile 1 with a red chip. No capture, and red is in the pile, so red names one of the others: "

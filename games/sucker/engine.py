@@ -51,6 +51,7 @@ from games.sucker import narration, snapshot, views
 from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play, parse_action
 from games.sucker.piles import Chip, Pile, captures, colour_counts, colours_in, forced_next, parse_initials
 from games.sucker.rules import (
+    DECISION_LIMIT,
     DEFAULT_CHIPS,
     MAX_CHIPS,
     MAX_PLAYERS,
@@ -89,6 +90,11 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
     # Decisions so far, and anything else that changed whose decision it is; free transfers and kills that
     # leave the decision as it was do not count. A decision drawn at one turn is still valid at that turn.
     turn: int = 0
+    # Decisions taken (plays, moves named, kills from a capture, rescues given or declined), and the number at which
+    # the game ends: None only in games stored before there was a limit (they replay as they were played, and the
+    # service ends them once past DECISION_LIMIT: `past_limit`).
+    decisions: int = 0
+    decision_limit: int | None = DECISION_LIMIT
     last: tuple[int, str] | None = None  # (seat, text) of the latest action
     # What the latest action did, read from the position it was taken in (afterwards a captured pile is gone and a
     # rescued player no longer stuck); None at the start and after an agreed draw.
@@ -281,6 +287,8 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
         if not self.is_live(player):
             raise IllegalMoveError(Text("{who} is out of the game.", who=self._name(player)))
         decided = not isinstance(action, Give | KillPrisoner)
+        # A gift to the player stuck without chips is a rescue: a decision, whoever gives it.
+        counted = decided or (isinstance(action, Give) and self.phase is Phase.RESCUE and action.to == self.mover)
         if isinstance(action, Give):
             state = self._give(player, action)
         elif isinstance(action, KillPrisoner):
@@ -293,7 +301,24 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
         state = replace(state, said=narration.with_defeats(said, self, state))
         if decided or state._decision_key() != self._decision_key():
             state = replace(state, turn=self.turn + 1)
+        if counted:
+            state = replace(state, decisions=self.decisions + 1)
+            if state.result is None and self.decision_limit is not None and state.decisions >= self.decision_limit:
+                state = state.stop(EndReason.MOVE_LIMIT)
         return state
+
+    def seats_in(self) -> tuple[int, ...]:
+        return () if self.result is not None else self.live_seats()
+
+    def past_limit(self) -> EndReason | None:
+        limit = self.decision_limit or DECISION_LIMIT
+        return EndReason.MOVE_LIMIT if self.result is None and self.decisions >= limit else None
+
+    def stop(self, reason: EndReason) -> Self:
+        """The game ends here: the players still in share the best remaining place, the defeated keep theirs."""
+        if self.result is not None:
+            raise GameOverError(Text("The game is over."))
+        return replace(self, phase=Phase.OVER, pile=None, declined=(), result=self._ranked(reason))
 
     def _decision_key(self) -> tuple[Phase, int | None, int]:
         return self.phase, self.current_player(), len(self.declined)

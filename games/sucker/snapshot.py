@@ -32,6 +32,8 @@ def to_dict(state: SuckerState) -> dict[str, Any]:
         "ply": state.ply,
         "played": state.played,
         "turn": state.turn,
+        "decisions": state.decisions,
+        "decision_limit": state.decision_limit,
         "last": list(state.last) if state.last else None,
         "narration": None if state.said is None else narration.to_dict(state.said),
         "result": state.result.to_dict() if state.result else None,
@@ -74,6 +76,10 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             # A snapshot from before moves of play were counted apart: its ply counted every action.
             "played": int(data.get("played", data["ply"])),
             "turn": int(data["turn"]),
+            # Both absent from snapshots stored before games had a length limit: those keep none, and count their
+            # decisions by the turn counter (which also counts a few free actions: a bound, never a rule of play).
+            "decisions": int(data.get("decisions", data["turn"])),
+            "decision_limit": None if data.get("decision_limit") is None else int(data["decision_limit"]),
             "last": last,
             "said": said,
             "result": None if result_raw is None else Outcome.from_dict(result_raw),

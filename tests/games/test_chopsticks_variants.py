@@ -107,6 +107,7 @@ def test_describe() -> None:
         "just swapping them, never killing your own hand).",
         "You win when every opponent is out.",
         "The third time the same position comes up, the game is drawn.",
+        "After 300 moves in all, the game is drawn.",
     ]
     three_hands = Rules(hands=3, rollover=7, variants=frozenset({"cutoff", "meta", "misere"}))
     lines = [str(line) for line in three_hands.describe()]

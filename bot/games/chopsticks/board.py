@@ -13,7 +13,7 @@ from bot.lobby import per_turn
 from bot.service import GameInfo
 from bot.words import closed_challenge_line
 from games.base import EndReason
-from games.chopsticks.rules import Rules
+from games.chopsticks.rules import MAX_PLIES, Rules
 from games.chopsticks.views import ChopsticksView, MoveChoice
 from games.text import Joined, Plural, Text, TextIn
 
@@ -27,6 +27,17 @@ def result_line(view: ChopsticksView, names: Sequence[Text | str]) -> Text:
     """How the game ended, in words (the game is over)."""
     outcome = view.outcome
     assert outcome is not None
+    if outcome.reason is EndReason.NO_PERSON_LEFT:
+        return Text("🤖 No person is left in the game, so it ends here: {players} share first place.",
+                    players=Joined((names[s] for s in outcome.winners), separator=", "))
+    if outcome.reason is EndReason.MOVE_LIMIT:
+        limit = view.rules.max_plies or MAX_PLIES
+        if outcome.is_draw:
+            return Plural("⌛ Drawn: a game lasts {count} move at most.",
+                          "⌛ Drawn: a game lasts {count} moves at most.", limit)
+        return Plural("⌛ A game lasts {count} move at most: {players} share first place.",
+                      "⌛ A game lasts {count} moves at most: {players} share first place.", limit,
+                      players=Joined((names[s] for s in outcome.winners), separator=", "))
     if outcome.is_draw:
         if outcome.reason is EndReason.DRAW_AGREED:
             return Text("🤝 Drawn by agreement.")

@@ -26,6 +26,7 @@ REASONS: dict[EndReason, Text] = {
     EndReason.RESIGN: TextIn("end reason", "resignation"),
     EndReason.TIMEOUT: TextIn("end reason", "time ran out"),
     EndReason.DRAW_AGREED: TextIn("end reason", "agreement"),
+    EndReason.MOVE_LIMIT: TextIn("end reason", "the length limit of a game"),
 }
 
 # The arbiter's ruling on a challenge, as the channel hears it (never a rank).

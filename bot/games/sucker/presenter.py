@@ -21,7 +21,7 @@ from bot.service import GameInfo, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.deals import DealService
 from games.base import EndReason
 from games.sucker.actions import Give, KillPrisoner, colour_index
-from games.sucker.rules import DEFAULT_CHIPS, DEFAULT_PLAYERS
+from games.sucker.rules import DECISION_LIMIT, DEFAULT_CHIPS, DEFAULT_PLAYERS
 from games.sucker.texts import chip_colour, chip_colour_object, colour_name
 from games.sucker.views import SuckerView
 from games.text import Joined, Plural, Text, TextIn
@@ -310,6 +310,12 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         winners = Joined([people.name(result.game, view, s) for s in view.outcome.winners], ", ")
         if view.outcome.reason is EndReason.DRAW_AGREED:
             return Text("{winners} share the win (agreed).", winners=winners)
+        if view.outcome.reason is EndReason.NO_PERSON_LEFT:
+            return Text("No person is left in the game, so it ends here: {winners} share the win.", winners=winners)
+        if view.outcome.reason is EndReason.MOVE_LIMIT:
+            return Plural("A game lasts {count} decision at most: {winners} share the win.",
+                          "A game lasts {count} decisions at most: {winners} share the win.", DECISION_LIMIT,
+                          winners=winners)
         if view.outcome.reason is EndReason.RESIGN:  # how the last opponent went out, when that ended the game
             return Text("{winners} wins: the last opponent resigned.", winners=winners)
         if view.outcome.reason is EndReason.TIMEOUT:
