@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from bot.service.model import Player, ServiceError
 from games.registry import describe
-from games.text import Text
+from games.text import Command, Text
 from storage.challenges import pending_between
 from storage.connection import Connection
 from storage.games import GameTransaction
@@ -41,7 +41,8 @@ async def check_server_settings(conn: Connection, kind: str, guild_id: int | Non
         return ServerSettings(0)
     settings = await settings_in(conn, guild_id)
     if kind in settings.disabled_games:
-        raise ServiceError(Text("This game is switched off on this server."))
+        raise ServiceError(Text("{game} is switched off on this server: an admin can switch it back on with {command}.",
+                                game=describe(kind).title, command=Command("settings game")))
     if settings.channel_id is not None and channel_id != settings.channel_id:
         raise ServiceError(Text("New games start in <#{channel}> on this server.", channel=settings.channel_id))
     return settings

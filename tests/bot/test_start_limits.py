@@ -199,7 +199,12 @@ async def test_every_way_a_game_starts_meets_a_game_switched_off(world: World, b
     ]
     for res in refused:
         assert res.ephemeral and res.message is not None, res.errors
-        assert res.message.content == "This game is switched off on this server.", res.message.content
+        assert res.message.content == ("Chopsticks is switched off on this server: an admin can switch it back on with "
+                                       "/settings game."), res.message.content
+    world.bob.locale = "ru"
+    russian = await world.fake.click(world.bob, ending, ending.button("Rematch")["custom_id"])
+    assert russian.ephemeral and russian.message is not None
+    assert russian.message.content.startswith("Игра «Палочки» выключена"), russian.message.content
     assert await _count(bots, "SELECT count(*) FROM games WHERE status IN ('active', 'pending')") == games
     assert await _count(bots, "SELECT count(*) FROM games WHERE status = 'active'") == 0
     # Another game is not switched off.
