@@ -39,13 +39,17 @@ async def _challenge(world: World, challenger: FakeUser, opponent: FakeUser, kin
     return res.message
 
 
-async def _resigned(world: World, bot: TabletopBot, board: FakeMessage, resigner: FakeUser) -> FakeMessage:
-    """Resign the game on `board`; its ending message (with Rematch)."""
-    before = {m.id for m in world.fake.channel_messages(world.channel)}
+async def _resign(world: World, bot: TabletopBot, board: FakeMessage, resigner: FakeUser) -> None:
     await world.fake.click(resigner, board, board.button("Resign")["custom_id"])
     confirm = next(m for m in reversed(list(world.fake.messages.values())) if m.ephemeral and "Resign" in m.content)
     await world.fake.click(resigner, confirm, confirm.button("Yes, resign")["custom_id"])
     await bot.service.told()
+
+
+async def _resigned(world: World, bot: TabletopBot, board: FakeMessage, resigner: FakeUser) -> FakeMessage:
+    """Resign the game on `board`, which ends it; its ending message (with Rematch)."""
+    before = {m.id for m in world.fake.channel_messages(world.channel)}
+    await _resign(world, bot, board, resigner)
     return next(m for m in world.fake.channel_messages(world.channel)
                 if m.id not in before and m.embeds and "is over" in m.text())
 
@@ -236,3 +240,22 @@ async def test_every_way_a_game_starts_meets_the_one_channel_for_games(world: Wo
     assert await _count(bots, "SELECT count(*) FROM games WHERE status = 'active'") == 0
     res = await world.fake.slash(world.bob, tables, "generals", "challenge", options={"opponent": world.carol})
     assert res.message is not None and not res.ephemeral, res.errors
+
+
+async def test_a_rematch_table_invites_someone_who_wants_no_notifications_without_pinging_them(
+    world: World, bots: TabletopRunner
+) -> None:
+    bot = await bots.start()
+    await world.fake.slash(world.bob, world.channel, "notifications", options={"how": "off"})
+    opened = await world.fake.slash(world.alice, world.channel, "chopsticks", "new", options={"players": 3})
+    assert opened.message is not None
+    table = opened.message
+    for user in (world.bob, world.carol):
+        await world.fake.click(user, table, table.button("Join")["custom_id"])
+    await world.fake.click(world.alice, table, table.button("Start")["custom_id"])
+    await _resign(world, bot, table, world.alice)
+    ending = await _resigned(world, bot, table, world.bob)
+    asked = await world.fake.click(world.alice, ending, ending.button("Rematch")["custom_id"])
+    assert asked.message is not None and not asked.ephemeral and "rematch" in asked.message.content, asked.errors
+    assert f"<@{world.bob.id}>" in asked.message.content and f"<@{world.carol.id}>" in asked.message.content
+    assert asked.message.pinged == {world.carol.id}, "Bob is named, not pinged"
