@@ -128,7 +128,7 @@ async def post_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord, 
     response = await interaction.response.send_message(
         content=say(Text("{people}: a rematch! Join to play again.", people=content)) if content else None,
         embed=_embed(presenter, lobby, say), view=lobby_view(lobby, say) or discord.utils.MISSING,
-        allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention]),
+        allowed_mentions=await presenter.pings(mention),
     )
     if response.message_id is not None:
         await presenter.lobbies.set_message(lobby.id, response.message_id)

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.drawn import board_key
@@ -29,7 +28,7 @@ from bot.service.timers import Fence
 from games.registry import GameDescription, describe
 from games.text import Text
 from storage.lobbies import LobbyRecord
-from storage.server_settings import ServerSettings
+from storage.notifications import NotificationStore, NotifyMode
 
 log = logging.getLogger(__name__)
 IMAGE_NAME = "board.png"
@@ -158,20 +157,17 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         return Player(user_id=opponent.id)
 
     async def new_game_timeout(self, interaction: discord.Interaction[Any], turn_minutes: int | None) -> float | None:
-        """The turn time of a new game (the command's, else the server's, else the bot's); refuses a game that
-        the server switched off or wants in another channel."""
-        settings: ServerSettings | None = None
-        if interaction.guild_id is not None:
-            settings = await self.bot.server_settings.get(interaction.guild_id)
-            assert settings is not None
-            if self.kind in settings.disabled_games:
-                raise app_commands.CheckFailure(Text("This game is switched off on this server."))
-            if settings.channel_id is not None and interaction.channel_id not in (settings.channel_id, None):
-                raise app_commands.CheckFailure(Text("New games start in <#{channel}> on this server.",
-                                                     channel=settings.channel_id))
-        if turn_minutes:
-            return turn_minutes * 60.0
-        return settings.turn_timeout if settings is not None else None
+        """The turn time a command asks for (None: the server's, else the bot's, as the service decides). Whether
+        the game may start here at all is the service's one check of the server's settings (bot/service/starts.py),
+        which every way a game starts passes."""
+        return turn_minutes * 60.0 if turn_minutes else None
+
+    async def pings(self, users: Sequence[int]) -> discord.AllowedMentions:
+        """Mentions of `users` in a message that asks them to play (a challenge, a rematch): those who chose
+        `/notifications how:off` are named but not pinged."""
+        store: NotificationStore = self.bot.notifier.store
+        wanted = [u for u in users if await store.mode(u) is not NotifyMode.OFF]
+        return discord.AllowedMentions(users=[discord.Object(u) for u in wanted])
 
     def schedule_bots(self, result: Result[Any, Any]) -> None:
         """Let the computer players move if one of them is to decide."""
@@ -235,8 +231,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
             content = say(Text("{people}: a rematch of {game}! Accept below.", people=content, game=self.title))
         response = await interaction.response.send_message(
             content=content or board.content, embed=board.embed, view=board.view or discord.utils.MISSING,
-            files=board.attachments(),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention]))
+            files=board.attachments(), allowed_mentions=await self.pings(mention))
         if response.message_id is not None:
             if (content or board.content) == board.content:  # else its text is the rematch's, not the board's
                 self.remember_drawn(response.message_id, board, result.game)

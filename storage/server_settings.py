@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from storage.connection import AnyDatabase
+from storage.connection import AnyDatabase, Connection, run
 from storage.sql import READ_FIRST, Plan, Sql
 
 
@@ -60,6 +60,11 @@ class ServerSettingsStore:
             return settings
 
         return await self._db.run(change())
+
+
+async def settings_in(conn: Connection, guild_id: int) -> ServerSettings:
+    """The server's settings, read inside the transaction `conn` has open (a new game's, which they allow or refuse)."""
+    return await run(conn, _load(guild_id))
 
 
 def _load(guild_id: int) -> Plan[ServerSettings]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.service.model import TABLE_OPTIONS, Game, Player, ServiceError, _decision, present
 from bot.service.results import Result
 from bot.service.service_parts import ServiceParts
+from bot.service.starts import StartPace, check_server_settings, refuse_second_challenge
 from games import GameError, GameState
 from games.engines import game_class
 from games.registry import describe
@@ -26,6 +27,7 @@ class GameSetup(ServiceParts):
     challenge_timeout: float
     rng: random.Random | None
     timers_changed: asyncio.Event
+    pace: StartPace
 
     if TYPE_CHECKING:  # provided by GameService (and its GameTimers)
         def _written(self, record: GameRecord, state: GameState[Any, Any]) -> Game: ...
@@ -48,16 +50,19 @@ class GameSetup(ServiceParts):
         turn_timeout: float | None = None,
         rng: random.Random | None = None,
         actor: int | None = None,
+        asked_by: int | None = None,
     ) -> Result[Any, Any]:
         """A new game. With `challenge`, it waits for the other players to accept; otherwise it starts.
         `actor` is the person who asked for it, by default the first seat's (no one is told of a decision they
-        are looking at)."""
+        are looking at). `asked_by` is the person whose command or click this is: held to how fast one person may
+        start games (starts.py); None for games nobody asked for that way (a benchmark's, a tournament's pairing).
+        `turn_timeout` None: the server's turn time (/settings), else the bot's."""
         if actor is None and players:
             actor = players[0].user_id
         async with self.store.transaction() as tx:
             result = await self.create_in(
                 tx, kind, guild_id=guild_id, channel_id=channel_id, players=players, options=options,
-                challenge=challenge, turn_timeout=turn_timeout, rng=rng, actor=actor,
+                challenge=challenge, turn_timeout=turn_timeout, rng=rng, actor=actor, asked_by=asked_by,
             )
         self.timers_changed.set()
         return self.publish(result)
@@ -76,15 +81,26 @@ class GameSetup(ServiceParts):
         rng: random.Random | None = None,
         message_id: int | None = None,
         actor: int | None = None,
+        asked_by: int | None = None,
     ) -> Result[Any, Any]:
         """`create` inside a caller's transaction (a lobby starting its game, shown on the lobby's message
-        `message_id`); bots have not moved yet."""
+        `message_id`); bots have not moved yet. Every new game passes the server's settings here, whoever makes
+        it."""
         options = dict(options or {})
         state = self.new_state(kind, players, options, rng or self.rng)
+        # A challenge looks for another between the same people: its transaction begins before that read.
+        conn = await tx.writer(read_first=challenge)
+        settings = await check_server_settings(conn, kind, guild_id, channel_id)
+        if turn_timeout is None:
+            turn_timeout = settings.turn_timeout
         timeout = self.turn_timeout if turn_timeout is None else turn_timeout
         if timeout <= 0:
             raise ServiceError(Text("The turn timeout must be positive."))
         now = self.clock()
+        if challenge:
+            await refuse_second_challenge(tx, kind, players, int(options.get("challenger", 0)), now)
+        if asked_by is not None:  # last: only a request that would otherwise be made uses up the allowance
+            self.pace.take(asked_by, now)
         seats = [Seat(i, p.user_id, p.bot) for i, p in enumerate(players)]
         deadline: float | None
         remind_at: float | None
@@ -140,6 +156,9 @@ class GameSetup(ServiceParts):
         async with self._locks.hold(game_id):
             async with self._editing(game_id) as (tx, game):
                 self._check_can_accept(game, user_id)
+                # Accepting starts the game: the server's settings as they are now (not as when it was sent).
+                record = game.record
+                await check_server_settings(await tx.writer(), record.kind, record.guild_id, record.channel_id)
                 now = self.clock()
                 deadline, remind_at = self._turn_timers(game.state, game.record.seats, game.record.turn_timeout, now)
                 changes: dict[str, Any] = {"status": "active", "deadline": deadline, "remind_at": remind_at}

@@ -59,6 +59,7 @@ from bot.service.results import (
     ReplayFrame,
     Result,
 )
+from bot.service.starts import StartPace
 from bot.service.tasks import background
 from games import GameError, GameState
 from games.base import DRAW_AGREED, RESIGN, EndReason
@@ -96,6 +97,7 @@ class GameService(GameSetup, GameTimers, GameTurns):
         # Tests pin it to play the same game twice and compare everything the bot sent.
         self.rng: random.Random | None = None
         self._locks = KeyedLocks()
+        self.pace = StartPace()  # how fast each person may start games and tables (starts.py)
         self._states = EngineStates()  # rebuilt from JSON once per version of a game being played, not per click
         # Set whenever a write creates or moves a deadline, so the timer loop can look again.
         self.timers_changed = asyncio.Event()

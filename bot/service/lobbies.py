@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.service.games import GameService, Player, ServiceError
 from bot.service.results import GameStarted, Result
+from bot.service.starts import check_server_settings
 from games.registry import describe
 from games.text import Text, TextIn
 from storage import GameTransaction, StaleVersionError
@@ -37,7 +38,9 @@ class LobbyService:
         bots: Sequence[str] = (),
     ) -> LobbyRecord:
         """A new open lobby with its host seated, and computer players of the levels `bots` after them (a rematch
-        keeps its computer seats), all in one write: nobody can join in between and find the seats changed."""
+        keeps its computer seats), all in one write: nobody can join in between and find the seats changed. The host
+        asked for it: it passes the server's settings and counts towards how fast one person may start games
+        (starts.py). `turn_timeout` None: the server's turn time (/settings), else the bot's."""
         game = describe(kind)
         if not game.min_players <= max_players <= game.max_players:
             raise ServiceError(Text("{game} is for {low} to {high} players.", game=game.title, low=game.min_players,
@@ -47,16 +50,21 @@ class LobbyService:
                                     bots=len(bots), seats=max_players))
         # Refuse impossible rules now, not when everyone has joined.
         GameService.new_state(kind, [Player(bot=game.bot_levels[0])] * max_players, options)
-        timeout = self.games.turn_timeout if turn_timeout is None else turn_timeout
-        now = self.games.clock()
         async with self.games.store.transaction() as tx:
+            conn = await tx.writer()
+            settings = await check_server_settings(conn, kind, guild_id, channel_id)
+            if turn_timeout is None:
+                turn_timeout = settings.turn_timeout
+            timeout = self.games.turn_timeout if turn_timeout is None else turn_timeout
+            now = self.games.clock()
+            self.games.pace.take(host_id, now)  # last: only a lobby that would otherwise open uses up the allowance
             lobby = await create_lobby(
-                await tx.writer(), kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                conn, kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                 max_players=max_players, options=options, turn_timeout=timeout, deadline=now + self.lobby_timeout,
                 now=now,
             )
             if bots:
-                lobby = await set_members(await tx.writer(), lobby, [*lobby.members, *(Member(None, b) for b in bots)])
+                lobby = await set_members(conn, lobby, [*lobby.members, *(Member(None, b) for b in bots)])
         self.games.timers_changed.set()
         return lobby
 

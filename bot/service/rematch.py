@@ -1,7 +1,9 @@
 """Rematches: the same rules and the same people, the first player rotated, and everyone agreeing to play again.
 
-Against computer players only, the game starts at once. Two people: a challenge the other accepts. A table of
-three or more people: a lobby with the same rules, its computer seats already taken, that the others join.
+Against computer players only, the game starts at once. Two people: a challenge the other accepts (or, while a
+challenge between them for this game waits for an answer, a pointer to it). A table of three or more people: a lobby
+with the same rules, its computer seats already taken, that the others join. Like any new game, a rematch passes the
+server's settings as they are now and counts towards how fast its asker may start games (starts.py).
 """
 
 from __future__ import annotations
@@ -54,5 +56,5 @@ class Rematch:
             options["challenger"] = next(i for i, s in enumerate(seats) if s.user_id == user_id)
         game = await self.games.create(
             old.kind, guild_id=old.guild_id, channel_id=old.channel_id, players=players, options=options,
-            challenge=bool(others), turn_timeout=old.turn_timeout, actor=user_id)
+            challenge=bool(others), turn_timeout=old.turn_timeout, actor=user_id, asked_by=user_id)
         return Offered(game, None, others)

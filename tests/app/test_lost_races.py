@@ -39,8 +39,8 @@ def interloper(two: tuple[AnyDatabase, AnyDatabase], monkeypatch: pytest.MonkeyP
     return Interloper(two[1], monkeypatch)
 
 
-async def _challenge(service: GameService) -> int:
-    game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
+async def _challenge(service: GameService, opponent: int = BOB) -> int:
+    game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(opponent)],
                                 options={"first": 0}, challenge=True)
     return game.id
 
@@ -113,8 +113,8 @@ async def test_timers_fire_despite_another_process_and_log_no_error(
 
     loop = TimerLoop(service, announce, LobbyService(service), nothing)
     expiring = await _challenge(service)
-    playing = await _challenge(service)
-    await service.accept(playing, BOB)
+    playing = await _challenge(service, CAROL)  # one challenge between two people waits at a time (starts.py)
+    await service.accept(playing, CAROL)
     clock.now += 80  # the challenge has expired; the reminder to move is due
     for game_id in (expiring, playing):
         interloper.arm(game_id)

@@ -171,7 +171,7 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         result = await self.service.create(
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             players=[Player(user_id=me.id), rival], options=options, challenge=not vs_bot,
-            turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
+            turn_timeout=await self.new_game_timeout(interaction, turn_minutes), asked_by=me.id,
         )
         if vs_bot:
             board = await self.channel_board(result)
@@ -188,7 +188,7 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
                 content=say(Text("{opponent}, you have been challenged!", opponent=f"<@{opponent.id}>")),
                 embed=challenge_embed(result.game, public_view(result), seat_names(self, result), say),
                 view=challenge_view(result, say),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
+                allowed_mentions=await self.pings([opponent.id]),
             )
         if response.message_id is not None:
             result = await self.service.set_message(result.id, response.message_id)

@@ -98,7 +98,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         result: GeneralsResult = await self.service.create(
             KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             players=[Player(user_id=me.id), rival], options=options, challenge=not vs_bot,
-            turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
+            turn_timeout=await self.new_game_timeout(interaction, turn_minutes), asked_by=me.id,
         )
         board: Board | None = None
         if vs_bot:
@@ -114,7 +114,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                 content=say(Text("<@{user}>, you have been challenged to Game of the Generals!", user=opponent.id)),
                 embed=challenge_embed(result.game, seat_names(self, result), result.public.settings.names(), say),
                 view=challenge_view(result.id, say),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
+                allowed_mentions=await self.pings([opponent.id]),
             )
         if response.message_id is not None:
             if board is not None:  # as drawn from the game before its message was stored
