@@ -299,7 +299,8 @@ class Figures:
             f"games ended by               {', '.join(f'{k}: {v}' for k, v in sorted(self.finished.items()))}",
             f"Generals tables played with  {self.generals}",
             f"turn timers fired            {self.timers.forfeits} forfeits, {self.timers.defaults} default "
-            f"decisions, {self.timers.reminders} reminders, {self.timers.called_off} setups called off; "
+            f"decisions, {self.timers.reminders} reminders ({self.timers.reminders_moot} moot: killed as they "
+            f"fired, then the game moved on), {self.timers.called_off} setups called off; "
             f"{len(self.timers.problems)} not once or not announced, {len(self.overdue)} left overdue",
             f"ratings                      {self.rated_games} rated games; {len(self.ratings)} ladder rows differ "
             "from openskill over the finished games",

@@ -79,6 +79,7 @@ class TimerFigures:
     forfeits: int = 0  # timer rows that ended a player's game (timeouts)
     defaults: int = 0  # timer rows that took a default decision (So Long Sucker: decline a rescue)
     reminders: int = 0
+    reminders_moot: int = 0  # fired as the bot was killed, then the game moved on before another could send them
     called_off: int = 0
     problems: list[str] = field(default_factory=list)
 
@@ -137,6 +138,13 @@ def timer_checks(games: dict[int, GameCheck], messages: Iterable[FakeMessage], w
         figures.reminders += 1
         stamp = f"<t:{int(deadline)}:R>"
         if not any(stamp in c and "<@" in c for c in said.get(gid, [])):
+            fired_at = first_seen - watch.interval
+            if _kill_after(fired_at, kills) and gid in games and _moved_on(games[gid], fired_at):
+                # Killed as it fired: the reminder stays owed by the dead process until its heartbeat runs out, and
+                # the game moved on before then (its forfeit, a move), so the reminder no longer applies and is
+                # rightly never sent (bot/service/owed.py owed_result).
+                figures.reminders_moot += 1
+                continue
             kind = games[gid].kind if gid in games else "game"
             figures.problems.append(f"{kind} #{gid}: the reminder for the deadline {stamp} fired but was not sent"
                                     + _kill_after(first_seen - watch.interval, kills))
@@ -145,6 +153,16 @@ def timer_checks(games: dict[int, GameCheck], messages: Iterable[FakeMessage], w
 
 def _times(n: int) -> str:
     return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+# How long a killed process's owed announcement waits for another process: its heartbeat running out
+# (bot/service/heartbeat.py PROCESS_TTL) and the timer loop's next look for owed work.
+OWED_TAKEOVER = 10.0 + 5.0
+
+
+def _moved_on(game: GameCheck, since: float) -> bool:
+    """Whether the game's decision moved on (a move or a timer's action was logged) within OWED_TAKEOVER of `since`."""
+    return any(since < r.at <= since + OWED_TAKEOVER for r in game.rows)
 
 
 def _kill_after(when: float, kills: Sequence[float]) -> str:
