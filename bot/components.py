@@ -10,9 +10,8 @@ A component is a few lines:
 The template's fields become named groups (`game` and `ply` are numbers, anything else takes the pattern
 given for it), `of` formats them, `self.fields` holds them parsed back, and a click reaches `on_use` through
 `dispatch`: at most MAX_CONCURRENT_CLICKS at a time and MAX_CLICKS_PER_USER of one person's, every refusal answered
-privately, and for a component
-of a game (`game_kind`) only when the game is one of that kind, played where the click comes from. Custom ids
-carry game numbers, public move counts and public action texts only: never anything hidden.
+privately, and for a component of a game (`game_kind`) only when the game is one of that kind, played where the click
+comes from. Custom ids carry game numbers, public move counts and public action texts only: never anything hidden.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ process (without OpenAPI validation: the fake's CPU is not the bot's):
   (0.2-0.4 s each), and a player then moves against the computer: the computer's reply time (from the answer to the
   player's click to the board showing the computer's move) beside the same without a burst; medians over repeats.
 - **memory**: the resident memory (RSS) of the bot's worker processes (every process the bot started, the fork
-  server included) before any analysis, after 100 and after `--distinct` (1,000) analyses of distinct rule sets,
-  asked one after another.
+  server included; and of the largest of them) before any analysis, after 100, 250, 500, 750 and `--distinct`
+  (1,000) analyses of distinct rule sets, asked two at a time.
 
 With `--before DIR` (a copy of the repository as it was before, e.g. `git archive 652558a | tar -x -C DIR`) each
 measurement runs on that tree's bot too, side by side.
@@ -109,7 +109,7 @@ class Figures:
     reply_quiet: list[float] = field(default_factory=list)  # computer's reply without a burst (median of 3), per repeat
     reply_burst: list[float] = field(default_factory=list)  # ... during a burst of analyses
     analyses: Counter[str] = field(default_factory=Counter)  # what the analysis bursts got
-    rss: list[tuple[int, float, int]] = field(default_factory=list)  # (analyses done, MB, worker processes)
+    rss: list[tuple[int, float, int, float]] = field(default_factory=list)  # (analyses done, MB, processes, largest)
 
     def lines(self, args: argparse.Namespace) -> list[str]:
         def ms(values: list[float]) -> str:
@@ -124,12 +124,14 @@ class Figures:
                        + ", ".join(f"{n} {what}" for what, n in sorted(self.burst.items())))
         if self.reply_burst:
             out.append(f"  computer player's reply: {ms(self.reply_quiet)} alone, {ms(self.reply_burst)} during a "
-                       f"burst of {args.analyses} analyses (medians of {len(self.reply_burst)}; during: "
+                       f"burst of {args.analyses} analyses (medians of {len(self.reply_burst)}; alone: "
+                       + ", ".join(f"{v * 1000:.0f}" for v in self.reply_quiet) + " ms, during: "
                        + ", ".join(f"{v * 1000:.0f}" for v in self.reply_burst) + " ms); the analyses got: "
                        + ", ".join(f"{n} {what}" for what, n in sorted(self.analyses.items())))
         if self.rss:
-            out.append("  workers' memory (RSS, all the bot's child processes): " + ", ".join(
-                f"{mb:.1f} MB in {n} processes after {done:,} analyses" for done, mb, n in self.rss))
+            out.append("  workers' memory (RSS of all the bot's child processes, and of the largest): " + ", ".join(
+                f"{mb:.1f} MB ({largest:.1f} MB) after {done:,}" for done, mb, _n, largest in self.rss)
+                + f" analyses; {self.rss[-1][2]} processes")
         return out
 
 
@@ -153,16 +155,14 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def rss_mb(pids: list[int]) -> float:
-    total = 0
-    for pid in pids:
-        try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        except OSError:
-            continue
-    return total / 1024
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 @asynccontextmanager
@@ -277,7 +277,8 @@ async def analysis_burst(fake: FakeDiscord, people: People, analyses: int, rule_
         answered = time.perf_counter()
         if played.callback_type != 7:
             raise RuntimeError(f"the move was not played: {played.errors}")
-        return await _until(lambda: player_to_move(shown) == player.id or not move_buttons(shown)) - answered
+        # (While the computer thinks the board has no move buttons but still Resign; a game over has nothing.)
+        return await _until(lambda: player_to_move(shown) == player.id or not shown.components) - answered
 
     figures.reply_quiet.append(statistics.median([await reply_time() for _ in range(3)]))
     askers = people.take(analyses)
@@ -299,11 +300,11 @@ async def memory(fake: FakeDiscord, bot_pid: int, people: People, distinct: int,
     channel = next(iter(fake.channels.values()))
     askers = people.take(2)
     rule_sets = distinct_rule_sets()[:distinct]
-    marks = {0, min(100, distinct), distinct}
+    marks = {0, distinct, *(n for n in (100, 250, 500, 750) if n < distinct)}
 
     def measure(done: int) -> None:
-        workers = descendants(bot_pid)
-        figures.rss.append((done, rss_mb(workers), len(workers)))
+        sizes = [rss_mb(pid) for pid in descendants(bot_pid)]
+        figures.rss.append((done, sum(sizes), len(sizes), max(sizes, default=0.0)))
 
     measure(0)
     for done, pair in enumerate(pairs(rule_sets), start=1):
