@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import workers
-from bot.components import MAX_CONCURRENT_CLICKS
+from bot.components import ClickSlots
 from bot.config import Settings
 from bot.drawn import DrawnBoards
 from bot.endings import RematchButton, ReplayFromStartButton, announce_ending
@@ -106,7 +106,7 @@ class TabletopBot(commands.Bot):
         self._bot_turns: BotTurns | None = None
         self._heartbeat: Heartbeat | None = None
         self._redraw_locks = KeyedLocks()
-        self.click_slots = asyncio.Semaphore(MAX_CONCURRENT_CLICKS)
+        self.click_slots = ClickSlots()  # at most so many clicks at once, and a few of one person's
         self._timers: TimerLoop | None = None
         self._restoring: asyncio.Task[None] | None = None
         self._checking: asyncio.Task[None] | None = None

@@ -9,9 +9,9 @@ A component is a few lines:
 
 The template's fields become named groups (`game` and `ply` are numbers, anything else takes the pattern
 given for it), `of` formats them, `self.fields` holds them parsed back, and a click reaches `on_use` through
-`dispatch`: at most MAX_CONCURRENT_CLICKS at a time, every refusal answered privately, and for a component
-of a game (`game_kind`) only when the game is one of that kind, played where the click comes from. Custom ids
-carry game numbers, public move counts and public action texts only: never anything hidden.
+`dispatch`: at most MAX_CONCURRENT_CLICKS at a time and MAX_CLICKS_PER_USER of one person's, every refusal answered
+privately, and for a component of a game (`game_kind`) only when the game is one of that kind, played where the click
+comes from. Custom ids carry game numbers, public move counts and public action texts only: never anything hidden.
 """
 
 from __future__ import annotations
@@ -19,11 +19,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
 
 import discord
 
+from bot import workers
 from bot.errors import DISCORD_FAILED_MESSAGE, discord_failed, reply_with_error, tell
 from bot.service import GameService, ServiceError
 from bot.service.bot_turns import BotTurns
@@ -35,6 +39,12 @@ log = logging.getLogger(__name__)
 # clicks all progress together and all finish late (past Discord's 3 s to answer); with one, the first in
 # are answered first and in time, and the total work is the same.
 MAX_CONCURRENT_CLICKS = 64
+# ... and at most this many of them one person's, counting those waiting for a slot (issue 22: 192 Hint clicks by one
+# user took all 64 slots and made another user's Accept wait 6.9 s, past Discord's 3 s). A person's click beyond it is
+# refused at once, privately, and changes nothing. Four, not three: an impatient triple click just after one's own
+# move (whose click is still under way while the next player's notification goes out) still gets its usual answers.
+MAX_CLICKS_PER_USER = 4
+WAIT_FOR_LAST_CLICK = Text("Wait for your last click to finish, then try again.")
 
 GAME_ID = r"[0-9]{1,19}"
 PLY = r"[0-9]{1,7}"
@@ -186,10 +196,69 @@ def presenter_for(interaction: discord.Interaction[Any], kind: str, cls: type[Pr
     return presenter
 
 
+class ClickSlots:
+    """The bot's click slots: at most `total` clicks handled at once, at most `per_user` of one person's (held or
+    waiting for one)."""
+
+    def __init__(self, total: int = MAX_CONCURRENT_CLICKS, per_user: int = MAX_CLICKS_PER_USER) -> None:
+        self.per_user = per_user
+        self._slots = asyncio.Semaphore(total)
+        self._users: Counter[int] = Counter()  # clicks per person, held or waiting
+
+    def of(self, user_id: int) -> int:
+        """This person's clicks being handled or waiting now."""
+        return self._users[user_id]
+
+    def full_for(self, user_id: int) -> bool:
+        """Whether this person has as many clicks under way as one may (a click of theirs now is refused)."""
+        return self._users[user_id] >= self.per_user
+
+    @asynccontextmanager
+    async def hold(self, user_id: int) -> AsyncIterator[None]:
+        """A slot for this person's click, for the block (waiting for one first, in the order clicks came)."""
+        self._users[user_id] += 1
+        slot = _Slot(self._slots)
+        token = _holding.set(slot)
+        try:
+            await self._slots.acquire()
+            slot.held = True
+            yield
+        finally:
+            _holding.reset(token)
+            slot.give_up()
+            self._users[user_id] -= 1
+            if not self._users[user_id]:
+                del self._users[user_id]
+
+
+class _Slot:
+    """One click's slot, which it can give up before it is done (`step_aside`)."""
+
+    def __init__(self, slots: asyncio.Semaphore) -> None:
+        self._slots = slots
+        self.held = False
+
+    def give_up(self) -> None:
+        if self.held:
+            self.held = False
+            self._slots.release()
+
+
+_holding: ContextVar[_Slot | None] = ContextVar("click_slot", default=None)
+
+
+def step_aside() -> None:
+    """The click being handled now only waits (for a worker process's answer, its interaction deferred): its slot goes
+    to the next click meanwhile. It still counts as one of its person's clicks until it is done."""
+    slot = _holding.get()
+    if slot is not None:
+        slot.give_up()
+
+
 class GameHost(Protocol):
     """What dispatching needs of the bot (TabletopBot, which imports this module)."""
 
-    click_slots: asyncio.Semaphore  # see MAX_CONCURRENT_CLICKS
+    click_slots: ClickSlots  # see MAX_CONCURRENT_CLICKS
 
     @property
     def service(self) -> GameService: ...
@@ -218,24 +287,30 @@ async def dispatch(
     comes from. When Discord itself fails (see `discord_failed`) the action may well be saved while the answer
     that showed it is lost: the player is told, and the board of `game_id` is redrawn from what is stored."""
     host = cast(GameHost, interaction.client)
-    async with host.click_slots:
-        try:
-            if game_id is not None and not 0 < game_id < 2**63:
-                # A forged id (the template admits 19 digits): SQLite could not even look it up. Checked here for
-                # every component, also those of no game kind (Rematch, Replay).
-                raise ServiceError(Text("There is no game #{number}.", number=game_id))
-            if game_kind is not None and game_id is not None:
-                await host.check_game(interaction, game_kind, game_id)
-            await handler(interaction)
-        except Exception as exc:
-            if not discord_failed(exc):
-                await reply_with_error(interaction, exc)
-                return
-            log.warning("Discord failed while answering interaction %s from user %s: %r",
-                        interaction.id, interaction.user.id, exc)
-            await tell(interaction, DISCORD_FAILED_MESSAGE)
-            if game_id is not None:
-                await _recover(host, game_id)
+    user_id = interaction.user.id
+    if host.click_slots.full_for(user_id):  # their last clicks are still under way: told at once, nothing done
+        await reply_with_error(interaction, ServiceError(WAIT_FOR_LAST_CLICK))
+        return
+    # The slow work this click asks for (a hint, a picture) is done in the clicker's turn (bot/workers.py).
+    async with host.click_slots.hold(user_id):
+        with workers.working_for_user(user_id):
+            try:
+                if game_id is not None and not 0 < game_id < 2**63:
+                    # A forged id (the template admits 19 digits): SQLite could not even look it up. Checked here for
+                    # every component, also those of no game kind (Rematch, Replay).
+                    raise ServiceError(Text("There is no game #{number}.", number=game_id))
+                if game_kind is not None and game_id is not None:
+                    await host.check_game(interaction, game_kind, game_id)
+                await handler(interaction)
+            except Exception as exc:
+                if not discord_failed(exc):
+                    await reply_with_error(interaction, exc)
+                    return
+                log.warning("Discord failed while answering interaction %s from user %s: %r",
+                            interaction.id, interaction.user.id, exc)
+                await tell(interaction, DISCORD_FAILED_MESSAGE)
+                if game_id is not None:
+                    await _recover(host, game_id)
 
 
 async def _recover(host: GameHost, game_id: int) -> None:

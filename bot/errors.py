@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.i18n import for_interaction, render
 from bot.service import ServiceError
+from bot.workers import Busy
 from games import GameError
 from games.text import Text
 from storage.health import UnusableDatabaseError
@@ -48,7 +49,7 @@ def user_message(exc: BaseException) -> Text | str | None:
     """The explanation for a refusal the user caused (a Text when we wrote it), or None for a real fault."""
     if isinstance(exc, app_commands.CommandInvokeError):
         exc = exc.original
-    if isinstance(exc, ServiceError | GameError):
+    if isinstance(exc, ServiceError | GameError | Busy):  # Busy: a worker pool's bound (bot/workers.py)
         return reason(exc)
     if isinstance(exc, app_commands.NoPrivateMessage):
         return Text("This command works in a server channel, not in DMs.")

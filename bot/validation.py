@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
 
+from bot import workers
 from bot.errors import reply_with_error
 from bot.service import ServiceError
 from games.text import Command, Joined, OptionName, Text
@@ -60,6 +61,8 @@ class TabletopTree(app_commands.CommandTree[Any]):
             # Answered here: discord.py's own error path would parse the garbled data again and crash.
             await reply_with_error(interaction, exc)
             return False
+        # The command runs in this same task: the slow work it asks for (pictures) is done in this person's turn.
+        workers.working_for.set(workers.user(interaction.user.id))
         return True
 
 

@@ -77,7 +77,10 @@ class GameTurns(ServiceParts):
         # The worker gets the game as stored and draws the operating system's randomness itself (computer_move):
         # nothing public can foresee a computer player's choices; the log stores the action, so replays stay exact.
         engine, computer = computer_targets(game.record.kind)
-        text = await workers.think(computer_move, engine, computer, game.state.to_dict(), seat, level)
+        # In the game's turn among the work waiting for a thinking worker (bot/workers.py): one game's bots never
+        # hold up another's, nor does a person's burst of anything.
+        text = await workers.think(computer_move, engine, computer, game.state.to_dict(), seat, level,
+                                   owner=workers.game(game_id))
         new_state = game.state.apply_text(seat, text)
         try:
             async with self._locks.hold(game_id), self.store.transaction() as tx:

@@ -25,7 +25,7 @@ Decisions the rules page leaves open (all documented in the report and in `Rules
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from games.base import Action
@@ -35,6 +35,12 @@ from games.chopsticks.position import Seat, Table, out_seat, zombie_seat
 from games.chopsticks.rules import Rules
 
 Successor = tuple[Action, Table]
+
+# The per-seat tables below are cached (a solve or a count asks each of them millions of times), keyed by the rule set:
+# bounded, since any number of rule sets can be asked for. One rule set's solve uses at most a few thousand seats'
+# entries (about 4,000 taps with stumps); the bounds hold several rule sets at once, a few MB in all.
+SEAT_CACHE = 4096
+TAP_CACHE = 16384
 
 
 def distinct_live(hands: Hands) -> list[int]:
@@ -63,7 +69,7 @@ def tapped(rules: Rules, value: int, tapper: int) -> int:
     return 0 if total == rules.limit or rules.has("cutoff") else total - rules.limit
 
 
-@cache
+@lru_cache(maxsize=TAP_CACHE)
 def tap_results(rules: Rules, tapper: int, target: Seat) -> tuple[tuple[int, Seat], ...]:
     """For each distinct live hand of `target`: its index and the seat after `tapper` taps it."""
     out = []
@@ -74,7 +80,7 @@ def tap_results(rules: Rules, tapper: int, target: Seat) -> tuple[tuple[int, Sea
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=SEAT_CACHE)
 def self_taps(rules: Rules, seat: Seat) -> tuple[tuple[int, int, Seat], ...]:
     """Self-attack: (tapping hand, tapped own hand, resulting seat), one per distinct pair of values."""
     if not rules.has("self-attack") or not seat.alive:
@@ -93,7 +99,7 @@ def self_taps(rules: Rules, seat: Seat) -> tuple[tuple[int, int, Seat], ...]:
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=SEAT_CACHE)
 def _sorted_hands_with_total(hands: int, limit: int, total: int) -> tuple[Hands, ...]:
     return tuple(c for c in combinations_with_replacement(range(limit), hands) if sum(c) == total)
 
@@ -115,7 +121,7 @@ def _may_become(rules: Rules, before: Hands, after: Hands) -> bool:
     return not (rules.has("halves") and max(after) - min(after) > (rules.unit if rules.odd else 0))
 
 
-@cache
+@lru_cache(maxsize=SEAT_CACHE)
 def redistributions(rules: Rules, before: Hands) -> tuple[Hands, ...]:
     """The hands a split can reach from `before`: plain splits, then meta combines, then the stump split."""
     h, limit, total = rules.hands, rules.limit, sum(before)
@@ -136,7 +142,7 @@ def _may_swap(rules: Rules, hands: Hands) -> bool:
     return rules.has("cherry") and len(set(hands)) >= 2
 
 
-@cache
+@lru_cache(maxsize=SEAT_CACHE)
 def own_moves(rules: Rules, seat: Seat) -> tuple[tuple[Action, Seat], ...]:
     """The mover's moves that change only their own seat, other than self-attacks: splits, swap, flips."""
     if not seat.alive:

@@ -10,15 +10,21 @@ line), lost if every move reaches one won for the opponent (distance: the longes
 Measured on the 2-core development machine (Python 3.11): the standard game (225 positions) solves in 1.1 ms
 in a fresh process (0.55 ms with the move caches warm); the biggest rule sets within MAX_POSITIONS take
 0.2-0.4 s (3 hands with rollover 10: 48,400 positions, 0.37 s; stumps with rollover 10: 44,100, 0.18 s;
-rollover 10 with 4 lives: 47,089, 0.18 s), up to about 1 s while the machine is busy. Solutions are cached
-per rule set.
+rollover 10 with 4 lives: 47,089, 0.18 s), up to about 1 s while the machine is busy.
+
+Solutions are cached per rule set, the most recently used within a memory budget (CACHE_BUDGET): thousands of rule
+sets can be asked for (`/chopsticks analyze` takes any), and a cache that kept them all grew a worker by about 2.5 MB
+for each big one, without end. A solution keeps one byte per position for its value and two for its distance (a
+list of Python ints took sixteen), so a big rule set costs about 0.2 MB and the budget holds some eighty of them.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import sys
+import threading
+from array import array
+from collections import OrderedDict, deque
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
 from typing import Literal
@@ -31,6 +37,8 @@ from games.chopsticks.rules import Rules
 from games.text import Text
 
 MAX_POSITIONS = 50_000
+CACHE_BUDGET = 16 * 2**20  # bytes of solutions a process keeps (each worker process has its own cache)
+_SEAT_BYTES = 250  # about what one seat costs a solution: the Seat, its hands, its entry in `index`
 
 Result = Literal["win", "loss", "draw"]
 _WIN, _DRAW, _LOSS = 1, 0, -1
@@ -57,16 +65,16 @@ def position_count(rules: Rules) -> int:
     return seats * seats
 
 
-@cache
 def solve(rules: Rules) -> Solution:
-    """The solution of a 2-player rule set; GameError if it has more than MAX_POSITIONS positions."""
+    """The solution of a 2-player rule set (kept in SOLUTIONS); GameError if it has more than MAX_POSITIONS
+    positions."""
     if rules.players != 2:
         raise GameError(Text("The solver handles 2-player games only."))
     size = position_count(rules)
     if size > MAX_POSITIONS:
         raise GameError(Text("These rules have {size} positions; the solver handles at most {most}.", size=f"{size:,}",
                              most=f"{MAX_POSITIONS:,}"))
-    return Solution(rules)
+    return SOLUTIONS.get(rules)
 
 
 class Solution:
@@ -77,7 +85,16 @@ class Solution:
         self.seats = _all_seats(rules)
         self.index = {seat: i for i, seat in enumerate(self.seats)}
         self.size = len(self.seats) ** 2
-        self.values, self.distances = _retrograde(rules, self.seats, self.index)
+        values, distances = _retrograde(rules, self.seats, self.index)
+        # Compact arrays, not lists: the cache holds many solutions (a distance is below the number of positions).
+        self.values = array("b", values)
+        self.distances = array("H" if self.size <= 0xFFFF else "I", distances)
+
+    @property
+    def nbytes(self) -> int:
+        """About how much memory this solution holds."""
+        return (sys.getsizeof(self.values) + sys.getsizeof(self.distances) + sys.getsizeof(self.seats)
+                + sys.getsizeof(self.index) + _SEAT_BYTES * len(self.seats))
 
     # ----- lookups ----------------------------------------------------------------------------------------
     def verdict_of(self, mover: Seat, other: Seat) -> Verdict:
@@ -122,6 +139,50 @@ class Solution:
     def _check(self, state: ChopsticksState) -> None:
         if state.rules != self.rules:
             raise GameError(Text("This position is played by other rules than the solution's."))
+
+
+class SolutionCache:
+    """Solutions by rule set: the most recently used ones, within `budget` bytes (the latest one even when it alone
+    is bigger). Safe to share between threads (the bot's fallback when it cannot start worker processes)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.held = 0  # bytes of the solutions kept
+        self._kept: OrderedDict[Rules, Solution] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, rules: Rules) -> Solution:
+        """The solution of `rules`: the kept one (now the most recently used), or a new one, kept."""
+        with self._lock:
+            kept = self._kept.get(rules)
+            if kept is not None:
+                self._kept.move_to_end(rules)
+                return kept
+        solution = Solution(rules)  # outside the lock: another thread may ask for another rule set meanwhile
+        with self._lock:
+            if rules in self._kept:  # solved by another thread meanwhile: keep one of them
+                self._kept.move_to_end(rules)
+                return self._kept[rules]
+            self._kept[rules] = solution
+            self.held += solution.nbytes
+            while self.held > self.budget and len(self._kept) > 1:
+                _, oldest = self._kept.popitem(last=False)
+                self.held -= oldest.nbytes
+        return solution
+
+    def __contains__(self, rules: object) -> bool:
+        return rules in self._kept
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.held = 0
+
+
+SOLUTIONS = SolutionCache(CACHE_BUDGET)
 
 
 def _all_seats(rules: Rules) -> list[Seat]:

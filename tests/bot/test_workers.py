@@ -23,9 +23,10 @@ from bot import workers
 from bot.games.generals.pictures import render_player_board, render_public_board
 from games.engines import computer_move, computer_targets
 from games.generals import GeneralsState, formation
+from games.text import Text
 from tests.support.fakediscord import FakeMessage
 from tests.support.generals import move_number, to_move
-from tests.support.worker_jobs import always_die, die_once, refuse
+from tests.support.worker_jobs import always_die, die_once, nap, refuse
 from tests.support.world import TabletopRunner, World
 
 REPO = Path(__file__).resolve().parents[2]
@@ -119,6 +120,44 @@ async def test_a_worker_that_dies_is_replaced_and_its_work_done(
     with pytest.raises(workers.WorkerError, match="always_die killed 3 worker processes"):
         await workers.think(always_die)
     assert await workers.think(os.getpid) in workers.THINKING.pids()  # and the pool works again
+
+
+async def test_a_pool_takes_the_owners_of_waiting_work_in_turns(pools: None) -> None:
+    # Issue 22, point 5: one person's burst must not delay another's work. Before, a pool ran its work first come,
+    # first served: a piece asked after ten others waited for all ten.
+    pool, done = workers.THINKING, []
+
+    async def piece(owner: str) -> None:
+        await pool.run(nap, 0.05, owner=owner)
+        done.append(owner)
+
+    burst = [asyncio.create_task(piece("burst")) for _ in range(10)]
+    await asyncio.sleep(0.01)  # all ten are in the pool (its workers busy, the rest waiting)
+    assert pool.owned_by("burst") == 10 and pool.waiting == 10 - pool.workers
+    await asyncio.gather(piece("other"), *burst)
+    # The other owner's piece ran as soon as one of the burst's was done: after at most one more of the burst's.
+    assert done.index("other") <= pool.workers + 1, done
+    assert pool.owned_by("burst") == pool.owned_by("other") == pool.waiting == 0
+
+
+async def test_a_bounded_pool_refuses_work_at_once_beyond_an_owners_share_or_its_line() -> None:
+    pool = workers.WorkerPool("bounded", 1, per_owner=2, waiting_limit=2, busy=Text("yours"), full=Text("full"))
+    pool.start()
+    try:
+        first = [asyncio.create_task(pool.run(nap, 0.2, owner=owner)) for owner in ("a", "a", "b")]
+        await asyncio.sleep(0.01)
+        with pytest.raises(workers.Busy) as refused:
+            await pool.run(nap, 0, owner="a")  # "a" has two pieces in the pool: one running, one waiting
+        assert refused.value.args[0] == Text("yours")
+        with pytest.raises(workers.Busy) as refused:
+            await pool.run(nap, 0, owner="c")  # two pieces wait already
+        assert refused.value.args[0] == Text("full")
+        with pytest.raises(workers.Busy), pool.admit("c"):  # the check an interaction makes before deferring
+            pass
+        await asyncio.gather(*first)
+        assert await pool.run(nap, 0, owner="a") in pool.pids()  # room again
+    finally:
+        await pool.stop()
 
 
 async def test_without_started_pools_the_work_runs_in_a_thread() -> None:

@@ -7,10 +7,19 @@ import time
 import pytest
 
 from games import GameError
-from games.chopsticks import Attack, ChopsticksState, Rules
+from games.chopsticks import Attack, ChopsticksState, Rules, moves
 from games.chopsticks.moves import successors
 from games.chopsticks.position import Seat
-from games.chopsticks.solver import MAX_POSITIONS, Solution, Verdict, position_count, solve
+from games.chopsticks.solver import (
+    CACHE_BUDGET,
+    MAX_POSITIONS,
+    SOLUTIONS,
+    Solution,
+    SolutionCache,
+    Verdict,
+    position_count,
+    solve,
+)
 
 
 def rules(*variants: str, **kw: int) -> Rules:
@@ -131,6 +140,31 @@ def test_solving_the_standard_game_takes_under_50_ms() -> None:
 def test_solutions_are_cached_per_rule_set() -> None:
     assert solve(Rules()) is solve(Rules())
     assert solve(rules("cutoff")) is not solve(Rules())
+
+
+def test_the_cache_keeps_the_most_recently_used_solutions_within_its_budget() -> None:
+    # Issue 22, point 6: every rule set ever asked for was kept (about 2.5 MB for a big one), and `/chopsticks analyze`
+    # takes thousands of them. Three big rule sets of ~45,000 positions, in a budget that holds two.
+    big = [Rules(hands=3, rollover=10), rules("stumps", rollover=10), rules("sudden-death", rollover=10, lives=4)]
+    sizes = [Solution(r).nbytes for r in big]
+    assert all(100_000 < size < 400_000 for size in sizes), sizes  # compact: ~5 bytes per position, not ~20
+    cache = SolutionCache(budget=sizes[0] + sizes[1] + sizes[2] // 2)
+    first = cache.get(big[0])
+    assert cache.get(big[1]) is not first and cache.get(big[0]) is first  # kept, and now the most recently used
+    cache.get(big[2])  # over budget: the least recently used one goes
+    assert big[1] not in cache and big[0] in cache and big[2] in cache and len(cache) == 2
+    assert cache.held == sizes[0] + sizes[2] <= cache.budget
+    again = cache.get(big[1])  # asked again: solved again, kept, and the least recently used one goes
+    assert again is cache.get(big[1]) and big[0] not in cache and cache.held <= cache.budget
+    # One solution bigger than the whole budget is still handed out (and kept alone until the next one).
+    tiny = SolutionCache(budget=1)
+    assert tiny.get(Rules()).verdict(ChopsticksState.start(Rules())) == Verdict("draw", None) and len(tiny) == 1
+    tiny.get(rules("cutoff"))
+    assert Rules() not in tiny and len(tiny) == 1
+    # The process's own cache has a budget; the move tables the solver builds on are bounded too.
+    assert SOLUTIONS.budget == CACHE_BUDGET <= 64 * 2**20 and solve(Rules()) is solve(Rules()) and Rules() in SOLUTIONS
+    for table in (moves.tap_results, moves.self_taps, moves.own_moves, moves.redistributions):
+        assert table.cache_info().maxsize is not None
 
 
 def _timed(work: object) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 
@@ -23,3 +24,9 @@ def always_die() -> int:
 def refuse(message: str) -> int:
     """Work that fails as work can: its exception must come back as it is."""
     raise ValueError(message)
+
+
+def nap(seconds: float) -> int:
+    """Work that takes a worker for `seconds` (without its CPU)."""
+    time.sleep(seconds)
+    return os.getpid()

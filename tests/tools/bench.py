@@ -34,6 +34,12 @@ measures the event loop's lag (a probe sleeping 1 ms records how late it wakes) 
 strong bot play and every move's boards are drawn, with that work in threads (as before) and in the worker
 processes (bot/workers.py), side by side, and the bot's move latency (tests/tools/bench_loop_lag.py).
 
+    python -m tests.tools.bench --fair [--repeat 3] [--burst 192] [--analyses 32] [--distinct 1000] [--before DIR]
+
+measures fair sharing under load with the real bot in its own process (tests/tools/bench_fair.py): another person's
+Accept (p50/p99) while one player clicks Hint 192 times at once; a computer player's reply time while 32 analyses
+burst; the worker processes' memory over 1,000 distinct analyses. `--before DIR` runs an older copy side by side.
+
     python -m tests.tools.bench --processes 1,2,4 [--games 200] [--repeat 3]
 
 plays games through 1, 2 and 4 bot processes at once over one PostgreSQL database (a throwaway server) beside one
@@ -50,6 +56,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.gc_policy import tune_for_latency
+from tests.tools.bench_fair import add_arguments as add_fair_arguments
+from tests.tools.bench_fair import run as fair_run
 from tests.tools.bench_ladder import figures as ladder_figures
 from tests.tools.bench_loop_lag import add_arguments as add_lag_arguments
 from tests.tools.bench_loop_lag import figures as loop_lag_figures
@@ -153,7 +161,12 @@ async def main() -> None:
     load.add_argument("--timeout", type=float, default=120.0, help="seconds an interaction may wait for its answer")
     load.add_argument("--no-requests-per-move", dest="requests_per_move", action="store_false",
                       help="skip the requests per applied move of each game kind, printed after the load")
+    fair = parser.add_argument_group("--fair: fair sharing under load (uses --repeat)")
+    add_fair_arguments(fair)
     args = parser.parse_args()
+    if args.fair:
+        await fair_run(args)
+        return
     if args.loop_lag:
         for line in await loop_lag_figures(args.lag_games, args.lag_seconds, args.lag_repeat):
             print(line)

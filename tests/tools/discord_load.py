@@ -264,13 +264,16 @@ def collector_out_of_the_way() -> Iterator[None]:
 
 # ----- the bot ---------------------------------------------------------------------------------------------
 @asynccontextmanager
-async def bot_process(fake: FakeDiscord, database: Path, log_path: Path) -> AsyncIterator[subprocess.Popen[bytes]]:
-    """`python -m bot` in its own process, pointed at the fake, as a deployment runs it."""
+async def bot_process(fake: FakeDiscord, database: Path, log_path: Path,
+                      tree: Path | None = None) -> AsyncIterator[subprocess.Popen[bytes]]:
+    """`python -m bot` in its own process, pointed at the fake, as a deployment runs it (the bot of `tree`, a copy of
+    the repository, instead of this one's if given)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD", "DATABASE_"))}
+    code = tree or Path(__file__).resolve().parents[2]
     env.update(
         DISCORD_TOKEN=fake.token, DATABASE_PATH=str(database), DISCORD_API_BASE=fake.api_base,
         DISCORD_GATEWAY_URL=fake.gateway_url, LOG_LEVEL="INFO",
-        PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH")])),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(code), env.get("PYTHONPATH")])),
     )
     expected = fake.hub.identify_count + 1
     with log_path.open("wb") as log:

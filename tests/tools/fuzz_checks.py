@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bot.components import WAIT_FOR_LAST_CLICK
+from bot.i18n import LANGUAGES, render
 from games import game_class
 from tests.support.fakediscord import FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT
@@ -244,6 +246,10 @@ def judge_burst(before: Snapshot, after: Snapshot | None, cases: Sequence[Case],
         problems.append(f"{len(winners)} clicks not refused {shown} for {len(people)} actions applied {people}")
     if people and not any(case.user.id == people[0][2] and text == people[0][3] for case, text in legal):
         problems.append(f"the action applied, {people[0]}, is none of the legal clicks {[t for _c, t in legal]}")
+    # A legal click can be told to wait for its sender's earlier clicks (bot/components.py MAX_CLICKS_PER_USER):
+    # refused, it changes nothing, as it should.
+    waiting = {id(case) for case, res in zip(cases, results, strict=True) if refusal_of(res) in _WAIT_FOR_LAST_CLICK}
+    legal = [(case, text) for case, text in legal if id(case) not in waiting]
     if legal and not people and not (race and timer_first):
         problems.append(f"none of the legal clicks {[t for _c, t in legal]} was applied (new moves {added})")
     if people and timer_first and added.index(people[0]) > 0:
@@ -251,6 +257,9 @@ def judge_burst(before: Snapshot, after: Snapshot | None, cases: Sequence[Case],
     figures.burst_applied += len(people) == 1
     figures.timer_won += timer_first
     return problems
+
+
+_WAIT_FOR_LAST_CLICK = {render(WAIT_FOR_LAST_CLICK, language) for language in LANGUAGES}
 
 
 def _legal(fz: Fuzzer, before: Snapshot, case: Case) -> str | None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import workers
-from bot.components import Button, CustomId, Select, presenter_for
+from bot.components import Button, CustomId, Select, presenter_for, step_aside
 from bot.games.chopsticks import board
 from bot.i18n import Say
 from bot.presenter import seat_names
@@ -85,8 +85,12 @@ class HintButton(Button, custom_id=CustomId("cs:{game}:hint:{ply}")):
         result = await presenter.service.require_turn(self.game_id, interaction.user.id, self.ply)
         if not result.game.options.get("hints"):
             raise ServiceError(Text("Hints are off in this game."))
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        hint = await workers.think(hint_text, public_view(result))  # the solver: never on the event loop
+        # The solver (or the search), never on the event loop: in the advice workers, in this player's turn. Refused
+        # there before the answer is deferred: no "thinking..." that ends in a refusal.
+        with workers.ADVISING.admit(workers.user(interaction.user.id)) as place:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            step_aside()  # from now on it only waits for a worker: its click slot is for the next click meanwhile
+            hint = await place.run(hint_text, public_view(result))
         await interaction.followup.send(Say.to(interaction)(hint), ephemeral=True)
 
 

@@ -145,9 +145,13 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         rollover: app_commands.Range[int, 2, 10] | None = None,
     ) -> None:
         options = rule_options(preset, hands, rollover, variants, None)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        # The solver, in an advice worker (never the computer players'), in this person's turn. Refused at once, before
+        # deferring, when this person has as many analyses (and hints) under way as one may or the line is full
+        # (bot/workers.py ADVISING): no "thinking..." that ends in a refusal.
         try:
-            text = await workers.think(analysis_text, code.strip(), options)  # the solver, in a worker
+            with workers.ADVISING.admit(workers.user(interaction.user.id)) as place:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                text = await place.run(analysis_text, code.strip(), options)
         except GameError as exc:
             raise ServiceError(reason(exc)) from None
         await interaction.followup.send(Say.to(interaction)(text)[:MAX_CONTENT], ephemeral=True)
