@@ -26,7 +26,8 @@ REDRAW_RETRY_PAUSES = (2.0, 10.0, 60.0)  # seconds between attempts to show the 
 TAKEOVER_EVERY = 3.0  # seconds between looks for bot turns nobody drives (one indexed query when there are none)
 # Seconds at least between two computer moves in a row of one game: a table of computer players is seen moving on
 # its board (redrawn once per interval while they play), not thousands of moves a second. The first computer move
-# after a person's is not held back.
+# after a person's is not held back, nor are a computer's secret setup steps (nobody sees them, and they run on the
+# setup's clock).
 BOT_MOVE_INTERVAL = 1.0
 
 
@@ -89,7 +90,7 @@ class BotTurns:
         try:
             while (result := await self._service.play_bot_turn(game_id)) is not None:
                 moved = True
-                if result.game.bot_to_move:  # another computer move follows: show this one, then wait
+                if result.game.bot_to_move and result.game.began:  # another computer move follows: show it, wait
                     await asyncio.gather(self._show_progress(game_id), asyncio.sleep(BOT_MOVE_INTERVAL))
         except Exception:
             log.exception("bot turn in game %s failed", game_id)

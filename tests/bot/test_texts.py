@@ -67,12 +67,14 @@ async def test_stats_and_ladders_count_in_words(world: World, bots: TabletopRunn
     fake = world.fake
 
     mine = _lines((await fake.slash(world.alice, world.channel, "stats")).message)
-    assert "Global: 1000 (provisional) · 1 game: 1W 0D 0L" in mine
+    # On a server the record is that server's; the global rating stands beside it without the record elsewhere.
+    assert "This server: 1000 (provisional) · 1 game: 1W 0D 0L" in mine
     assert "Streak: 1 win in a row (best: 1 win in a row)" in mine
-    assert "Global: 1000 (provisional) · 3 games: 0W 0D 3L" in mine
+    assert "This server: 1000 (provisional) · 3 games: 0W 0D 3L" in mine
     assert "Streak: 3 losses in a row" in mine  # no best winning streak to tell
+    assert mine.count("Global rating: 1000 (provisional)") == 2
     his = _lines((await fake.slash(world.alice, world.channel, "stats", options={"user": world.bob})).message)
-    assert "Global: 1000 (provisional) · 2 games: 1W 0D 1L" in his
+    assert "This server: 1000 (provisional) · 2 games: 1W 0D 1L" in his
     assert "Streak: 1 loss in a row (best: 1 win in a row)" in his
 
     two = _lines((await fake.slash(world.alice, world.channel, "leaderboard", options={"game": "chopsticks"})).message)

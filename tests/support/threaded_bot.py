@@ -13,6 +13,8 @@ import time
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
+import aiosqlite
+
 from bot.client import TabletopBot
 from tests.support.world import TabletopRunner
 
@@ -35,8 +37,24 @@ class ThreadedBot:
         return await self.run(self.runner.start_with(**overrides))
 
     def pause(self, seconds: float) -> None:
-        """Block the bot's event loop for `seconds` from now (time.sleep in a callback of the loop itself)."""
-        self._loop.call_soon_threadsafe(time.sleep, seconds)
+        """Block the bot's event loop for `seconds` from now (time.sleep in a callback of the loop itself), at a moment
+        it has no SQLite transaction open: a process paused inside one would hold the file's write lock, and every
+        other process would wait for it (SQLite's nature; what is proved here is what happens around the pause)."""
+
+        def sleep_when_idle() -> None:
+            if self._in_transaction():
+                self._loop.call_later(0.005, sleep_when_idle)
+            else:
+                time.sleep(seconds)
+
+        self._loop.call_soon_threadsafe(sleep_when_idle)
+
+    def _in_transaction(self) -> bool:
+        for bot, _ in self.runner.running:
+            connection = getattr(bot.service.db, "_conn", None)  # a SQLite file's one connection (storage/db.py)
+            if isinstance(connection, aiosqlite.Connection) and connection.in_transaction:
+                return True
+        return False
 
     async def close(self) -> None:
         """Stop the bot (after a pause, once it is over) and its loop."""

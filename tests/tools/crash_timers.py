@@ -139,6 +139,8 @@ def timer_checks(games: dict[int, GameCheck], messages: Iterable[FakeMessage], w
         stamp = f"<t:{int(deadline)}:R>"
         if not any(stamp in c and "<@" in c for c in said.get(gid, [])):
             fired_at = first_seen - watch.interval
+            if gid in games and _decided_by_a_computer(games[gid], fired_at):
+                continue  # a computer seat's turn ran late (a restart): there is no person to remind
             if _kill_after(fired_at, kills) and gid in games and _moved_on(games[gid], fired_at):
                 # Killed as it fired: the reminder stays owed by the dead process until its heartbeat runs out, and
                 # the game moved on before then (its forfeit, a move), so the reminder no longer applies and is
@@ -158,6 +160,14 @@ def _times(n: int) -> str:
 # How long a killed process's owed announcement waits for another process: its heartbeat running out
 # (bot/service/heartbeat.py PROCESS_TTL) and the timer loop's next look for owed work.
 OWED_TAKEOVER = 10.0 + 5.0
+
+
+def _decided_by_a_computer(game: GameCheck, since: float) -> bool:
+    """Whether the game's next logged action after `since` was a computer seat running out of time: the reminder
+    that fired before it was that seat's."""
+    computers = {s.seat for s in game.seats if s.user_id is None}
+    after = [r for r in game.rows if r.at > since]
+    return bool(after) and after[0].seat in computers and after[0].action == TIMEOUT
 
 
 def _moved_on(game: GameCheck, since: float) -> bool:
