@@ -11,6 +11,7 @@ interaction, at least see the truth on the board).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import random
@@ -145,6 +146,12 @@ async def test_chopsticks_goes_on_across_gateway_faults_that_resume(
             return fake.hub.resume_count == count and fake.hub.is_ready
 
         await fake.wait_until(resumed)
+        # The fake counts the RESUME once it has sent the replayed events; the bot reads them a moment later.
+        def replayed(channel: int = lounge.id) -> bool:
+            return bot.get_channel(channel) is not None
+
+        with contextlib.suppress(TimeoutError):
+            await fake.wait_until(replayed, timeout=5)
         assert bot.get_channel(lounge.id) is not None, f"{name}: the missed CHANNEL_CREATE was not replayed"
         before = _position(board)
         await _play_one(world, board)
