@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.service import GameService
 from storage.connection import AnyDatabase, open_database
 
 
@@ -17,3 +18,13 @@ async def two(database_target: str) -> AsyncIterator[tuple[AnyDatabase, AnyDatab
     yield first, second
     await first.close()
     await second.close()
+
+
+@pytest.fixture
+async def service(database_target: str) -> AsyncIterator[GameService]:
+    """The service on a new database (each database in turn); a module that needs another one defines its own."""
+    db = await open_database(database_target)
+    try:
+        yield GameService(db)
+    finally:
+        await db.close()

@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-
-import pytest
 
 from bot.service import GameService, Player
 from games.engines import computer_player, replay
 from games.generals.setup import FORMATIONS, compact, formation
-from storage.connection import open_database
 
 ALICE = 101
-
-
-@pytest.fixture
-async def service(database_target: str) -> AsyncIterator[GameService]:
-    db = await open_database(database_target)
-    try:
-        yield GameService(db)
-    finally:
-        await db.close()
 
 
 async def _against_the_bot(service: GameService) -> tuple[int, list[tuple[int, str]]]:

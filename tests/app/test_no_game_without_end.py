@@ -4,25 +4,12 @@ ended by a logged stop, never played on. (The same through Discord: tests/bot/te
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from bot.service import GameEnded, GameService, Player
 from games.engines import replay
-from storage.connection import open_database
 
 ALICE = 101
-
-
-@pytest.fixture
-async def service(database_target: str) -> AsyncIterator[GameService]:
-    db = await open_database(database_target)
-    try:
-        yield GameService(db)
-    finally:
-        await db.close()
 
 
 async def _log(service: GameService, game_id: int) -> list[tuple[int, str]]:

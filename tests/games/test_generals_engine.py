@@ -11,21 +11,11 @@ from games import GameError, GameOverError, InvalidStateError, NotYourTurnError,
 from games.generals import GeneralsState, Rank, Result, Settings, SetupError, import_grid, public_log_text
 from games.generals.computer import bot_action
 from games.generals.pieces import FULL_ARMY
+from tests.support.generals import QUIET
 
 COMPACT_A = "5G,4G,3G,2G,1G,COL,LTC,MAJ,CPT/1LT,2LT,SGT,PVT,PVT,PVT,PVT,PVT,PVT/SPY,SPY,FLG,.,.,.,.,.,."
 COMPACT_B = ".,.,.,.,.,.,FLG,SPY,SPY/PVT,PVT,PVT,PVT,PVT,PVT,SGT,2LT,1LT/CPT,MAJ,LTC,COL,1G,2G,3G,4G,5G"
 
-# A quiet position: side A in capitals, side B in lower case, rank 8 on top.
-QUIET = """
-8 | .   .   .   .   .   .   .   .   flg
-7 | .   .   .   .   .   .   .   .   .
-6 | .   .   .   .   .   .   .   .   .
-5 | pvt .   .   .   .   .   .   .   .
-4 | .   .   .   .   MAJ pvt .   .   .
-3 | .   .   .   .   SGT .   .   .   .
-2 | .   .   .   .   .   .   .   .   .
-1 | FLG .   .   .   .   .   .   .   .
-"""
 
 
 def play(state: GeneralsState, *texts: str) -> GeneralsState:

@@ -21,6 +21,7 @@ from games.generals.rules import QUIET_LIMIT
 from games.sucker import Phase, SuckerState
 from games.sucker.description import RULES as SUCKER_RULES
 from games.sucker.rules import DECISION_LIMIT
+from tests.support.generals import QUIET
 
 BIG = {"hands": 4, "rollover": 10}
 
@@ -103,20 +104,10 @@ def test_chopsticks_rules_texts_state_the_limit() -> None:
 
 
 # ----- Game of the Generals: a draw after 500 moves of play, or 100 without a challenge --------------------------
-QUIET_BOARD = """
-8 | .   .   .   .   .   .   .   .   flg
-7 | .   .   .   .   .   .   .   .   .
-6 | .   .   .   .   .   .   .   .   .
-5 | pvt .   .   .   .   .   .   .   .
-4 | .   .   .   .   MAJ pvt .   .   .
-3 | .   .   .   .   SGT .   .   .   .
-2 | .   .   .   .   .   .   .   .   .
-1 | FLG .   .   .   .   .   .   .   .
-"""
 
 
 def _shuffle(state: GeneralsState, moves: int) -> GeneralsState:
-    """`moves` quiet moves: the Major and the far Private step back and forth (from QUIET_BOARD, A to move)."""
+    """`moves` quiet moves: the Major and the far Private step back and forth (from QUIET, A to move)."""
     cycle = ["e4-d4", "a5-a6", "d4-e4", "a6-a5"]
     for i in range(moves):
         seat = state.current_player()
@@ -127,13 +118,13 @@ def _shuffle(state: GeneralsState, moves: int) -> GeneralsState:
 
 def test_a_generals_game_is_drawn_after_100_moves_without_a_challenge_whatever_the_setting() -> None:
     for settings in (Settings(), Settings(no_challenge_draw=400)):
-        state = _shuffle(GeneralsState.from_board(QUIET_BOARD, settings), QUIET_LIMIT - 1)
+        state = _shuffle(GeneralsState.from_board(QUIET, settings), QUIET_LIMIT - 1)
         assert state.outcome() is None
         drawn = _shuffle(state, 1)
         outcome = drawn.outcome()
         assert outcome is not None and outcome.is_draw and outcome.reason is EndReason.NO_CHALLENGE_DRAW
     # A smaller setting still draws sooner.
-    early = _shuffle(GeneralsState.from_board(QUIET_BOARD, Settings(no_challenge_draw=10)), 10).outcome()
+    early = _shuffle(GeneralsState.from_board(QUIET, Settings(no_challenge_draw=10)), 10).outcome()
     assert early is not None and early.reason is EndReason.NO_CHALLENGE_DRAW
 
 
@@ -143,7 +134,7 @@ def test_a_generals_game_is_drawn_after_500_moves_of_play_and_setting_up_is_no_m
         state = state.apply_text(seat, state.expand(seat, "formation:balanced", random.Random(seat)))
         state = state.apply_text(seat, "ready")
     assert state.began() and state.ply == 0  # the setup counted no move
-    board = GeneralsState.from_board(QUIET_BOARD)
+    board = GeneralsState.from_board(QUIET)
     almost = replace(board, ply=GENERALS_MOVES - 1)
     drawn = _shuffle(almost, 1)
     outcome = drawn.outcome()
@@ -152,7 +143,7 @@ def test_a_generals_game_is_drawn_after_500_moves_of_play_and_setting_up_is_no_m
 
 
 def test_a_generals_game_stored_before_the_limits_loads_without_them() -> None:
-    data = GeneralsState.from_board(QUIET_BOARD).to_dict()
+    data = GeneralsState.from_board(QUIET).to_dict()
     for key in ("move_limit", "quiet_limit"):
         del data["settings"][key]
     old = GeneralsState.from_dict(data)

@@ -78,3 +78,16 @@ def to_move(board: FakeMessage) -> int | None:
     """The user id the board says is to move (None in setup or once the game is over)."""
     found = re.search(r"▶ <@(\d+)> to move", board.text())
     return int(found.group(1)) if found else None
+
+
+# A quiet position: side A in capitals, side B in lower case, rank 8 on top.
+QUIET = """
+8 | .   .   .   .   .   .   .   .   flg
+7 | .   .   .   .   .   .   .   .   .
+6 | .   .   .   .   .   .   .   .   .
+5 | pvt .   .   .   .   .   .   .   .
+4 | .   .   .   .   MAJ pvt .   .   .
+3 | .   .   .   .   SGT .   .   .   .
+2 | .   .   .   .   .   .   .   .   .
+1 | FLG .   .   .   .   .   .   .   .
+"""
