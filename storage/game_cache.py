@@ -27,6 +27,10 @@ class RecordCache:
         # Versions this process is committing right now (game -> version): known here a moment before the commit
         # resolves and `remember` runs, so that a drawing meanwhile does not take them for another process's.
         self._writing: dict[int, int] = {}
+        # The last version of each game seen ending (no longer kept): a read that began before the game ended and
+        # returns after must not bring the game back as still being played, or the next board drawn from memory
+        # would show the position before its end.
+        self._ended: OrderedDict[int, int] = OrderedDict()
 
     def get(self, game_id: int) -> GameRecord | None:
         record = self._records.get(game_id)
@@ -40,8 +44,14 @@ class RecordCache:
         known = self._records.get(record.id)
         if known is not None and known.version > record.version:
             return
+        if record.version <= self._ended.get(record.id, -1):
+            return
         if record.status not in KEPT_STATUSES:
             self._records.pop(record.id, None)
+            self._ended[record.id] = record.version
+            self._ended.move_to_end(record.id)
+            if len(self._ended) > self._limit:
+                self._ended.popitem(last=False)
             return
         self._records[record.id] = record
         self._records.move_to_end(record.id)

@@ -194,9 +194,11 @@ def test_the_cache_keeps_the_newest_version_of_games_being_played_only() -> None
     assert (record := cache.get(1)) is not None and record.version == 3
     cache.remember(_record(4, status="finished"))  # over: an archiving run may change it, nobody moves in it
     assert cache.get(1) is None
-    for game_id in (1, 2, 3):
+    cache.remember(_record(3))  # a read that began before the game ended must not bring it back as being played
+    assert cache.get(1) is None
+    for game_id in (5, 6, 7):
         cache.remember(_record(1, game_id=game_id))
-    assert cache.get(1) is None and len(cache) == 2, "the least recently used goes first"
+    assert cache.get(5) is None and len(cache) == 2, "the least recently used goes first"
 
 
 async def test_a_rolled_back_write_is_not_kept_in_memory(db: Database) -> None:
