@@ -45,16 +45,20 @@ def computer_targets(kind: str) -> tuple[str, str]:
     return description.engine, description.computer
 
 
-def computer_move(engine: str, computer: str, snapshot: Mapping[str, Any], seat: int, level: str) -> str:
+def computer_move(engine: str, computer: str, snapshot: Mapping[str, Any], seat: int, level: str,
+                  seed: str | None = None) -> str:
     """The text of the action the computer player `computer` takes at `level` for `seat`, in the game of `engine`
     stored as `snapshot` (`computer_targets` names both).
 
     Plain data in and out, so that the bot can run it in another process (whose registry need not know the game:
     a kind registered at run time). Its randomness is the operating system's, drawn here: nobody can foresee or
     reconstruct a computer player's choices (its hidden setup above all) from anything public, and the chosen
-    action, which the move log stores, replays exactly."""
+    action, which the move log stores, replays exactly. Only a test pins it, with a `seed` (the golden transcripts,
+    tests/tools/transcript.py): the bot passes one only when its service was given one (`GameService.computer_seed`),
+    which no setting does."""
     state = _state_class(engine).from_dict(snapshot)
-    return _computer(computer)(state, seat, level, random.SystemRandom()).text()
+    rng = random.SystemRandom() if seed is None else random.Random(seed)
+    return _computer(computer)(state, seat, level, rng).text()
 
 
 def replay(kind: str, initial: Mapping[str, Any], moves: Iterable[tuple[int, str]]) -> GameState[Any, Any]:

@@ -79,7 +79,8 @@ class GameTurns(ServiceParts):
         engine, computer = computer_targets(game.record.kind)
         # In the game's turn among the work waiting for a thinking worker (bot/workers.py): one game's bots never
         # hold up another's, nor does a person's burst of anything.
-        text = await workers.think(computer_move, engine, computer, game.state.to_dict(), seat, level,
+        seed = None if self.computer_seed is None else f"{self.computer_seed}:{game_id}:{game.record.version}"
+        text = await workers.think(computer_move, engine, computer, game.state.to_dict(), seat, level, seed,
                                    owner=workers.game(game_id))
         new_state = game.state.apply_text(seat, text)
         try:

@@ -96,6 +96,10 @@ class GameService(GameSetup, GameTimers, GameTurns):
         # Where new games draw their public randomness (who moves first, ...); None: the operating system's.
         # Tests pin it to play the same game twice and compare everything the bot sent.
         self.rng: random.Random | None = None
+        # Where computer players draw their choices: None (always, in the bot) for the operating system's, which nobody
+        # can foresee; a test sets a seed to replay the same game (tests/tools/transcript.py). Each move then draws
+        # from this seed, the game and its version, so that games played side by side do not disturb each other.
+        self.computer_seed: str | None = None
         self._locks = KeyedLocks()
         self.pace = StartPace()  # how fast each person may start games and tables (starts.py)
         self._states = EngineStates()  # rebuilt from JSON once per version of a game being played, not per click

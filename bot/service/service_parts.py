@@ -19,6 +19,7 @@ class ServiceParts:
     store: GameStore
     db: AnyDatabase
     clock: Callable[[], float]
+    computer_seed: str | None  # pins computer players' choices, for tests only (games.py)
     holder: str  # this process, in the leases it holds (storage/leases.py)
     _locks: KeyedLocks
 
