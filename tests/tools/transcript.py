@@ -163,14 +163,14 @@ def watch_actions(table: Table) -> None:
 
     async def on_click(user: FakeUser, message: FakeMessage, custom_id: str, **kwargs: Any) -> InteractionResult:
         kwargs.setdefault("timeout", 30)
-        return await step(user, f"clicks [{_label(message, custom_id)}] on <{message.id}>",
+        return await step(user, f"clicks [{_label(message, custom_id)}] on <message:{message.id}>",
                           lambda: click(user, message, custom_id, **kwargs))
 
     async def on_select(user: FakeUser, message: FakeMessage, custom_id: str, values: Sequence[str],
                         **kwargs: Any) -> InteractionResult:
         kwargs.setdefault("timeout", 30)
         menu, label = _option(message, custom_id, values[0])
-        return await step(user, f"chooses “{label}” in «{menu}» on <{message.id}>",
+        return await step(user, f"chooses “{label}” in «{menu}» on <message:{message.id}>",
                           lambda: select(user, message, custom_id, values, **kwargs))
 
     async def on_submit(user: FakeUser, shown: InteractionResult, values: Mapping[str, Any],

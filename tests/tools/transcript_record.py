@@ -26,6 +26,8 @@ USER = re.compile(r"<@!?([0-9]+)>")
 CHANNEL = re.compile(r"<#([0-9]+)>")
 ROLE = re.compile(r"<@&([0-9]+)>")
 COMMAND = re.compile(r"</([^:>]+):[0-9]+>")
+MESSAGE = re.compile(r"<message:([0-9]+)>")  # a message the transcript refers to (an action's)
+LINK = re.compile(r"discord\.com/channels/([0-9]+|@me)/([0-9]+)(?:/([0-9]+))?")
 INDENT = "    │ "
 
 
@@ -144,10 +146,30 @@ class Recorder:
         self.names[snowflake] = f"id{self._unknown}"
         return self.names[snowflake]
 
+    def _channel_name(self, snowflake: int) -> str:
+        """A channel's or thread's name (a thread opened on a message has that message's id)."""
+        channel = self.fake.channels.get(snowflake)
+        if snowflake not in self.names and channel is not None:
+            self.names[snowflake] = "#" + channel.name if channel.guild_id is not None else "DMs"
+        return self._name(snowflake)
+
+    def _link(self, match: re.Match[str]) -> str:
+        guild, channel, message = match.group(1), match.group(2), match.group(3)
+        words = f"discord.com/channels/{self._name(int(guild)) if guild.isdigit() else guild}/"
+        words += self._channel_name(int(channel))
+        return words + (f"/{self._message_name(int(message))}" if message else "")
+
+    def _message_name(self, snowflake: int) -> str:
+        if snowflake not in self.numbers and snowflake in self.fake.messages:
+            self.numbers[snowflake] = len(self.numbers) + 1
+        return f"message {self.numbers[snowflake]}" if snowflake in self.numbers else self._name(snowflake)
+
     def clean(self, text: str) -> str:
         """Mentions, ids and timestamps in stable words."""
+        text = LINK.sub(self._link, text)
+        text = MESSAGE.sub(lambda m: self._message_name(int(m.group(1))), text)
         text = USER.sub(lambda m: self._name(int(m.group(1))), text)
-        text = CHANNEL.sub(lambda m: self._name(int(m.group(1))), text)
+        text = CHANNEL.sub(lambda m: self._channel_name(int(m.group(1))), text)
         text = ROLE.sub(lambda m: "@role:" + self._name(int(m.group(1))), text)
         text = COMMAND.sub(lambda m: f"/{m.group(1)}", text)
         text = TIMESTAMP.sub(self._timestamp, text)
@@ -202,21 +224,26 @@ class Recorder:
         self.lines.append(f"  {self.names[who.id]} only · ⚠ the interaction failed: {'; '.join(errors)}")
 
     def flush(self) -> None:
-        """Write every message the last step touched, once, as it stands now, then the threads' changes."""
+        """Write every message the last step touched, once, as it stands now: after the threads the step opened,
+        before those it closed."""
         touched, self._touched = self._touched, {}
+        self._threads_changed(opened=True)
         for touch in sorted(touched.values(), key=self._place):
             self._message(touch)
+        self._threads_changed(opened=False)
+
+    def _threads_changed(self, *, opened: bool) -> None:
         for channel in list(self.fake.channels.values()):
             if not channel.is_thread:
                 continue
             state = (channel.archived, channel.locked)
             before = self._threads.get(channel.id)
-            if before == state:
+            if before == state or (before is None) != opened:
                 continue
             self._threads[channel.id] = state
             kind = "private thread" if channel.type == CHANNEL_PRIVATE_THREAD else "thread"
             if before is None:
-                parent = self._name(channel.parent_id) if channel.parent_id else "?"
+                parent = self._channel_name(channel.parent_id) if channel.parent_id else "?"
                 self.lines.append(f"  {parent} · {kind} #{channel.name} opened")
             else:
                 words = [w for w, on in (("archived", channel.archived), ("locked", channel.locked)) if on]
@@ -243,7 +270,7 @@ class Recorder:
         channel = self.fake.channels[message.channel_id]
         if channel.is_dm:
             return f"DM to {self._name(channel.recipient_id or 0)}"
-        where = self._name(channel.id)
+        where = self._channel_name(channel.id)
         if message.ephemeral:
             meta = message.interaction_metadata or {}
             user = int((meta.get("user") or {}).get("id", 0))
@@ -253,7 +280,7 @@ class Recorder:
     def _message(self, touch: Touch) -> None:
         message = touch.message
         known = message.id in self.numbers
-        label = self._name(message.id) if known or not touch.deleted else ""
+        label = self._message_name(message.id) if known or not touch.deleted else ""
         if touch.created and touch.deleted:
             self.lines.append(f"  {self._audience(message)} · a message posted and deleted at once")
             return
@@ -267,7 +294,7 @@ class Recorder:
         if touch.created and message.message_reference:
             reference = message.message_reference.get("message_id")
             if reference:
-                head += f" · replying to {self._name(int(reference))}"
+                head += f" · replying to {self._message_name(int(reference))}"
         self.lines.append(head)
         self.lines.extend(INDENT + line for line in self.render(message))
 
@@ -397,6 +424,7 @@ class Recorder:
         for user in people:
             got = [m for m in self.fake.notifications(user) if m.id in self.numbers]
             unseen = len(self.fake.notifications(user)) - len(got)
-            words = [self._name(m.id) + (" (DM)" if self.fake.channels[m.channel_id].is_dm else "") for m in got]
+            words = [self._message_name(m.id) + (" (DM)" if self.fake.channels[m.channel_id].is_dm else "")
+                     for m in got]
             line = f"  {self.names[user.id]}: {len(got)}" + (f" — {', '.join(words)}" if words else "")
             self.lines.append(line + (f" (and {unseen} in the part not shown)" if unseen else ""))
