@@ -307,7 +307,7 @@ class Recorder:
         pictures = {str(a.get("filename")): a for a in message.attachments}
         shown: set[str] = set()
         for embed in message.embeds:
-            out.extend(self._embed(embed, pictures, shown))
+            out.extend(self._embed(message, embed, pictures, shown))
         for name, attachment in pictures.items():
             if name not in shown:
                 out.append(self._picture(message, attachment))
@@ -317,7 +317,8 @@ class Recorder:
             out.append("(empty)")
         return out
 
-    def _embed(self, embed: dict[str, Any], pictures: dict[str, dict[str, Any]], shown: set[str]) -> list[str]:
+    def _embed(self, message: FakeMessage, embed: dict[str, Any], pictures: dict[str, dict[str, Any]],
+               shown: set[str]) -> list[str]:
         out = ["┌─ embed"]
         author = (embed.get("author") or {}).get("name")
         if author:
@@ -339,7 +340,7 @@ class Recorder:
                 shown.add(name)
                 attachment = pictures.get(name)
                 out.append("│ " + (f"{key}: " if key != "image" else "") + (
-                    self._picture(None, attachment) if attachment else f"picture {name} (missing!)"))
+                    self._picture(message, attachment) if attachment else f"picture {name} (missing!)"))
             elif url:
                 out.append(f"│ {key}: {url}")
         footer = (embed.get("footer") or {}).get("text")
@@ -350,18 +351,20 @@ class Recorder:
         out.append("└─")
         return out
 
-    def _picture(self, message: FakeMessage | None, attachment: dict[str, Any]) -> str:
+    def _picture(self, message: FakeMessage, attachment: dict[str, Any]) -> str:
+        """A picture in words: its file name, its size and its caption. With a pictures directory it is saved there as
+        <scenario>-<lang>-<running number>-message<N>-<file name>, the transcript's text staying the same."""
         data = self.fake.attachment_bytes(attachment)
         size = png_size(data)
         words = f"🖼 picture {attachment.get('filename')}"
         words += f", {size[0]}x{size[1]} px" if size else f", {len(data)} bytes"
         if attachment.get("description"):
             words += f", caption “{self.clean(str(attachment['description']))}”"
-        if self.pictures is not None:
+        if self.pictures is not None and not self.muted:
             self._pictures_saved += 1
-            target = self.pictures / f"{self.prefix}{self._pictures_saved:03d}-{attachment.get('filename')}"
-            target.write_bytes(data)
-            words += f" (saved as {target.name})"
+            number = self._message_name(message.id).replace(" ", "")
+            name = f"{self.prefix}{self._pictures_saved:03d}-{number}-{attachment.get('filename')}"
+            (self.pictures / name).write_bytes(data)
         return words
 
     def _component(self, item: dict[str, Any]) -> list[str]:
