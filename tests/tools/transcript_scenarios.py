@@ -203,8 +203,14 @@ async def sucker_until_end(table: Table, status: FakeMessage, seats: dict[int, F
             return
         if seat not in seats:
             raise ScenarioError(f"seat {seat} is to decide but no person sits there")
-        await decide(table, status, seats[seat], state, rng)  # type: ignore[arg-type]
+        await decide(table, _decisions(table, state.turn) or status, seats[seat], state, rng)  # type: ignore[arg-type]
     raise ScenarioError(f"the So Long Sucker game did not end in {most} decisions")
+
+
+def _decisions(table: Table, turn: int) -> FakeMessage | None:
+    """The message that carries the decision controls of `turn` (the status message, or wherever they are drawn)."""
+    return next((m for m in reversed(list(table.fake.messages.values())) if not m.deleted and not m.ephemeral
+                 and any(re.match(rf"sks?:{GAME}:{turn}:", c) for c in m.custom_ids())), None)
 
 
 # Four players late in a game (seats: alice red, bob blue, carol green, dave yellow): alice to play her last chip;
