@@ -4,9 +4,10 @@ An AST check of the Discord layer (bot/): every expression that becomes somethin
 an embed's title, description, fields, footer and author, a button's or a menu's label and placeholder, a menu
 option's label and description, a modal's title, a suggestion's name, a thread's name, a refusal raised to be shown)
 is followed back through the names, helper functions of the same module, joins and concatenations it is built from;
-a string literal or an f-string with a letter in it found on the way is English the reader may not speak. Such
-words must be a `Text` (`Plural`, `TextIn`) rendered with `say(...)`/`render(...)` where shown: what those calls
-return is trusted, as is data (a name, a code, a number).
+a string literal or an f-string with a letter in it found on the way is English the reader may not speak, and so is
+a Text shown without `say(...)` or formatted into an f-string (`f"**{description.title}**"`, `f"{title_of(kind)}"`).
+Such words must be a `Text` (`Plural`, `TextIn`) rendered with `say(...)`/`render(...)` where shown: what those
+calls return is trusted, as is data (a name, a code, a number).
 
 Slash commands' own names, descriptions and choices are not checked here: discord.py's translator localises them
 (bot/translator.py) and tests/bot/test_i18n.py fails on any without a translation.
@@ -53,6 +54,8 @@ _REFUSALS = {"ServiceError", "StaleStateError", "CheckFailure", "NoPrivateMessag
 _TRANSLATED = {"say", "render", "command_words"}
 # Texts: right as a refusal (rendered where it is answered), but shown elsewhere without `say` they read as English.
 _TEXTS = {"Text", "TextIn", "Plural", "Joined", "Command", "OptionName", "Typed", "both", "either", "versus"}
+# A game description's words (Texts): formatted into an f-string, they show their English.
+_GAME_WORDS = {"title", "summary", "rules", "turn_word"}
 # str methods whose result is made of the string they are called on (and, for join, the parts given).
 _STR_METHODS = {"join", "strip", "rstrip", "lstrip", "removeprefix", "removesuffix", "upper", "lower", "capitalize",
                 "title", "format", "replace", "ljust", "rjust", "center"}
@@ -140,8 +143,12 @@ class _Checker:
         appended, extended or inserted; never what a function nested in it gives a name of its own."""
         for node in _walk_scope(scope):
             if isinstance(node, ast.Assign):
-                if any(isinstance(target, ast.Name) and target.id == name for target in node.targets):
-                    yield node.value
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and target.id == name:
+                        yield node.value
+                    elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):  # a, b = x, y
+                        yield from (value for element, value in zip(target.elts, node.value.elts, strict=False)
+                                    if isinstance(element, ast.Name) and element.id == name)
             elif isinstance(node, ast.AnnAssign | ast.AugAssign):
                 if isinstance(node.target, ast.Name) and node.target.id == name and node.value is not None:
                     yield node.value
@@ -167,6 +174,7 @@ class _Checker:
             for part in expr.values:
                 if isinstance(part, ast.FormattedValue):
                     self.follow(part.value, sink, scope)
+                    self.formatted(part.value, part, sink, scope)
         elif isinstance(expr, ast.BinOp):
             self.follow(expr.left, sink, scope)
             self.follow(expr.right, sink, scope)
@@ -187,6 +195,24 @@ class _Checker:
             self.follow_name(expr.id, sink, scope)
         elif isinstance(expr, ast.Call):
             self.follow_call(expr, sink, scope)
+
+    def formatted(self, value: ast.expr, part: ast.FormattedValue, sink: ast.AST, scope: ast.AST,
+                  depth: int = 0) -> None:
+        """A text formatted into an f-string is its English: a game's words (its title, summary, ...) or a Text."""
+        if isinstance(value, ast.Attribute) and value.attr in _GAME_WORDS:
+            self.report_formatted(part, f"{{…{value.attr}}}", sink)
+        elif isinstance(value, ast.Call) and _call_name(value) in _TEXTS | {"title_of"}:
+            self.report_formatted(part, f"{{{_call_name(value)}(…)}}", sink)
+        elif isinstance(value, ast.Name) and depth < 3:
+            for where in (scope, self.module.tree):
+                for assigned in self.assignments(value.id, where):
+                    self.formatted(assigned, part, sink, scope, depth + 1)
+
+    def report_formatted(self, part: ast.FormattedValue, what: str, sink: ast.AST) -> None:
+        where = (f"bot/{self.module.name}:{part.lineno} f-string part {what} shows its English "
+                 f"(shown at line {getattr(sink, 'lineno', '?')})")
+        if where not in self.module.found:
+            self.module.found.append(where)
 
     def follow_name(self, name: str, sink: ast.AST, scope: ast.AST) -> None:
         for where in (scope, self.module.tree) if scope is not self.module.tree else (scope,):
