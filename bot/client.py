@@ -23,7 +23,7 @@ from bot.config import Settings
 from bot.drawn import DrawnBoards
 from bot.endings import RematchButton, ReplayFromStartButton, announce_ending
 from bot.errors import reply_with_error
-from bot.i18n import Languages
+from bot.i18n import Languages, Say
 from bot.lobby import LobbyButton, show_closed
 from bot.notifications import NotificationsCog, Notifier
 from bot.presenter import GamePresenter
@@ -39,6 +39,7 @@ from bot.service.timers import Fence, TimerLoop, Undeliverable
 from bot.translator import CommandTranslator
 from bot.validation import TabletopTree, answer_unhandled_component
 from games.registry import descriptions
+from games.text import Text
 from storage import BotStateStore, Database
 from storage.connection import AnyDatabase, open_database
 from storage.deals import DealStore
@@ -276,7 +277,7 @@ class TabletopBot(commands.Bot):
     def presenter(self, kind: str) -> GamePresenter:
         presenter = self.presenters.get(kind)
         if presenter is None:
-            raise ServiceError("This game is not available on this bot right now.")
+            raise ServiceError(Text("This game is not available on this bot right now."))
         return presenter
 
     async def check_game(self, interaction: discord.Interaction[Any], kind: str, game_id: int) -> None:
@@ -383,7 +384,9 @@ class TabletopBot(commands.Bot):
                             log.info("another process took over posting the board of game %s anew", game_id)
                             return
                         channel = self.get_partial_messageable(result.game.channel_id, guild_id=result.game.guild_id)
-                        sent = await channel.send(f"Game #{result.id}: its board again, after a restart of the bot.")
+                        say = Say(await self.languages.public(result.game.guild_id))
+                        sent = await channel.send(say(Text("Game #{number}: its board again, after a restart of the "
+                                                           "bot.", number=result.id)))
                         result = await self.service.set_message(result.id, sent.id)
                 finally:
                     await self.service.let_go_of(key)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import Button, CustomId
-from bot.i18n import Say
+from bot.i18n import Say, command_words
 from bot.service import ServiceError
 from bot.service.lobbies import LobbyService
 from bot.words import duration
@@ -33,7 +33,10 @@ def lobby_embed(lobby: LobbyRecord, bot_user_id: int | None, title: Text | str, 
     """The lobby as the table sees it (in the server's language: `say`)."""
     members = []
     for i, m in enumerate(lobby.members, start=1):
-        who = f"<@{m.user_id}>" if m.user_id is not None else f"<@{bot_user_id}> (bot, {m.bot})"
+        # A computer seat in words, its level as the commands' `level` choices name it in the reader's language.
+        who = (f"<@{m.user_id}>" if m.user_id is not None
+               else say(Text("{bot} (computer, level: {level})", bot=f"<@{bot_user_id}>",
+                             level=command_words(str(m.bot), say.language))))
         members.append(say(Text("{i}. {who} — host", i=i, who=who)) if m.user_id == lobby.host_id else f"{i}. {who}")
     lines = [*(say(rule) for rule in rules), say(Text("{time}.", time=per_turn(lobby.kind, lobby.turn_timeout))), "",
              say(Text("**Players ({count}/{most})**", count=len(lobby.members), most=lobby.max_players)), *members,

@@ -1,4 +1,4 @@
-"""Wordings more than one part of the bot uses: counted nouns, and how a closed challenge reads.
+"""Wordings more than one part of the bot uses: how a closed challenge reads, and durations.
 
 Kept in one place so that every game says the same thing the same way (a challenge of any game "has expired").
 """
@@ -6,12 +6,6 @@ Kept in one place so that every game says the same thing the same way (a challen
 from __future__ import annotations
 
 from games.text import Text
-
-
-def plural(count: int, noun: str, plural_noun: str | None = None) -> str:
-    """The count with its noun: "1 game", "2 games", "0 games"; irregular plurals are given ("loss", "losses")."""
-    word = noun if count == 1 else (plural_noun if plural_noun is not None else noun + "s")
-    return f"{count} {word}"
 
 
 def closed_challenge_line(status: str, challenger: Text | str, opponent: Text | str,

@@ -13,7 +13,7 @@ from bot.components import Button, CustomId
 from bot.i18n import Say, command_words
 from bot.service import ServiceError
 from games.registry import GameDescription, descriptions
-from games.text import Command, Joined, Text
+from games.text import Command, Joined, Plural, Text
 
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
 MAX_CONTENT = 2000  # Discord's limit on a message's content
@@ -29,8 +29,11 @@ def help_embed(bot: Any, say: Say) -> discord.Embed:
              say(Text("The buttons below show each game's rules, and how to start one.")), ""]
     for game in descriptions():
         if game.bot_levels:
-            heading = Text("**{game}** ({players}; against me: {levels})", game=game.title,
-                           players=game.player_range(), levels=", ".join(game.bot_levels))
+            # The levels as the commands' own `level` choices name them, in the reader's language.
+            levels = ", ".join(command_words(level, say.language) for level in game.bot_levels)
+            heading = Plural("**{game}** ({players}; against me: {levels})",
+                             "**{game}** ({players}; against me: {levels})", len(game.bot_levels), game=game.title,
+                             players=game.player_range(), levels=levels)
         else:
             heading = Text("**{game}** ({players})", game=game.title, players=game.player_range())
         # A command mention: Discord shows it clickable, and in the reader's language.
@@ -109,7 +112,8 @@ def _other_commands(bot: Any, say: Say) -> list[str]:
     """The bot's commands that belong to no game (ladders, replays, settings...), as the tree has them."""
     games = {group.name for game in descriptions() if (group := _game_group(bot, game.kind)) is not None}
     slash = bot.tree.get_commands(type=discord.AppCommandType.chat_input)
-    return [f"`/{command.name}`: {command_words(command.description, say.language)}"
+    # Each named as its reader's Discord shows it (a clickable mention, or the name in their language).
+    return [f"{say(command_mention(bot, command.name))}: {command_words(command.description, say.language)}"
             for command in sorted(slash, key=lambda c: c.name) if command.name not in games and command.name != "help"]
 
 

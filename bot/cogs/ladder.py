@@ -14,35 +14,42 @@ from bot.components import Button, CustomId
 from bot.i18n import Say
 from bot.service import ServiceError
 from bot.service.ratings import PROVISIONAL_GAMES, display_rating, is_provisional
-from bot.words import plural
 from games.registry import descriptions
-from games.text import Text
+from games.text import Command, Joined, Plural, Text, TextIn, Typed
 from storage.ratings import GLOBAL, RatingRow, RatingStore, favourite_opponent
 
 PAGE = 10
 Scope = Literal["server", "global"]
 COLOUR = discord.Colour.from_rgb(241, 196, 15)
 # What the number on a ladder means, in words (it is 1000 + 40 (mu - 3 sigma) of the player's openskill rating).
-RATING_MEANING = (f"rating: a cautious estimate of skill; it settles after {PROVISIONAL_GAMES} games "
-                  "(provisional until then)")
+RATING_MEANING = Plural("rating: a cautious estimate of skill; it settles after {count} game (provisional until then)",
+                        "rating: a cautious estimate of skill; it settles after {count} games (provisional until "
+                        "then)", PROVISIONAL_GAMES)
 
 
-def _streak(streak: int) -> str:
+def _streak(streak: int) -> Text:
     """A signed streak in words: wins when positive, losses when negative."""
     if streak > 0:
-        return plural(streak, "win") + " in a row"
+        return Plural("{count} win in a row", "{count} wins in a row", streak)
     if streak < 0:
-        return plural(-streak, "loss", "losses") + " in a row"
-    return "no streak"
+        return Plural("{count} loss in a row", "{count} losses in a row", -streak)
+    return Text("no streak")
 
 
-def _rating(row: RatingRow) -> str:
-    return f"{display_rating(row)}" + (" (provisional)" if is_provisional(row) else "")
+def _rating(row: RatingRow) -> Text | str:
+    rating = str(display_rating(row))
+    return Text("{rating} (provisional)", rating=rating) if is_provisional(row) else rating
 
 
-def _line(place: int, row: RatingRow, caller: int) -> str:
-    me = " ← you" if row.user_id == caller else ""
-    return f"**{place}.** <@{row.user_id}> · {_rating(row)} · {row.wins}W {row.draws}D {row.losses}L{me}"
+def _record(row: RatingRow) -> Text:
+    """Wins, draws and losses, as a ladder abbreviates them: "3W 1D 2L"."""
+    return Text("{wins}W {draws}D {losses}L", wins=row.wins, draws=row.draws, losses=row.losses)
+
+
+def _line(place: int, row: RatingRow, caller: int) -> Text:
+    line = Text("**{place}.** {player} · {rating} · {record}", place=place, player=f"<@{row.user_id}>",
+                rating=_rating(row), record=_record(row))
+    return Text("{line} ← you", line=line) if row.user_id == caller else line
 
 
 class PageButton(Button, custom_id=CustomId("lb:{kind}:{scope}:{page}", kind=r"[a-z]{1,20}", scope=r"[0-9]{1,20}",
@@ -52,13 +59,16 @@ class PageButton(Button, custom_id=CustomId("lb:{kind}:{scope}:{page}", kind=r"[
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         kind, scope, page = self.fields["kind"], int(self.fields["scope"]), int(self.fields["page"])
         if kind not in {d.kind for d in descriptions()}:
-            raise ServiceError("There is no such ladder; use /leaderboard.")
+            raise ServiceError(Text("There is no such ladder; use {command}.", command=Command("leaderboard")))
         if scope not in (GLOBAL, interaction.guild_id):
-            raise ServiceError("This is another server's ladder; use /leaderboard here.")
+            raise ServiceError(Text("This is another server's ladder; use {command} here.",
+                                    command=Command("leaderboard")))
         cog = interaction.client.get_cog(LadderCog.__cog_name__)
         if not isinstance(cog, LadderCog):
-            raise ServiceError("Ladders are not available on this bot right now.")
-        embed, view = await cog.page(kind, scope, page, interaction.user.id)
+            raise ServiceError(Text("Ladders are not available on this bot right now."))
+        # The ladder is a message others read too: in the language of the place it is in (as when it was posted).
+        say = Say(await cog.bot.languages.public(interaction.guild_id, interaction.user.id))
+        embed, view = await cog.page(kind, scope, page, interaction.user.id, say)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -76,27 +86,32 @@ class LadderCog(commands.Cog, name="Ladder"):
     @app_commands.describe(game="Which game", scope="This server's ladder, or the global one")
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str,
                           scope: Scope = "server") -> None:
-        if scope == "server" and interaction.guild_id is None:
-            raise ServiceError("There is no server ladder in DMs; use scope: global.")
+        # In DMs there is no server: the ladder of every server is the one to show.
         guild = interaction.guild_id if scope == "server" and interaction.guild_id else GLOBAL
-        embed, view = await self.page(game, guild, 0, interaction.user.id)
+        say = Say(await self.bot.languages.public(interaction.guild_id, interaction.user.id))
+        embed, view = await self.page(game, guild, 0, interaction.user.id, say)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
 
-    async def page(self, kind: str, guild: int, page: int, caller: int) -> tuple[discord.Embed, discord.ui.View]:
+    async def page(self, kind: str, guild: int, page: int, caller: int,
+                   say: Say) -> tuple[discord.Embed, discord.ui.View]:
         # One snapshot: the page, the number of pages and the caller's place agree, whatever games end meanwhile.
         ladder = await self.ratings.page(kind, guild, page, PAGE, caller=caller)
         page, pages, total, rows = ladder.page, ladder.pages, ladder.total, ladder.rows
-        lines = [_line(page * PAGE + i + 1, row, caller) for i, row in enumerate(rows)] or ["No rated games yet."]
+        lines = [say(_line(page * PAGE + i + 1, row, caller)) for i, row in enumerate(rows)]
         if ladder.mine is not None and all(row.user_id != caller for row in rows):
-            lines += ["…", _line(*ladder.mine, caller)]
-        where = "global" if guild == GLOBAL else "this server"
-        embed = discord.Embed(title=f"{title_of(kind)} ladder ({where})", description="\n".join(lines),
+            lines += ["…", say(_line(*ladder.mine, caller))]
+        title = (Text("{game} ladder (global)", game=title_of(kind)) if guild == GLOBAL
+                 else Text("{game} ladder (this server)", game=title_of(kind)))
+        embed = discord.Embed(title=say(title), description="\n".join(lines) or say(Text("No rated games yet.")),
                               colour=COLOUR)
-        embed.set_footer(text=f"Page {page + 1} of {pages} · {plural(total, 'rated player')} · {RATING_MEANING}")
+        embed.set_footer(text=say(Text("Page {page} of {pages} · {players} · {meaning}", page=page + 1, pages=pages,
+                                       players=Plural("{count} rated player", "{count} rated players", total),
+                                       meaning=RATING_MEANING)))
         view = discord.ui.View(timeout=None)
-        view.add_item(PageButton.of(kind=kind, scope=guild, page=max(page - 1, 0), label="◀ Previous",
-                                    disabled=page == 0))
-        view.add_item(PageButton.of(kind=kind, scope=guild, page=page + 1, label="Next ▶", disabled=page + 1 >= pages))
+        view.add_item(PageButton.of(kind=kind, scope=guild, page=max(page - 1, 0),
+                                    label=say(TextIn("button", "◀ Previous")), disabled=page == 0))
+        view.add_item(PageButton.of(kind=kind, scope=guild, page=page + 1, label=say(TextIn("button", "Next ▶")),
+                                    disabled=page + 1 >= pages))
         return embed, view
 
     @app_commands.command(name="history", description="Recent games, shown only to you: yours from everywhere, or a "
@@ -126,39 +141,53 @@ class LadderCog(commands.Cog, name="Ladder"):
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="A player's ratings and record in every game")
-    @app_commands.describe(user="Whose stats (default: yours)")
-    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+    @app_commands.describe(user="Whose stats (default: yours)",
+                           public="Show them to the channel (default: only you see them)")
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None,
+                    public: bool = False) -> None:
         # On a server, everything counted and everyone named comes from that server's games (its ladder and the rated
         # games played there), as /history: whom someone plays with elsewhere is not this server's business. Only the
         # global rating, which the global ladder shows anyone, stands beside it. In DMs: your own, from everywhere.
+        # Shown only to the asker unless they ask to post it (then in the channel's language, as every public message).
         who = user or interaction.user
         guild = interaction.guild_id
         if guild is None and who.id != interaction.user.id:
             raise ServiceError(Text("In DMs, /stats shows only your own stats. Ask about another player in a server "
                                     "you both use."))
-        lines = []
+        lines: list[Text | str] = []
         for description in descriptions():
             kind, title = description.kind, description.title
             overall = await self.ratings.get(kind, GLOBAL, who.id)
             record = await self.ratings.get(kind, guild, who.id) if guild else overall
             if overall is None and record is None:
                 continue
-            lines.append(f"**{title}**")
+            lines.append(Text("**{game}**", game=title))
             if record is not None:
                 rival = await favourite_opponent(self.bot.db, kind, who.id, guild)
-                where = "This server" if guild else "Global"
-                lines.append(f"{where}: {_rating(record)} · {plural(record.games, 'game')}: "
-                             f"{record.wins}W {record.draws}D {record.losses}L")
-                best = f" (best: {_streak(record.best_streak)})" if record.best_streak > 0 else ""
-                lines.append(f"Streak: {_streak(record.streak)}{best}")
+                games = Plural("{count} game", "{count} games", record.games)
+                lines.append(Text("This server: {rating} · {games}: {record}", rating=_rating(record), games=games,
+                                  record=_record(record)) if guild
+                             else Text("Global: {rating} · {games}: {record}", rating=_rating(record), games=games,
+                                       record=_record(record)))
+                lines.append(Text("Streak: {streak} (best: {best})", streak=_streak(record.streak),
+                                  best=_streak(record.best_streak)) if record.best_streak > 0
+                             else Text("Streak: {streak}", streak=_streak(record.streak)))
                 if rival is not None:
-                    lines.append(f"Favourite opponent: <@{rival.user_id}> ({plural(rival.games, 'game')})")
+                    lines.append(Text("Favourite opponent: {player} ({games})", player=f"<@{rival.user_id}>",
+                                      games=Plural("{count} game", "{count} games", rival.games)))
             if guild and overall is not None:
-                lines.append(f"Global rating: {_rating(overall)}")
+                lines.append(Text("Global rating: {rating}", rating=_rating(overall)))
             lines.append("")
-        embed = discord.Embed(title=f"Stats of {who.display_name}", colour=COLOUR,
-                              description="\n".join(lines).strip() or "No rated games yet.")
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        if not lines and public:
+            # Nothing to post: said privately, so an empty record never lands in the channel.
+            raise ServiceError(Text("{name} has no rated games yet, so there is nothing to show the channel.",
+                                    name=Typed(who.display_name)))
+        say = Say(await self.bot.languages.public(guild, interaction.user.id)) if public else Say.to(interaction)
+        embed = discord.Embed(title=say(Text("Stats of {name}", name=Typed(who.display_name))), colour=COLOUR,
+                              description=say(Joined(lines)).strip() or say(Text("No rated games yet.")))
+        await interaction.response.send_message(embed=embed, ephemeral=not public,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
 
 async def setup(bot: Any) -> None:
     await bot.add_cog(LadderCog(bot))

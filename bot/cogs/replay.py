@@ -167,7 +167,9 @@ class ReplayCog(commands.Cog, name="Replay"):
                                      ("n", "▶", min(frame.ply + 1, frame.total)), ("l", "⏭", frame.total)):
             view.add_item(ReplayButton.of(game=game_id, ply=target, which=which, label=label,
                                           disabled=target == frame.ply))
-        if not public and here and frame.game.finished_at is not None:
+        # Post publicly: only to a player of the game (the only ones it is for), never offered and then refused.
+        if (not public and here and frame.game.finished_at is not None
+                and frame.game.seat_of(interaction.user.id) is not None):
             view.add_item(PostReplayButton.of(game=game_id, ply=frame.ply, label=say(Text("Post publicly")),
                                               style=discord.ButtonStyle.primary))
         return Board(say(_step_line(presenter, frame)), embed, view, drawn.image)

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.kinds import offer_games
+from bot.cogs.kinds import offer_games, title_of
 from bot.config import parse_duration
 from bot.i18n import LANGUAGES, Say
 from bot.words import duration
@@ -23,7 +23,9 @@ def settings_embed(settings: ServerSettings, say: Say, server_language: str) -> 
     messages use now)."""
     on, off = say(TextIn("setting", "on")), say(TextIn("setting", "off"))
     timeout = say(duration(settings.turn_timeout) if settings.turn_timeout else Text("the bot's default"))
-    disabled = ", ".join(sorted(settings.disabled_games)) or say(TextIn("setting", "none"))
+    # Each game by its name in the reader's language, as every list of games shows it (never its internal kind).
+    disabled = ", ".join(sorted(say(title_of(kind)) for kind in settings.disabled_games)) or say(
+        TextIn("setting", "none"))
     channel = (say(Text("<#{channel}> only", channel=settings.channel_id)) if settings.channel_id
                else say(Text("any channel")))
     language = LANGUAGES[server_language]

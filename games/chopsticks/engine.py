@@ -57,6 +57,8 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
     last: tuple[int, str] | None = None  # (seat, action text) of the latest move
     lives: tuple[int, ...] = field(default=())  # by seat: lives left with sudden-death, else 0
     zombies: tuple[int, ...] = ()  # seats playing on as zombies
+    # The latest move's tapping and tapped hands before it, when it was an attack (in units): what it did, in words.
+    last_values: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if len(self.lives) != len(self.hands):  # built without lives: every seat still in has them all
@@ -177,7 +179,11 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         table = self._successors.get(action) or self._successors.get(self._canonical(action))
         if table is None:
             raise IllegalMoveError(why_illegal(self, action))
-        return self._advance(table, (player, action.text()))
+        values = None
+        if isinstance(action, Attack):
+            rel, target = divmod(action.target, self.rules.hands)
+            values = (self.hands[player][action.hand], self.hands[(player + rel) % self.rules.players][target])
+        return replace(self._advance(table, (player, action.text())), last_values=values)
 
     def _canonical(self, action: Action) -> Action:
         """The listed move equivalent to `action` (hands of equal value are interchangeable)."""
@@ -251,7 +257,8 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         lives[player] = 0
         out_order = self.out_order if player in self.out_order else (*self.out_order, player)
         state = replace(self, hands=tuple(hands), lives=tuple(lives), out_order=out_order, ply=self.ply + 1,
-                        zombies=tuple(s for s in self.zombies if s != player), last=(player, reason))
+                        zombies=tuple(s for s in self.zombies if s != player), last=(player, reason),
+                        last_values=None)
         if len(out_order) >= self.rules.players - 1:
             return replace(state, result=state._ranked(reason))
         if player == self.to_move:
@@ -280,7 +287,8 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
     def agree_draw(self) -> Self:
         if self.result is not None:
             raise GameOverError(Text("The game is over."))
-        return replace(self, result=self._ranked(EndReason.DRAW_AGREED), ply=self.ply + 1, last=None)
+        return replace(self, result=self._ranked(EndReason.DRAW_AGREED), ply=self.ply + 1, last=None,
+                       last_values=None)
 
     def moves_of_play(self) -> int:
         return self.played
@@ -319,7 +327,10 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
         if not isinstance(action, Attack):
             return None
         letters = action.text()
-        return Tap(hand=letters[0], target_seat=tapped_seat(self.rules, mover, action), target=letters[1])
+        values = self.last_values
+        return Tap(hand=letters[0], target_seat=tapped_seat(self.rules, mover, action), target=letters[1],
+                   values=(value_label(values[0], self.rules.unit), value_label(values[1], self.rules.unit))
+                   if values is not None else ())
 
     def view_for(self, player: int) -> ChopsticksView:
         return self.public_view()  # nothing is hidden in Chopsticks
@@ -339,7 +350,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             "out_order": list(self.out_order),
             "result": self.result.to_dict() if self.result else None,
             "last": list(self.last) if self.last else None,
-        }
+        } | ({"last_values": list(self.last_values)} if self.last_values is not None else {})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -362,11 +373,13 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             result = Outcome.from_dict(data["result"]) if data["result"] is not None else None
             last_raw = data["last"]
             last = (int(last_raw[0]), str(last_raw[1])) if last_raw is not None else None
+            values_raw = data.get("last_values")  # absent from older snapshots, and after anything but an attack
+            last_values = (int(values_raw[0]), int(values_raw[1])) if values_raw is not None else None
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"bad Chopsticks state: {exc}") from exc
         _validate(rules, hands, lives, zombies, to_move, out_order)
         return cls(rules=rules, hands=hands, to_move=to_move, ply=ply, played=played, seen=seen, out_order=out_order,
-                   result=result, last=last, lives=lives, zombies=zombies)
+                   result=result, last=last, lives=lives, zombies=zombies, last_values=last_values)
 
 
 def _validate(rules: Rules, hands: tuple[Hands, ...], lives: tuple[int, ...], zombies: tuple[int, ...],

@@ -32,6 +32,10 @@ class Tap:
     hand: str  # the mover's tapping hand ("A")
     target_seat: int  # whose hand was tapped (the mover's own, with self-attacks)
     target: str  # the tapped hand's letter ("C")
+    # The two hands' fingers as they were when it was played ("2", "1½"): hands are kept sorted, so after the move
+    # the letters no longer point at the same hands, but these still say which ones they were. Empty when unknown
+    # (a snapshot from before they were kept).
+    values: tuple[str, str] | tuple[()] = ()
 
 
 @dataclass(frozen=True)

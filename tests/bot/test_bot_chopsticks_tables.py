@@ -70,7 +70,7 @@ async def test_three_player_lobby_with_a_bot_seat_plays_to_the_end(world: World,
     await fake.click(carol, lobby, _button(lobby, "Join"))
     await fake.click(carol, lobby, _button(lobby, "Leave"))
     await fake.click(alice, lobby, _button(lobby, "Add bot"))
-    assert "Players (3/3)" in lobby.text() and "(bot, medium)" in lobby.text()
+    assert "Players (3/3)" in lobby.text() and "(computer, level: medium)" in lobby.text()
     full = await fake.click(carol, lobby, _button(lobby, "Join"))
     assert full.ephemeral and full.message is not None and "full" in full.message.content
 

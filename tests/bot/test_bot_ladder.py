@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.service import Player
 from storage.connection import open_database
 from storage.ratings import GLOBAL, RatingRow, save_ratings
@@ -133,3 +135,107 @@ async def test_stats_on_a_server_count_and_name_only_that_servers_games(world: W
     refused = await fake.slash(dave, fake.dm_channel(dave), "stats", options={"user": alice})
     assert refused.ephemeral and refused.message is not None
     assert "In DMs, /stats shows only your own stats" in refused.message.text()
+
+
+# ----- issue 23: every word in the reader's language; /stats private unless posted; ladders in DMs ------------------
+FRESH_MU, FRESH_SIGMA = 25.0, 25.0 / 3  # a newcomer's rating: shown as 1000, provisional
+# Wins, draws, losses as a Russian ladder abbreviates them (выигрыши, ничьи, поражения), in Cyrillic.
+RU_RECORD = "{}\u0412 {}\u041d {}\u041f"
+
+
+async def _seed_rows(bots: TabletopRunner, rows: list[RatingRow]) -> None:
+    db = await open_database(bots.target)
+    try:
+        async with db.transaction() as conn:
+            await save_ratings(conn, rows, now=1.0)
+    finally:
+        await db.close()
+
+
+def _two_players(world: World) -> list[RatingRow]:
+    rows = []
+    for scope in (world.guild.id, GLOBAL):
+        rows += [RatingRow("chopsticks", scope, world.alice.id, FRESH_MU, FRESH_SIGMA, games=1, wins=1, streak=1,
+                           best_streak=1),
+                 RatingRow("chopsticks", scope, world.bob.id, FRESH_MU, FRESH_SIGMA, games=2, wins=1, losses=1,
+                           streak=-1, best_streak=1)]
+    return rows
+
+
+async def test_stats_and_ladders_speak_russian(world: World, bots: TabletopRunner) -> None:
+    """Defect 13: "Stats of alice", "Streak: 1 loss in a row", "Chopsticks ladder (this server)", "◀ Previous" were
+    English f-strings. A private answer speaks the asker's language; the ladder, a channel message, the server's."""
+    await _seed_rows(bots, _two_players(world))
+    world.guild.locale = "ru"
+    world.bob.locale = "ru"
+    await bots.start()
+    fake = world.fake
+
+    stats = await fake.slash(world.bob, world.channel, "stats", options={"user": world.alice})
+    assert stats.ephemeral and stats.message is not None, stats.errors
+    lines = stats.message.text().splitlines()
+    assert lines[0] == "Статистика: alice"
+    assert "**Палочки**" in lines
+    here = "этом сервере: 1000 (предварительный)"  # after the line's first word ("On")
+    assert f"{here} · 1 партия: {RU_RECORD.format(1, 0, 0)}" in stats.message.text()
+    assert "Серия: 1 победа подряд (лучшая: 1 победа подряд)" in lines
+    assert "Общий рейтинг: 1000 (предварительный)" in lines
+    mine = await fake.slash(world.bob, world.channel, "stats")
+    assert mine.message is not None and "Серия: 1 поражение подряд (лучшая: 1 победа подряд)" in mine.message.text()
+    assert f"{here} · 2 партии: {RU_RECORD.format(1, 0, 1)}" in mine.message.text()
+
+    ladder = await fake.slash(world.alice, world.channel, "leaderboard", options={"game": "chopsticks"})
+    assert ladder.message is not None and not ladder.ephemeral, ladder.errors
+    lines = ladder.message.text().splitlines()
+    assert lines[0] == "Рейтинг: Палочки (этот сервер)", lines
+    assert any(re.fullmatch(rf"\*\*[12]\.\*\* <@{world.alice.id}> · 1000 \(предварительный\) · "
+                            rf"{RU_RECORD.format(1, 0, 0)} ← вы", line) for line in lines), lines
+    assert lines[-1].startswith("Страница 1 из 1 · 2 игрока в рейтинге · рейтинг: осторожная оценка силы; "
+                                "он устанавливается после 10 партий"), lines
+    assert [b["label"] for b in ladder.message.buttons()] == ["◀ Назад", "Дальше ▶"]
+    empty = await fake.slash(world.alice, world.channel, "leaderboard", options={"game": "generals"})
+    assert empty.message is not None and "Рейтинговых партий пока нет." in empty.message.text()
+    assert empty.message.text().startswith("Рейтинг: ") and "ladder" not in empty.message.text()
+
+
+async def test_stats_are_private_unless_asked_to_post(world: World, bots: TabletopRunner) -> None:
+    """Defect 14: /stats was posted to the channel, even empty. Now only the asker sees it, unless they ask to post
+    it (`public`, localised like every option); asked to post nothing, they are told so privately."""
+    await _seed_rows(bots, _two_players(world))
+    await bots.start()
+    fake = world.fake
+    before = len(fake.channel_messages(world.channel))
+
+    private = await fake.slash(world.alice, world.channel, "stats")
+    assert private.ephemeral and private.message is not None and "Stats of alice" in private.message.text()
+    empty = await fake.slash(world.carol, world.channel, "stats")
+    assert empty.ephemeral and empty.message is not None
+    assert empty.message.text().splitlines() == ["Stats of carol", "No rated games yet."]
+    assert len(fake.channel_messages(world.channel)) == before  # nothing in the channel
+
+    refused = await fake.slash(world.carol, world.channel, "stats", options={"public": True})
+    assert refused.ephemeral and refused.message is not None
+    assert "carol has no rated games yet, so there is nothing to show the channel." in refused.message.text()
+    assert len(fake.channel_messages(world.channel)) == before
+
+    posted = await fake.slash(world.alice, world.channel, "stats", options={"public": True, "user": world.bob})
+    assert posted.message is not None and not posted.ephemeral, posted.errors
+    assert posted.message in fake.channel_messages(world.channel) and "Stats of bob" in posted.message.text()
+
+    option = next(o for c in fake.registered_commands() if c["name"] == "stats" for o in c["options"]
+                  if o["name"] == "public")
+    assert option["name_localizations"]["ru"] == "публично" and option["description_localizations"]["ru"]
+
+
+async def test_leaderboard_in_dms_shows_the_global_ladder(world: World, bots: TabletopRunner) -> None:
+    """Defect 16: in DMs /leaderboard refused ("There is no server ladder in DMs"); there is no server there, so
+    the ladder of every server is the one to show, whatever the scope asked."""
+    await _seed_rows(bots, _two_players(world))
+    await bots.start()
+    dm = world.fake.dm_channel(world.alice)
+    for options in ({"game": "chopsticks"}, {"game": "chopsticks", "scope": "global"}):
+        res = await world.fake.slash(world.alice, dm, "leaderboard", options=options)
+        assert res.message is not None and not res.ephemeral, res.errors
+        text = res.message.text()
+        assert text.splitlines()[0] == "Chopsticks ladder (global)", text
+        assert f"<@{world.alice.id}>" in text and f"<@{world.bob.id}>" in text and "2 rated players" in text

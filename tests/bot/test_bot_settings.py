@@ -33,7 +33,7 @@ async def test_settings_need_manage_server_and_take_effect(world: World, bots: T
 
     off = await world.fake.slash(world.alice, world.channel, "settings", "game", permissions=MANAGE_GUILD,
                                  options={"game": "sucker", "enabled": False})
-    assert off.message is not None and "sucker" in off.message.text()
+    assert off.message is not None and "Games switched off: **So Long Sucker**" in off.message.text()
     blocked = await world.fake.slash(world.bob, other, "sucker", "new")
     assert blocked.ephemeral and blocked.message is not None and "switched off" in blocked.message.content
     bad = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
@@ -100,5 +100,5 @@ async def test_simultaneous_settings_changes_are_all_kept(world: World, bots: Ta
     assert shown.message is not None
     text = shown.message.text()
     for kept in ("Turn time for new games: **2 h**", "Board pictures: **off**", "(So Long Sucker): **off**",
-                 "Games switched off: **chopsticks, generals, sucker**", f"<#{other.id}> only"):
+                 "Games switched off: **Chopsticks, Game of the Generals, So Long Sucker**", f"<#{other.id}> only"):
         assert kept in text, text

@@ -48,15 +48,16 @@ async def test_help_lists_every_game_and_its_buttons_show_rules_and_how_to_start
         assert f"**{game.title}** ({game.player_range()}" in text and str(game.summary) in text
         name = game.start_command.removeprefix("/")  # a clickable mention once Discord gave the command its id
         assert re.search(rf"Start: (</{name}:\d+>|`/{name}`)", text), text
-    # The commands that belong to no game are listed from the bot's command tree.
+    # The commands that belong to no game are listed from the bot's command tree, as clickable mentions (which
+    # Discord shows in the reader's language).
+    ids = _command_ids(world)
     for name in ("leaderboard", "stats", "history", "replay", "settings"):
-        assert f"`/{name}`:" in text
-    assert "`/help`" not in text
+        assert f"</{name}:{ids[name]}>: " in text, text
+    assert "/help" not in text
     assert message.custom_ids() == [f"help:{what}:{g.kind}" for g in games for what in ("rules", "start")]
     labels = [b["label"] for b in message.buttons()]
     assert "Chopsticks: rules" in labels and "Play Chopsticks" in labels and "Nim: rules" in labels
 
-    ids = _command_ids(world)
     for game in games:
         rules = await world.fake.click(world.bob, message, f"help:rules:{game.kind}")
         assert rules.ephemeral and rules.message is not None, rules.errors
@@ -126,3 +127,48 @@ async def test_chopsticks_rules_with_options_state_that_rule_set(world: World, b
     assert "`/chopsticks rules` without options" in text and "**Notation**" not in text
     bad = await world.fake.slash(world.alice, world.channel, "chopsticks", "rules", options={"variants": "wet"})
     assert bad.ephemeral and bad.message is not None and "Unknown variant" in bad.message.content
+
+
+def _choices(world: World, command: str, language: str) -> list[str]:
+    """The `level` choices of `/<command> challenge` (or `new`) as the reader's Discord menu names them."""
+    definition = next(c for c in world.fake.registered_commands() if c["name"] == command)
+    for sub in definition["options"]:
+        for option in sub.get("options") or []:
+            if option["name"] == "level" and option.get("choices"):
+                return [(c.get("name_localizations") or {}).get(language, c["name"]) for c in option["choices"]]
+    return []
+
+
+async def test_help_in_russian_names_levels_and_commands_as_the_readers_menu_does(
+        world: World, bots: TabletopRunner) -> None:
+    """Issue 23, defect 13: levels as the commands' own choices name them ("лёгкий, средний, безупречный", not
+    "easy, medium, perfect"), and no command named in English beside commands named in Russian."""
+    await bots.start()
+    world.bob.locale = "ru"
+    res = await world.fake.slash(world.bob, world.channel, "help")
+    assert res.ephemeral and res.message is not None
+    text = res.message.text()
+    chopsticks = _choices(world, "chopsticks", "ru")
+    assert chopsticks == ["лёгкий", "средний", "безупречный"]
+    assert f"против меня, уровни: {', '.join(chopsticks)})" in text, text
+    assert f"против меня, уровни: {', '.join(_choices(world, 'generals', 'ru'))})" in text, text
+    assert "против меня, уровень: базовый)" in text, text  # So Long Sucker's one level, which no command offers
+    assert not re.search(r"\b(easy|medium|perfect|random|greedy|strong|basic)\b", text), text
+    # Every command is a mention (Discord shows it in Russian) or its Russian name: no English `/history`.
+    assert not re.search(r"(?<![<\w])/[a-z]", text), text
+
+    start = await world.fake.click(world.bob, res.message, "help:start:chopsticks", locale="ru")
+    assert start.message is not None and not re.search(r"(?<![<\w])/[a-z]", start.message.content)
+
+
+async def test_a_computer_seat_in_a_lobby_is_said_in_words(world: World, bots: TabletopRunner) -> None:
+    """Not "@Tabletop (bot, basic)": "(computer, level: basic)", the level as the reader's language names it."""
+    world.guild.locale = "ru"
+    bot = await bots.start()
+    lobby = (await world.fake.slash(world.alice, world.channel, "sucker", "new")).message
+    assert lobby is not None
+    added = await world.fake.click(world.alice, lobby, next(b["custom_id"] for b in lobby.buttons()
+                                                              if str(b["custom_id"]).endswith(":bot")))
+    assert added.callback_type == 7, added.errors
+    assert bot.user is not None and f"<@{bot.user.id}> (компьютер, уровень: базовый)" in lobby.text(), lobby.text()
+    assert "(bot, basic)" not in lobby.text()

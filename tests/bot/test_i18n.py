@@ -4,6 +4,7 @@ right plural forms; every text marked so that it can be found; Russian plurals r
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,18 @@ def test_every_marked_text_is_a_literal_that_the_extractor_can_find() -> None:
                         isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
                     bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not bad, "texts that are not string literals: " + ", ".join(bad)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_translations_name_commands_in_their_own_language(language: str) -> None:
+    """A command named in a translation is named as that reader's Discord menu names it: not `/history` beside
+    `/рейтинг` (issue 23, defect 13). An English name is a slash and Latin letters right after it (not in a link)."""
+    english = re.compile(r"(?<![\w:/.<])/[a-z][a-z_]*")
+    found = []
+    for message in messages(read(language)):
+        for form in _forms(message.string or ""):
+            found += [f"{_id(message.id)!r}: {hit}" for hit in english.findall(form)]
+    assert not found, "\n".join(found)
 
 
 def test_discord_locales_map_to_our_languages() -> None:

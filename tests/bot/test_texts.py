@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import re
 
-from bot.words import closed_challenge_line, plural
+from bot.games.chopsticks.board import last_move_line
+from bot.i18n import render
+from bot.service import Player
+from bot.words import closed_challenge_line
+from games.chopsticks.engine import ChopsticksState
+from games.chopsticks.rules import Rules
 from storage.connection import open_database
 from storage.ratings import GLOBAL, RatingRow, save_ratings
 from tests.support.boards import move_buttons, player_to_move
@@ -24,11 +29,6 @@ IMPORT_HINT_A = ("Three lines, ranks 3, 2, 1 (a label like `3 |` is optional), n
                  "a b c d e f g h i: 5G, 4G, 3G, 2G, 1G, COL, LTC, MAJ, CPT, 1LT, 2LT, SGT, PVT, SPY, FLG, "
                  "or `.` for empty.")
 LEGEND = "A (white) in CAPITALS, B (black) in lower case; (A)/(B): rank hidden; * last move"
-
-
-def test_plural() -> None:
-    assert [plural(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
-    assert [plural(n, "loss", "losses") for n in (1, 3)] == ["1 loss", "3 losses"]
 
 
 def test_closed_challenge_lines() -> None:
@@ -194,7 +194,12 @@ async def test_the_last_move_says_whose_hands_it_named(world: World, bots: Table
     other = next(u for u in users if u != mover)
     assert [b["label"] for b in move_buttons(board)] == ["AC · your 1 taps their 1"]  # two players: no tags
     assert (await world.fake.click(users[mover], board, _move(board, "AC"))).callback_type == 7
-    assert f"Last move: <@{mover}> played `AC` (their hand A tapped hand C of <@{other}>)" in _lines(board)
+    # Issue 23, defect 15: not by the mover's letters `AC` (the board is lettered from the next player now, with each
+    # player's hands sorted again), but by the fingers the hands had, as the mover's button said it.
+    lines = _lines(board)
+    assert f"▶ <@{other}>: A **1**  B **2**" in lines and f"• <@{mover}>: C **1**  D **1**" in lines, lines
+    assert f"Last move: <@{mover}>'s 1 tapped <@{other}>'s 1" in lines
+    assert not any("AC" in line for line in lines if line.startswith("Last move"))
 
 
 async def test_at_three_players_buttons_name_whose_hand_they_tap(world: World, bots: TabletopRunner) -> None:
@@ -213,5 +218,73 @@ async def test_at_three_players_buttons_name_whose_hand_they_tap(world: World, b
         f"AC · your 1 taps their 1 ({second_tag})", f"AE · your 1 taps their 1 ({third_tag})"}
     users = {str(u.id): u for u in (world.alice, world.bob, world.carol)}
     assert (await fake.click(users[mover], lobby, _move(lobby, "AE"))).callback_type == 7
-    assert f"Last move: <@{mover}> played `AE` (their hand A tapped hand E of <@{third}>)" in _lines(lobby)
+    assert f"Last move: <@{mover}>'s 1 tapped <@{third}>'s 1" in _lines(lobby)
     assert re.search(rf"^▶ <@{second}> \({second_tag}\): ", lobby.text(), re.M)
+
+
+def test_the_last_move_names_hands_by_their_fingers_in_every_case() -> None:
+    """Own hands, a tap that puts a player out, a split, a game saved before the fingers were kept; in Russian."""
+    names = ["<@1>", "<@2>", "<@3>"]
+    own = ChopsticksState.from_code("1213", Rules.from_options(2, {"variants": ["self-attack"]}))
+    own = own.apply(0, own.parse_action("AB"))  # seat 0's 1 taps its own 2
+    assert str(last_move_line(own.public_view(), names)) == "Last move: <@1>'s 1 tapped their own 2"
+    assert render(last_move_line(own.public_view(), names), "ru") == \
+        "Последний ход — <@1>: рука 1 ударила свою же руку 2"
+
+    out = ChopsticksState.from_code("121104", Rules(players=3))  # seat 0 (1, 2) to move; seat 2 has one hand: 4
+    out = out.apply(0, out.parse_action("AF"))  # 1 + 4: that hand dies
+    assert 2 in out.public_view().out
+    assert str(last_move_line(out.public_view(), names)) == "Last move: <@1>'s 1 tapped <@3>'s 4"
+    assert render(last_move_line(out.public_view(), names), "ru") == \
+        "Последний ход — <@1>: рука 1 ударила руку 4 игрока <@3>"
+    # The fingers are kept with the game: a restarted bot says the same.
+    again = ChopsticksState.from_dict(out.to_dict())
+    assert str(last_move_line(again.public_view(), names)) == "Last move: <@1>'s 1 tapped <@3>'s 4"
+    saved_before = {key: value for key, value in out.to_dict().items() if key != "last_values"}
+    assert str(last_move_line(ChopsticksState.from_dict(saved_before).public_view(), names)) == \
+        "Last move: <@1> played `AF`"
+
+    split = ChopsticksState.from_code("0413")
+    split = split.apply(0, split.parse_action("04-13"))
+    assert str(last_move_line(split.public_view(), names)) == "Last move: <@1> played `04-13`"
+
+
+# ----- /settings and /replay (issue 23, defect 16) -------------------------------------------------------------------
+async def test_settings_name_switched_off_games_in_the_readers_language(world: World, bots: TabletopRunner) -> None:
+    """Not "Games switched off: **generals**" (an internal name): the games' own names, in the admin's language."""
+    await bots.start()
+    fake = world.fake
+    for kind in ("generals", "sucker"):
+        off = await fake.slash(world.alice, world.channel, "settings", "game", permissions=MANAGE_GUILD,
+                               options={"game": kind, "enabled": False})
+        assert off.ephemeral and off.message is not None, off.errors
+    assert "Games switched off: **Game of the Generals, So Long Sucker**" in _lines(off.message)
+    world.bob.locale = "ru"
+    shown = await fake.slash(world.bob, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    assert shown.message is not None
+    line = next(line for line in _lines(shown.message) if line.startswith("Выключенные игры: "))
+    assert "generals" not in line and "sucker" not in line and "Sucker" not in line, line
+
+
+async def test_post_publicly_is_offered_only_to_the_players(world: World, bots: TabletopRunner) -> None:
+    """Someone who did not play was offered Post publicly, then refused: now only the players see the button (and a
+    click forged by anyone else is still refused)."""
+    bot = await bots.start()
+    fake = world.fake
+    game = await bot.service.create("chopsticks", guild_id=world.guild.id, channel_id=world.channel.id,
+                                    players=[Player(world.alice.id), Player(world.bob.id)], options={"first": 0})
+    await bot.service.act(game.id, world.alice.id, "AC")
+    await bot.service.resign(game.id, world.bob.id)
+
+    watcher = await fake.slash(world.carol, world.channel, "replay", options={"game": game.id})
+    assert watcher.ephemeral and watcher.message is not None, watcher.errors
+    assert "Post publicly" not in [b["label"] for b in watcher.message.buttons()]
+    player = await fake.slash(world.bob, world.channel, "replay", options={"game": game.id})
+    assert player.message is not None and "Post publicly" in [b["label"] for b in player.message.buttons()]
+
+    forged = watcher.message
+    for component in forged.walk_components():
+        if component.get("label") == "⏮":
+            component["custom_id"] = f"rpp:{game.id}:0"
+    refused = await fake.click(world.carol, forged, f"rpp:{game.id}:0")
+    assert refused.ephemeral and refused.message is not None and "Only the players" in refused.message.text()

@@ -29,9 +29,9 @@ def test_the_last_move_names_the_owners_of_its_letters() -> None:
     state = ChopsticksState.start(Rules(players=3))
     after = state.apply(0, state.parse_action("AE"))
     assert after.public_view().last == (0, "AE")
-    assert after.public_view().last_tap == Tap(hand="A", target_seat=2, target="E")
+    assert after.public_view().last_tap == Tap(hand="A", target_seat=2, target="E", values=("1", "1"))
     second = after.apply(1, after.parse_action("BE"))  # seat 1's E is seat 0's first hand
-    assert second.public_view().last_tap == Tap(hand="B", target_seat=0, target="E")
+    assert second.public_view().last_tap == Tap(hand="B", target_seat=0, target="E", values=("1", "1"))
 
 
 def test_own_hands_splits_and_resignations() -> None:
@@ -39,7 +39,7 @@ def test_own_hands_splits_and_resignations() -> None:
     state = ChopsticksState.from_code("1213", rules)
     assert _english(state.public_view().moves[0]) == ("AB", "your 1 taps your 2", 0, 0)
     own = state.apply(0, state.parse_action("AB"))
-    assert own.public_view().last_tap == Tap(hand="A", target_seat=0, target="B")
+    assert own.public_view().last_tap == Tap(hand="A", target_seat=0, target="B", values=("1", "2"))
     before_split = ChopsticksState.from_code("0413")
     split = before_split.apply(0, before_split.parse_action("04-13"))
     assert split.public_view().last == (0, "04-13") and split.public_view().last_tap is None

@@ -101,18 +101,20 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[Text | str
 
 
 def last_move_line(view: ChopsticksView, names: Sequence[Text | str]) -> Text:
-    """The latest move with the owners of the hands it named: its letters were the mover's, and the board is
-    lettered from the next player by now."""
+    """The latest move in words, an attack by the fingers of the hands it named ("<@2>'s 2 tapped <@1>'s 1"), as
+    the mover's button said it: its letters were the mover's, and the board is lettered from the next player by now
+    (with each player's hands sorted again), so they would name other hands than the board shows."""
     assert view.last is not None
     mover, text = view.last
     tap = view.last_tap
-    if tap is None:
+    if tap is None or not tap.values:  # not an attack (a split: the mover's own fingers), or from an old snapshot
         return Text("Last move: {player} played `{move}`", player=names[mover], move=text)
+    tapper, tapped = tap.values
     if tap.target_seat == mover:
-        return Text("Last move: {player} played `{move}` (their hand {hand} tapped their own hand {target})",
-                    player=names[mover], move=text, hand=tap.hand, target=tap.target)
-    return Text("Last move: {player} played `{move}` (their hand {hand} tapped hand {target} of {other})",
-                player=names[mover], move=text, hand=tap.hand, target=tap.target, other=names[tap.target_seat])
+        return Text("Last move: {player}'s {tapper} tapped their own {tapped}", player=names[mover], tapper=tapper,
+                    tapped=tapped)
+    return Text("Last move: {player}'s {tapper} tapped {other}'s {tapped}", player=names[mover], tapper=tapper,
+                other=names[tap.target_seat], tapped=tapped)
 
 
 def seat_tag(seat: int) -> Text:
