@@ -18,7 +18,7 @@ from bot.games.generals.components import (
     PieceSelect,
     SquareSelect,
 )
-from bot.games.generals.words import SIDE_NAMES, knowledge_label
+from bot.games.generals.words import SIDE_NAMES, deduction_words
 from bot.i18n import Say
 from bot.presenter import IMAGE_NAME
 from bot.service import GameInfo
@@ -115,9 +115,9 @@ def knowledge_lines(view: PlayerView, say: Say) -> list[str]:
         if len(piece.possible) == 1:
             out.append(say(Text("{square} is a {rank}", square=piece.square, rank=next(iter(piece.possible)).title)))
         else:
-            label = knowledge_label(piece.possible, view.settings, ascii_only=True, language=say.language)
-            if label:
-                out.append(f"{piece.square} {label}")
+            words = deduction_words(piece.possible, view.settings)
+            if words is not None:
+                out.append(say(Text("{square}: {deduction}", square=piece.square, deduction=words)))
     return out
 
 
