@@ -11,6 +11,7 @@ from PIL import Image
 from bot.games.generals import pictures
 from bot.games.generals.canvas import loaded_sizes, measure
 from bot.games.generals.insignia import MARK_SIZE, TILE, blank_tile, piece_mark, rank_tile
+from bot.games.generals.legend import render_legend
 from bot.games.generals.pictures import BOARD as BOARD_COLOUR
 from bot.games.generals.pictures import (
     CELL,
@@ -264,7 +265,7 @@ def _sampler() -> list[bytes]:
 def test_every_text_on_a_picture_is_at_least_28_px_at_694_px_wide() -> None:
     # Issue 23: phone-first. Measured as the font size (the em, in px) of every face the pictures draw with:
     # 28 px on a 694 px wide picture (14.5 px once Discord shows it 360 px wide), proportionally for another width.
-    for png in _sampler():
+    for png in (*_sampler(), render_legend("en"), render_legend("ru")):
         assert _decode(png).width == IMAGE_W
     assert loaded_sizes() and min(loaded_sizes()) >= 28 * IMAGE_W / 694
     assert TEXT_MIN >= 28 * IMAGE_W / 694 and MARK_SIZE >= TEXT_MIN
