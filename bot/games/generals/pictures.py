@@ -63,7 +63,7 @@ IMAGE_H = HEADER + BAND_H + FOOTER  # the picture with two lines above and two b
 SHADES = 1  # palette shades at each anti-aliased edge: more look no smoother on a phone, and deflate worse
 PNG_LEVEL = 7  # zlib level: the smallest files this machine deflates within the time a picture may take
 SIZE_BUDGET = 20 * 1024  # bytes per picture (issue 15): the bands of a larger one are deflated again, harder
-LINE_BUDGET = 640  # bytes more for each line of text beyond two above and two below the board (issue 23: none cut)
+LINE_BUDGET = 1024  # bytes more for each line of text beyond two above and two below the board (issue 23: none cut)
 
 BACKGROUND: Colour = (38, 42, 48)
 LABEL: Colour = (235, 235, 235)
