@@ -61,3 +61,15 @@ async def test_ranks_is_on_the_ephemeral_my_board_in_play(
     answer = await ranks(fake, world.bob, panel, "Ranks")
     assert fake.attachment_bytes(answer.attachments[0]) == render_legend("en")
     assert "gg:1:ranks" in channel_board.custom_ids() and "gg:1:dm" in panel.custom_ids()
+
+
+async def test_with_pictures_off_ranks_names_them_as_text(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=1 << 5,  # Manage Server
+                             options={"images": False})
+    assert saved.ephemeral, saved.errors
+    answer = await ranks(fake, world.bob, await accepted(world), "Ranks")
+    assert answer.attachments == []
+    assert "Strongest first: 5★ General (`5G`), 4★ General (`4G`)" in answer.text()
+    assert "Spy (`SPY`), Flag (`FLG`)" in answer.text()
