@@ -11,9 +11,10 @@ import pytest
 from PIL import Image
 
 from bot.games.generals import canvas
+from bot.games.generals.own_board import knowledge_lines
 from bot.games.generals.pictures import HEADER, render_player_board, render_public_board, text_board
-from bot.games.generals.words import knowledge_label
-from bot.i18n import LANGUAGES, render
+from bot.games.generals.words import deduction_words
+from bot.i18n import LANGUAGES, Say, render
 from games.generals import GeneralsState, Rank, Settings
 from games.generals.description import DESCRIPTION
 from games.generals.pieces import ABBREVIATIONS, FULL_ARMY, SMALL_ARMY, TITLES
@@ -49,11 +50,41 @@ def test_russian_ranks_are_the_established_military_ones() -> None:
     assert said[Rank.SPY] == "Шпион" and said[Rank.FLAG] == "Флаг"
 
 
-def test_deductions_are_notation_but_for_the_word_not() -> None:
-    army = frozenset(Settings().army)
-    assert knowledge_label(army - {Rank.FLAG}, Settings(), ascii_only=True, language="ru") == "не FLG"
-    assert knowledge_label(army - {Rank.FLAG}, Settings(), ascii_only=True) == "not FLG"
-    assert knowledge_label(army - {Rank.FLAG}, Settings(), language="ru") == "≠FLG"
+def test_deductions_read_as_words_a_newcomer_knows() -> None:
+    # Issue 23, defect 4: deductions read "≥LTC SPY", "e1 >=1G", "PVT-4G x2".
+    settings = Settings()
+    army = frozenset(settings.army)
+
+    def said(possible: frozenset[Rank], language: str = "en", short: bool = False) -> str:
+        words = deduction_words(possible, settings, short)
+        return "" if words is None else render(words, language)
+
+    officers = frozenset(r for r in army if r >= Rank.MAJOR)
+    assert said(army) == "" and said(army - {Rank.FLAG}) == "not the Flag"
+    assert deduction_words(army - {Rank.FLAG}, Settings(show_flag=True)) is None  # known from the start: no news
+    assert said(officers) == "Major or higher" and said(officers, short=True) == "Major+"
+    assert said(officers, "ru") == "Майор или выше"
+    assert said(frozenset({Rank.SPY, *(r for r in army if r >= Rank.COLONEL)}), short=True) == "Spy or Colonel+"
+    assert said(frozenset({Rank.SPY, Rank.LIEUTENANT_COLONEL, Rank.COLONEL, *(r for r in army if r > Rank.COLONEL)}),
+                "ru", short=True) == "Шпион или Подполк.+"
+    assert said(frozenset(r for r in army if r >= Rank.GENERAL_1)) == "1★ General or higher"
+    assert said(frozenset(r for r in army if r >= Rank.GENERAL_1), short=True) == "1-star Gen.+"
+    assert said(frozenset({Rank.FLAG, Rank.SPY, Rank.PRIVATE})) == "Private or lower"
+    assert said(frozenset(r for r in army if Rank.PRIVATE <= r <= Rank.GENERAL_2), short=True) == \
+        "Private to 2-star Gen."
+    assert said(frozenset({Rank.PRIVATE})) == "Private"
+    for language in LANGUAGES:
+        for possible in (officers, army - {Rank.FLAG}, frozenset({Rank.SPY, Rank.GENERAL_5})):
+            for short in (False, True):
+                assert not {"≥", "≤", ">=", "<=", "LTC", "PVT", "/"} & set(said(possible, language, short).split())
+
+
+def test_what_a_player_knows_is_said_in_words_on_their_board() -> None:
+    # A's Private challenges and loses: A knows the piece on e5 is a Sergeant or higher.
+    state = GeneralsState.from_board({"e4": "PVT", "a1": "FLG", "e5": "maj", "d5": "pvt", "i8": "flg"})
+    view = state.apply_text(0, "e4-e5").view_for(0)
+    assert knowledge_lines(view, Say("en")) == ["e5: Sergeant or higher"]
+    assert knowledge_lines(view, Say("ru")) == ["e5: Сержант или выше"]
 
 
 def _header_and_board(png: bytes) -> tuple[bytes, bytes]:

@@ -5,26 +5,35 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
-from bot.games.generals.insignia import LABEL_SIZE, TILE, blank_tile, deduction_label, rank_tile
+from bot.games.generals import pictures
+from bot.games.generals.canvas import loaded_sizes, measure
+from bot.games.generals.insignia import MARK_SIZE, TILE, blank_tile, piece_mark, rank_tile
+from bot.games.generals.legend import render_legend
 from bot.games.generals.pictures import BOARD as BOARD_COLOUR
 from bot.games.generals.pictures import (
     CELL,
     CHALLENGE,
+    DETAIL,
     HEADER,
     HIGHLIGHT_FROM,
     HIGHLIGHT_TO,
     HINT,
     IMAGE_H,
     IMAGE_W,
+    LABEL,
+    LINE,
     MARGIN,
+    MIDLINE,
     PALETTE,
+    PICK_EDGE,
     SELECTED,
     TEXT_LIMIT,
     TEXT_MIN,
+    TEXT_X,
     TILE_PAD,
-    knowledge_label,
     render_player_board,
     render_public_board,
     text_board,
@@ -40,28 +49,34 @@ def _decode(png: bytes) -> Image.Image:
     return image
 
 
-def _square_box(name: str, bottom: int) -> tuple[int, int, int, int]:
+def _board_top(png: bytes) -> int:
+    """Where the board's first row starts on a picture: below a header of two lines or more (its dark frame)."""
+    image = _decode(png).convert("RGB")
+    return next(y for y in range(HEADER, image.height) if image.getpixel((MARGIN + 3, y)) == MIDLINE) + 2
+
+
+def _square_box(name: str, bottom: int, png: bytes | None = None) -> tuple[int, int, int, int]:
     """Where square `name` is on the picture of the side `bottom`: left, top, right, bottom (exclusive)."""
     sq = parse_square(name)
     assert sq is not None
     col, row = file_of(sq), 8 - rank_of(sq)
     if bottom == 1:
         col, row = 8 - col, 7 - row
-    x0, y0 = MARGIN + col * CELL, HEADER + MARGIN + row * CELL
+    x0, y0 = MARGIN + col * CELL, (HEADER + MARGIN if png is None else _board_top(png)) + row * CELL
     return x0, y0, x0 + CELL, y0 + CELL
 
 
-def _corner_pixel(png: bytes, name: str, bottom: int) -> tuple[int, ...]:
-    """A pixel inside square `name` but outside any piece tile (its top-left corner)."""
-    x0, y0, _, _ = _square_box(name, bottom)
-    pixel = _decode(png).convert("RGB").getpixel((x0 + 3, y0 + 3))
+def _corner_pixel(png: bytes, name: str, bottom: int, dx: int = 3, dy: int = 3) -> tuple[int, ...]:
+    """A pixel inside square `name` but outside any piece tile (its top-left corner; or `dx`, `dy` from it)."""
+    x0, y0, _, _ = _square_box(name, bottom, png)
+    pixel = _decode(png).convert("RGB").getpixel((x0 + dx, y0 + dy))
     assert isinstance(pixel, tuple)
     return pixel
 
 
 def _colours(png: bytes, name: str, bottom: int) -> set[tuple[int, ...]]:
     """The colours inside the tile on square `name` (its rim left out)."""
-    x0, y0, x1, y1 = _square_box(name, bottom)
+    x0, y0, x1, y1 = _square_box(name, bottom, png)
     inset = TILE_PAD + 6
     tile = _decode(png).convert("RGB").crop((x0 + inset, y0 + inset, x1 - inset, y1 - inset))
     return {colour for _, colour in tile.getcolors(CELL * CELL) or [] if isinstance(colour, tuple)}
@@ -169,7 +184,7 @@ def test_reveal_shows_every_rank_for_both_sides() -> None:
     for text in (text_board(over.view_for(0)), text_board(over.view_for(1)), text_board(over.public_view())):
         assert "MAJ" in text and "FLG" in text  # side A
         assert "spy" in text and "pvt" in text  # side B
-        assert "B (black) lost: " in text and text.endswith("SPY FLG")  # from_board: pieces not placed count as lost
+        assert "B (black) lost: " in text and text.endswith("Spy, Flag")  # from_board: pieces not placed count as lost
         assert len(text) <= TEXT_LIMIT
     assert render_player_board(over.view_for(0)) != render_player_board(state.view_for(0))
 
@@ -181,21 +196,6 @@ def test_text_boards_fit_a_code_block() -> None:
         assert "```" not in text
     edge = "      a    b    c    d    e    f    g    h    i"
     assert edge in text_board(state.public_view()) and edge[::-1].strip() in text_board(state.view_for(1))
-
-
-def test_knowledge_labels() -> None:
-    settings = Settings()
-    army = frozenset(settings.army)
-    assert knowledge_label(army, settings) == ""
-    assert knowledge_label(army - {Rank.FLAG}, settings) == "≠FLG"
-    assert knowledge_label(army - {Rank.FLAG}, Settings(show_flag=True)) == ""
-    officers = frozenset(r for r in army if r >= Rank.MAJOR)
-    assert knowledge_label(officers, settings) == "≥MAJ"
-    assert knowledge_label(officers, settings, ascii_only=True) == ">=MAJ"
-    assert knowledge_label(frozenset({Rank.FLAG, Rank.SPY, Rank.PRIVATE}), settings) == "≤PVT"
-    assert knowledge_label(frozenset({Rank.SERGEANT, Rank.CAPTAIN, Rank.FIRST_LIEUTENANT,
-                                      Rank.SECOND_LIEUTENANT}), settings) == "SGT-CPT"
-    assert knowledge_label(frozenset({Rank.SPY, Rank.GENERAL_5}), settings) == "5G/SPY"
 
 
 def test_every_rank_has_its_own_insignia_on_white_and_black_tiles() -> None:
@@ -235,7 +235,7 @@ def test_a_deduction_about_a_hidden_piece_stays_on_the_picture() -> None:
     # A's Private challenges and loses: A now knows the piece on e5 is a Sergeant or higher.
     state = GeneralsState.from_board({"e4": "PVT", "a1": "FLG", "e5": "maj", "d5": "pvt", "i8": "flg"})
     after = state.apply_text(0, "e4-e5")
-    assert "e5 ≥SGT" in text_board(after.view_for(0))
+    assert "e5: Sergeant or higher" in text_board(after.view_for(0))
     png = render_player_board(after.view_for(0))
     assert any(_near(colour, HINT[1]) for colour in _colours(png, "e5", 0))
     assert not any(_near(colour, HINT[1]) for colour in _colours(png, "d5", 0))  # nothing known: a blank tile
@@ -246,19 +246,93 @@ def _near(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return sum(abs(x - y) for x, y in zip(a, b, strict=True)) < 24
 
 
-def test_text_is_large_enough_for_a_phone() -> None:
-    # Discord shows the picture 400-550 px wide on a phone: 4 % of the width keeps every text readable there.
-    assert TEXT_MIN >= 0.04 * IMAGE_W and LABEL_SIZE >= TEXT_MIN
-    long_game = _midgame(plies=40)
-    for png in (render_player_board(long_game.view_for(0)), render_public_board(long_game.public_view())):
-        assert _decode(png).size == (IMAGE_W, IMAGE_H)
+def _sampler() -> list[bytes]:
+    """Pictures with every kind of text: headers, deductions and their key, losses, a pick, the reveal, two
+    languages."""
+    state = GeneralsState.from_board({"e4": "PVT", "a1": "FLG", "e5": "maj", "d5": "pvt", "i8": "flg", "c3": "SGT"})
+    after = state.apply_text(0, "e4-e5")
+    over = GeneralsState.from_board({"e4": "MAJ", "a1": "FLG", "e5": "flg", "i8": "spy"}).apply_text(0, "e4-e5")
+    out = []
+    for language in ("en", "ru"):
+        out += [render_player_board(after.view_for(0), "c3", language=language),
+                render_player_board(after.view_for(1), language=language),
+                render_public_board(after.public_view(), language=language),
+                render_player_board(over.view_for(0), language=language),
+                render_public_board(over.public_view(), language=language)]
+    return out
 
 
-def test_deduction_labels_fit_inside_a_piece() -> None:
+def test_every_text_on_a_picture_is_at_least_28_px_at_694_px_wide() -> None:
+    # Issue 23: phone-first. Measured as the font size (the em, in px) of every face the pictures draw with:
+    # 28 px on a 694 px wide picture (14.5 px once Discord shows it 360 px wide), proportionally for another width.
+    for png in (*_sampler(), render_legend("en"), render_legend("ru")):
+        assert _decode(png).width == IMAGE_W
+    assert loaded_sizes() and min(loaded_sizes()) >= 28 * IMAGE_W / 694
+    assert TEXT_MIN >= 28 * IMAGE_W / 694 and MARK_SIZE >= TEXT_MIN
+
+
+def test_the_mark_on_a_hidden_piece_fits_inside_it() -> None:
     tile = CELL - 2 * TILE_PAD
-    for label in ("≥MAJ", "≤PVT", "≠FLG", "SGT-CPT", "5G/SPY", "5G/SGT-CPT", "5G/COL/SPY"):
-        mask = deduction_label(label, label, tile - 8)
-        assert mask.width <= tile - 8 and mask.height <= tile - 4
+    for number in ("1", "9", "15"):
+        mask = piece_mark(number)
+        assert mask.width <= tile - 8 and mask.height <= tile - 8
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_header_wraps_onto_more_lines_and_never_cuts_a_word(language: str) -> None:
+    # Issue 23, defect 3: "Last: Opponent d3-d2, challenge: attacker won (yo…". The longest last move: the opponent's
+    # challenge beat the viewer's piece and, under reveal-winner, both ranks are named.
+    state = GeneralsState.from_board({"d3": "LTC", "a1": "FLG", "d4": "5g", "i8": "flg", "c8": "pvt"},
+                                     Settings(reveal_winner=True), to_move=1)
+    view = state.apply_text(1, "d4-d3").view_for(0)
+    png = render_player_board(view, language=language)
+    board = pictures._player_board(view, language)
+    lines = pictures._lines(((board.status, LABEL), (board.detail, DETAIL)), language)
+    assert len(lines) > 2 and _board_top(png) == HEADER + MARGIN + (len(lines) - 2) * LINE  # the board moves down
+    assert " ".join(text for text, _ in lines) == f"{board.status} {board.detail}"  # every word, none cut
+    assert all(measure(text, TEXT_MIN, language) <= IMAGE_W - 2 * TEXT_X for text, _ in lines)
+    assert ("Lt. Col." if language == "en" else "Подполк.") in board.detail
+
+
+def test_the_losses_and_what_is_known_are_in_words_and_never_cut() -> None:
+    # Issue 23, defect 4: "Потери соперника: 6 — PVT-2G x2 PVT-3G…". The opponent lost six pieces, each known only
+    # as weaker than the piece that beat it; on the board, two pieces are known as "Spy or Colonel+".
+    army = {"a1": "FLG", "i8": "flg", "a3": "3G", "b3": "4G", "c3": "LTC", "d3": "2G", "e3": "1G", "f3": "COL",
+            "a4": "pvt", "b4": "pvt", "c4": "pvt", "d4": "pvt", "e4": "pvt", "f4": "sgt", "g6": "5g", "h6": "4g"}
+    state = GeneralsState.from_board(army)
+    for move, reply in (("a3-a4", "i8-h8"), ("b3-b4", "h8-i8"), ("c3-c4", "i8-h8"), ("d3-d4", "h8-i8"),
+                        ("e3-e4", "i8-h8"), ("f3-f4", "h8-i8")):
+        state = state.apply_text(0, move).apply_text(1, reply)
+    view = state.view_for(0)
+    for language, lost in (("en", "Opponent lost "), ("ru", "Потери соперника: ")):
+        board = pictures._player_board(view, language)
+        lines = [text for text, _ in pictures._lines(((line, LABEL) for line in board.footer), language)]
+        said = " ".join(lines)
+        assert lost in said and "…" not in said and "PVT" not in said and "-2G" not in said
+        assert ("Private" if language == "en" else "Рядовой") in said
+        assert all(measure(text, TEXT_MIN, language) <= IMAGE_W - 2 * TEXT_X for text in lines)
+    text = text_board(view)
+    assert "≥" not in text and ">=" not in text and "PVT-" not in text
+
+
+def test_the_picked_piece_is_framed_thick_and_where_it_can_go_is_marked() -> None:
+    # Issue 23, defect 4: the picked piece had a thin light-blue outline, nearly invisible on a white tile, and its
+    # moves were not marked. c3's Sergeant can go to b3, d3 and c2 (empty) and challenge c4.
+    state = GeneralsState.from_board({"c3": "SGT", "a1": "FLG", "c4": "pvt", "i8": "flg"})
+    picked = render_player_board(state.view_for(0), selected="c3")
+    plain = render_player_board(state.view_for(0))
+    for inset in (1, 3, 6, 8):  # a frame at least 9 px thick, dark outside and blue inside
+        assert _corner_pixel(picked, "c3", 0, inset, CELL // 2) in (SELECTED, PICK_EDGE)
+        assert _corner_pixel(plain, "c3", 0, inset, CELL // 2) not in (SELECTED, PICK_EDGE)
+    for square in ("b3", "d3", "c2"):  # a dot in the middle of each empty square it can move to
+        assert _corner_pixel(picked, square, 0, CELL // 2, CELL // 2) == SELECTED
+        assert _corner_pixel(plain, square, 0, CELL // 2, CELL // 2) == BOARD_COLOUR
+    assert _corner_pixel(picked, "c4", 0, 4, 4) in (SELECTED, PICK_EDGE)  # the corners of the piece it can challenge
+    assert _corner_pixel(picked, "b4", 0, CELL // 2, CELL // 2) == BOARD_COLOUR  # not a move
+    # The opponent's turn: nothing can move, nothing is marked as a move.
+    waiting = GeneralsState.from_board({"c3": "SGT", "a1": "FLG", "c4": "pvt", "i8": "flg"}, to_move=1)
+    assert _corner_pixel(render_player_board(waiting.view_for(0), selected="c3"), "b3", 0, CELL // 2,
+                         CELL // 2) == BOARD_COLOUR
 
 
 def test_every_picture_carries_the_one_fixed_palette() -> None:

@@ -164,8 +164,8 @@ async def test_against_the_bot_no_draw_offer_and_the_sides_are_named_alike(world
     assert (await fake.click(world.alice, own, "gg:1:ready")).callback_type == 7
     await fake.wait_until(lambda: to_move(channel_board) == world.alice.id and own.selects() != [], timeout=10)
 
-    assert [b["label"] for b in channel_board.buttons()] == ["My board", "Resign"]
-    assert [b["label"] for b in own.buttons()] == ["Resign"]
+    assert [b["label"] for b in channel_board.buttons()] == ["My board", "Resign", "Ranks"]
+    assert [b["label"] for b in own.buttons()] == ["Resign", "Ranks"]
 
     public = _lines(channel_board)
     assert f"⚪ Side A (white): <@{world.alice.id}>" in public

@@ -125,7 +125,14 @@ def channel_view(game: GameInfo, view: PublicView, say: Say) -> discord.ui.View 
                                            style=discord.ButtonStyle.secondary))
     buttons.add_item(GeneralsButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
                                        style=discord.ButtonStyle.danger))
+    buttons.add_item(ranks_button(game.id, say))
     return buttons
+
+
+def ranks_button(game_id: int, say: Say, row: int | None = None) -> GeneralsButton:
+    """The legend: every rank's insignia with its name, and the board's colours, shown privately to whoever asks."""
+    return GeneralsButton.of(game=game_id, verb="ranks", label=say(TextIn("button", "Ranks")), emoji="🎖",
+                             style=discord.ButtonStyle.secondary, row=row)
 
 
 def footer(game: GameInfo, settings_names: Sequence[str], lost: tuple[int, int]) -> Text:

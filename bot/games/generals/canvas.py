@@ -5,14 +5,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from itertools import groupby
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import SOURCE
 
-__all__ = ["FixedPalette", "centred", "drawable", "font", "tally", "text_line", "wrap"]
+__all__ = ["FixedPalette", "bold", "centred", "drawable", "font", "loaded_sizes", "measure", "text_line", "wrap"]
 
 Colour = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -36,16 +35,54 @@ def _unicode_font() -> str | None:
     return found
 
 
+# Pillow's own font lacks a few signs our texts use: it draws these instead.
+PILLOW_SPELLING = str.maketrans({"\N{MULTIPLICATION SIGN}": "x", "\N{EN DASH}": "-", "\N{EM DASH}": "-", "★": "*",
+                                 "≥": ">=", "≤": "<="})
+
+
 def drawable(language: str) -> str:
     """The language a picture's texts are drawn in: `language`, or English when no font here has its letters."""
     return language if language in LATIN_LANGUAGES or _unicode_font() is not None else SOURCE
 
 
+# A bold condensed face for the marks on pieces; where the system lacks it, Pillow's own font draws them.
+BOLD_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf"
+_LOADED: set[tuple[str, int]] = set()
+
+
+def _face(path: str | None, size: int) -> Font:
+    """Every face a picture draws with is loaded here, so the sizes in use are known (`loaded_sizes`)."""
+    _LOADED.add((path or "Pillow's own", size))
+    if path is not None:
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            pass
+    return ImageFont.load_default(size=size)
+
+
+def loaded_sizes() -> frozenset[int]:
+    """The font sizes (px, the em) of every face loaded for pictures in this process so far."""
+    return frozenset(size for _, size in _LOADED)
+
+
 @cache
 def font(size: int, language: str = SOURCE) -> Font:
     """The face for texts in `language` (the same font file everywhere, so the same bytes for the same text)."""
-    path = None if language in LATIN_LANGUAGES else _unicode_font()
-    return ImageFont.truetype(path, size) if path is not None else ImageFont.load_default(size=size)
+    return _face(None if language in LATIN_LANGUAGES else _unicode_font(), size)
+
+
+@cache
+def bold(size: int) -> Font:
+    """The bold condensed face of the marks on pieces (digits: any font has them)."""
+    return _face(BOLD_FONT, size)
+
+
+def measure(text: str, size: int, language: str = SOURCE) -> float:
+    """How wide `text_line` draws `text`, in px."""
+    space = font(size, language).getlength(" ")
+    words = text.split(" ")
+    return sum(_word(word, size, language)[3] for word in words if word) + space * (len(words) - 1)
 
 
 def wrap(text: str, size: int, width: int, max_lines: int, language: str = SOURCE) -> list[str]:
@@ -146,8 +183,12 @@ class FixedPalette:
 
 @lru_cache(maxsize=4096)  # a few KB each; the words of a game's texts come back move after move
 def _word(word: str, size: int, language: str) -> tuple[Image.Image, int, int, float]:
-    """`word` rasterised once as a mask: the mask, where it sits from the pen, and how far the pen moves."""
+    """`word` rasterised once as a mask: the mask, where it sits from the pen, and how far the pen moves. A no-break
+    space inside it (which keeps a line from breaking there) is drawn as a space: not every font has its glyph."""
     face = font(size, language)
+    word = word.replace("\u00a0", " ")
+    if language in LATIN_LANGUAGES or _unicode_font() is None:
+        word = word.translate(PILLOW_SPELLING)
     left, top, right, bottom = (int(edge) for edge in face.getbbox(word))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), word, font=face, fill=255)
@@ -167,11 +208,6 @@ def text_line(image: Image.Image, x: float, y: int, text: str, size: int, fill: 
         x += advance + space
 
 
-def tally(text: str) -> str:
-    """`PVT PVT PVT` as `PVT x3`, so that lists of lost pieces fit a line of the picture."""
-    runs = [(word, len(list(group))) for word, group in groupby(text.split(" "))]
-    return " ".join(word if count == 1 else f"{word} x{count}" for word, count in runs)
-
-
-def centred(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: Colour) -> None:
-    draw.text((x, y), text, font=font(size), fill=fill, anchor="mm")
+def centred(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: Colour,
+            language: str = SOURCE) -> None:
+    draw.text((x, y), text, font=font(size, language), fill=fill, anchor="mm")

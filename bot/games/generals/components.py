@@ -1,7 +1,7 @@
 """The persistent buttons and menus of Game of the Generals, and the id of its forms.
 
 Custom ids carry game numbers, public move counts and squares only, never a rank:
-- `gg:<game>:<verb>`: every button except moves (challenge, channel board, setup tools, draw, resign);
+- `gg:<game>:<verb>`: every button except moves (challenge, channel board, setup tools, draw, resign, ranks);
 - `ggm:<game>:<ply>:<from>-<to>`: a direction button of a private board's chosen piece, drawn at move count `ply`;
 - `ggs:<game>:formation`, `ggs:<game>:square:<rank>`, `ggs:<game>:piece:<ply>`, `ggs:<game>:forget`: the
   formation menu and the square menus (one per home rank) of the setup, the piece menu of play, and the
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from bot.games.generals.presenter import GeneralsPresenter
 
 KIND = "generals"
-BUTTON_VERBS = "accept|decline|board|dm|resign|resign-yes|draw|ready|swap|import|export|save|delete"
+BUTTON_VERBS = "accept|decline|board|dm|resign|resign-yes|draw|ready|swap|import|export|save|delete|ranks"
 MOVE = r"[a-i][1-8]-[a-i][1-8]"
 FORM = CustomId("ggf:{game}:{what}", what=r"swap|import|save")
 

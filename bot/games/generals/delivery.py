@@ -104,7 +104,7 @@ class PrivateBoards:
         game, view = result.game, own.view
         selected = selectable_piece(view, selected)
         image, text = await picture(view, images, selected=selected, language=say.language)
-        controls = private_view(game, view, saved, say, selected)
+        controls = private_view(game, view, saved, say, selected, room_for_dm=offer_dm)
         if offer_dm and game.status == "active" and view.outcome is None:
             controls = controls or discord.ui.View(timeout=None)
             controls.add_item(GeneralsButton.of(game=game.id, verb="dm",

@@ -13,11 +13,12 @@ import math
 from collections.abc import Callable
 from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.games.generals.canvas import bold
 from games.generals.pieces import Rank
 
-__all__ = ["FLAG_COLOURS", "INK", "TILE", "TILE_COLOURS", "TILE_EDGE", "TILE_EDGES", "blank_tile", "deduction_label",
+__all__ = ["FLAG_COLOURS", "INK", "TILE", "TILE_COLOURS", "TILE_EDGE", "TILE_EDGES", "blank_tile", "piece_mark",
            "rank_tile"]
 
 Colour = tuple[int, int, int]
@@ -189,52 +190,15 @@ def blank_tile(size: int, seat: int) -> Image.Image:
     return _tile(size, seat, None)
 
 
-# ----- deductions on a hidden piece -----------------------------------------------------------------------------
-# A bold condensed face keeps `≥MAJ` legible inside a square; where the system lacks it, Pillow's own font draws
-# the ASCII spelling (`>=MAJ`), which it can render.
-_CONDENSED = "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf"
-LABEL_SIZE = 28  # px: the smallest size of any text on the picture (see pictures.TEXT_MIN)
+# ----- the mark on a hidden piece ------------------------------------------------------------------------------
+MARK_SIZE = 36  # px: the number on a hidden piece that points to what is known of it (the picture's key says what)
 
 
 @cache
-def _label_font(size: int) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, bool]:
-    """The font for deductions and whether it draws ≥, ≤ and ≠."""
-    try:
-        return ImageFont.truetype(_CONDENSED, size), True
-    except OSError:
-        return ImageFont.load_default(size=size), False
-
-
-def _label_lines(text: str) -> list[str]:
-    """`5G/SGT-CPT` as lines `5G`, `SGT-`, `CPT`: alternatives and ranges break where they join."""
-    lines: list[str] = []
-    for part in text.split("/"):
-        low, dash, high = part.partition("-") if not part.startswith("not") else (part, "", "")
-        lines += [low + dash, high] if dash else [low]
-    return lines
-
-
-@cache
-def deduction_label(text: str, ascii_text: str, width: int) -> Image.Image:
-    """What a viewer deduced about a hidden piece (`≥MAJ`) as a mask at most `width` px wide, in one to three
-    lines; a line a little too wide is narrowed rather than shrunk, so the letters keep their height."""
-    font, unicode_ok = _label_font(LABEL_SIZE)
-    lines = _label_lines(text if unicode_ok else ascii_text)
-    if len(lines) > 2:  # rare (two runs, one of them a range): three smaller lines still fit the square
-        font, _ = _label_font(LABEL_SIZE * 2 // 3)
-        lines = lines[:3]
-    masks = []
-    for line in lines:
-        left, top, right, bottom = font.getbbox(line)
-        mask = Image.new("L", (int(right - left) + 2, int(bottom - top) + 2), 0)
-        ImageDraw.Draw(mask).text((1 - left, 1 - top), line, font=font, fill=255)
-        if mask.width > width:
-            mask = mask.resize((width, mask.height), Image.Resampling.LANCZOS)
-        masks.append(mask)
-    gap = 4 if len(masks) < 3 else 2
-    out = Image.new("L", (max(m.width for m in masks), sum(m.height for m in masks) + gap * (len(masks) - 1)), 0)
-    y = 0
-    for mask in masks:
-        out.paste(mask, ((out.width - mask.width) // 2, y))
-        y += mask.height + gap
-    return out
+def piece_mark(text: str) -> Image.Image:
+    """The number on a hidden piece the viewer knows something about, as a mask (bold, `MARK_SIZE` px)."""
+    face = bold(MARK_SIZE)
+    left, top, right, bottom = face.getbbox(text)
+    mask = Image.new("L", (int(right - left) + 2, int(bottom - top) + 2), 0)
+    ImageDraw.Draw(mask).text((1 - left, 1 - top), text, font=face, fill=255)
+    return mask

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.games.generals.board import COLOUR, SIDE_MARK, footer, outcome_line
+from bot.games.generals.board import COLOUR, SIDE_MARK, footer, outcome_line, ranks_button
 from bot.games.generals.components import (
     FormationSelect,
     GeneralsButton,
@@ -18,7 +18,7 @@ from bot.games.generals.components import (
     PieceSelect,
     SquareSelect,
 )
-from bot.games.generals.words import SIDE_NAMES, knowledge_label
+from bot.games.generals.words import SIDE_NAMES, deduction_words
 from bot.i18n import Say
 from bot.presenter import IMAGE_NAME
 from bot.service import GameInfo
@@ -115,9 +115,9 @@ def knowledge_lines(view: PlayerView, say: Say) -> list[str]:
         if len(piece.possible) == 1:
             out.append(say(Text("{square} is a {rank}", square=piece.square, rank=next(iter(piece.possible)).title)))
         else:
-            label = knowledge_label(piece.possible, view.settings, ascii_only=True, language=say.language)
-            if label:
-                out.append(f"{piece.square} {label}")
+            words = deduction_words(piece.possible, view.settings)
+            if words is not None:
+                out.append(say(Text("{square}: {deduction}", square=piece.square, deduction=words)))
     return out
 
 
@@ -169,9 +169,11 @@ def mover_result(view: PlayerView) -> Text:
 
 
 def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Say,
-                 selected: str | None = None) -> discord.ui.View | None:
+                 selected: str | None = None, *, room_for_dm: bool = False) -> discord.ui.View | None:
     """The controls of a private board: setup tools, or the piece menu on the player's turn; with a piece
-    `selected` (checked by `selectable_piece`), its direction buttons too, and the menu marks it."""
+    `selected` (checked by `selectable_piece`), its direction buttons too, and the menu marks it; and Ranks, the
+    legend. `room_for_dm`: a Send-by-DM button joins the last row, so in setup Ranks makes room for it (the
+    channel's board has Ranks too)."""
     if view.outcome is not None or game.status != "active":
         return None
     controls = discord.ui.View(timeout=None)
@@ -197,6 +199,8 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Sa
                                                 style=discord.ButtonStyle.secondary, row=4))
         controls.add_item(GeneralsButton.of(game=game.id, verb="ready", label=say(TextIn("button", "Ready ✅")),
                                             style=discord.ButtonStyle.success, row=4))
+        if not room_for_dm:
+            controls.add_item(ranks_button(game.id, say, row=4))
         return controls
     pieces = movable_pieces(view)
     if view.to_move == view.seat and pieces:
@@ -214,6 +218,7 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Sa
                                             style=discord.ButtonStyle.secondary, row=2))
     controls.add_item(GeneralsButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
                                         style=discord.ButtonStyle.danger, row=2))
+    controls.add_item(ranks_button(game.id, say, row=2))
     return controls
 
 

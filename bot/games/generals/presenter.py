@@ -12,6 +12,7 @@ the channel from the public view (`Result.public`), so nothing here can show a h
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Mapping
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -20,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import workers
 from bot.errors import reason
 from bot.games.generals.board import (
     COLOUR,
@@ -33,6 +35,7 @@ from bot.games.generals.board import (
 )
 from bot.games.generals.components import COMPONENTS, FORM, KIND, GeneralsButton
 from bot.games.generals.delivery import PrivateBoards, channel_key
+from bot.games.generals.legend import LEGEND_NAME, legend_lines, render_legend
 from bot.games.generals.pictures import picture, text_board
 from bot.games.generals.play import Play
 from bot.games.generals.setup import SetupTools
@@ -40,6 +43,7 @@ from bot.i18n import Say
 from bot.presenter import Board, GamePresenter, seat_names
 from bot.service import OwnView, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
+from games.generals.pieces import Rank
 from games.generals.rules import SETTING_NAMES, Settings
 from games.generals.views import SETUP, PlayerView, PublicView
 from games.registry import describe
@@ -229,6 +233,27 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             await self.setup_tools.open_form(interaction, game_id, verb)
         elif verb == "delete":
             await self.setup_tools.choose_to_delete(interaction, game_id)
+        elif verb == "ranks":
+            await self.show_ranks(interaction)
+
+    async def show_ranks(self, interaction: discord.Interaction[Any]) -> None:
+        """The legend, privately, in the reader's language: every rank's insignia and name, the board's colours."""
+        say = Say.to(interaction)
+        images = interaction.guild_id is None or (await self.bot.server_settings.get(interaction.guild_id)).images
+        lines = [say(line) for line in legend_lines()]
+        embed = discord.Embed(title=say(Text("Ranks · Game of the Generals")), colour=COLOUR)
+        if not images:  # pictures are off here: the names, strongest first, with the notation a move or grid uses
+            lines += ["", say(Text("Strongest first: {ranks}", ranks=", ".join(
+                f"{say(rank.title)} (`{rank.abbreviation}`)" for rank in sorted(Rank, reverse=True))))]
+            embed.description = "\n".join(lines)
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        image = await workers.draw(render_legend, say.language)
+        embed.description = "\n".join(lines)
+        embed.set_image(url=f"attachment://{LEGEND_NAME}")
+        await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(image), filename=LEGEND_NAME),
+                                        ephemeral=True)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
