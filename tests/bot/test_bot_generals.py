@@ -170,9 +170,9 @@ async def test_a_player_without_dms_sets_up_and_plays_from_my_board(world: World
     picked = await fake.select(world.bob, fresh.message, pieces["custom_id"], [square])
     assert picked.callback_type == 7 and picked.message is fresh.message and picked.ephemeral, picked.errors
     steps = [b for b in fresh.message.buttons() if str(b["custom_id"]).startswith("ggm:1:")]
-    if steps:  # the chosen piece's directions, on the same ephemeral board (else its only move was made)
-        done = await fake.click(world.bob, fresh.message, steps[0]["custom_id"])
-        assert done.callback_type == 7 and done.message is fresh.message, done.errors
+    assert steps and "is chosen" in fresh.message.text()  # the chosen piece's directions, on the same board
+    done = await fake.click(world.bob, fresh.message, steps[0]["custom_id"])
+    assert done.callback_type == 7 and done.message is fresh.message, done.errors
     assert "Last: You " in fresh.message.text()
     await fake.wait_until(lambda: move_number(channel_board) != before)
 

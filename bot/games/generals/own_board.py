@@ -60,8 +60,8 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[Text | str],
                               "(⬆ is towards the enemy), or choose another piece.", number=view.ply + 1, rank=chosen,
                               square=selected)))
     elif view.to_move == seat:
-        lines.append(say(Text("▶ **Your move** (move {number}): choose a piece below (one with a single move goes "
-                              "at once), or `/generals move`.", number=view.ply + 1)))
+        lines.append(say(Text("▶ **Your move** (move {number}): choose a piece below, then its direction, or "
+                              "`/generals move`.", number=view.ply + 1)))
     else:
         lines.append(say(Text("Waiting for {opponent} to move (move {number}).", opponent=names[1 - seat],
                               number=view.ply + 1)))
