@@ -155,11 +155,11 @@ async def test_the_end_of_a_game_says_how_it_went_and_offers_a_rematch_and_a_rep
     assert f"<@{resigner.id}> resigned" in text and "resign" not in text.replace("resigned", "")
     assert re.search(rf"<@{other.id}>: 1000 → \d+ \(\+\d+\) \(provisional\)", text), text
     assert re.search(rf"<@{resigner.id}>: 1000 → \d+ \(-\d+\) \(provisional\)", text), text
-    assert "2 moves in" in text
+    assert "1 move in" in text  # moves of play: the resignation is none
     assert [b["label"] for b in ending.buttons()] == ["Rematch", "Replay"]
 
     replay = await world.fake.click(other, ending, ending.button("Replay")["custom_id"])
-    assert replay.ephemeral and replay.message is not None and "move 0 of 2" in replay.message.text()
+    assert replay.ephemeral and replay.message is not None and "move 0 of 1" in replay.message.text()
 
     outsider = await world.fake.click(world.carol, ending, ending.button("Rematch")["custom_id"])
     assert outsider.ephemeral and outsider.message is not None and "Only the players" in outsider.message.content

@@ -57,7 +57,7 @@ CLOSED_CHALLENGE = ("pending", "declined", "expired")  # the message shows the c
 class ReplayFrames(Protocol):
     """The replay cog (bot/cogs/replay.py), as /generals replay uses it."""
 
-    async def send_frame(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None) -> None: ...
+    async def send_frame(self, interaction: discord.Interaction[Any], game_id: int, move: int | None) -> None: ...
 
 
 class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
