@@ -230,7 +230,10 @@ async def test_generals_players_are_told_by_their_boards_then_once_per_turn(worl
     await fake.wait_until(lambda: "wins" in channel_board.text())
     await bot.service.told()
     ending = next(m for m in fake.channel_messages(world.channel) if m.embeds and "is over" in m.text())
-    assert "Both armies, revealed" in ending.text() and ending.attachments, "the ending shows both armies"
+    # Both armies are shown once: on the board, edited at the end, which the ending replies to (not again under it).
+    assert "Both armies are revealed" in channel_board.text() and channel_board.attachments
+    assert len(ending.embeds) == 1 and not ending.attachments, "the ending repeats the revealed board"
+    assert ending.message_reference is not None and int(ending.message_reference["message_id"]) == channel_board.id
     for user in (world.alice, world.bob):
         expected[user.id] += 1  # the ending
         assert len(fake.notifications(user)) == expected[user.id], [m.content for m in fake.notifications(user)]

@@ -317,13 +317,6 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         """After a start: `draw`, which edits only the boards whose key changed (and delivers undelivered ones)."""
         await self.draw(result)
 
-    async def ending_board(self, result: Result[Any, Any]) -> Board | None:
-        """Both armies revealed (a finished game's public view shows every piece)."""
-        say = await self.public_say(result)
-        board = await self._board(result, await self.images_on(result), say)
-        board.embed.title = say(Text("Both armies, revealed"))
-        return board
-
     async def game_opened(self, result: Result[Any, Any]) -> None:
         if result.game.status == "active":
             await self.private_boards.open(result.id)
