@@ -240,13 +240,14 @@ def _last_text(last: LastMove | None, viewer: int | None, say: Say) -> str:
     text = Text("Last: {who} {move}", who=who, move=f"{last.src}-{last.dst}")
     if last.challenge is not None:
         text = Text("{last}, challenge: {ruling}", last=text, ruling=RULINGS[last.challenge])
+    # Ranks in words here, as in every sentence ("your Spy"); abbreviations are for the board's squares.
     if last.your_rank is not None and last.their_rank is not None:
-        text = Text("{last} (your {yours} vs {theirs})", last=text, yours=ABBREVIATIONS[last.your_rank],
-                    theirs=ABBREVIATIONS[last.their_rank])
+        text = Text("{last} (your {yours}, their {theirs})", last=text, yours=last.your_rank.title,
+                    theirs=last.their_rank.title)
     elif last.your_rank is not None:
-        text = Text("{last} (your {yours})", last=text, yours=ABBREVIATIONS[last.your_rank])
+        text = Text("{last} (your {yours})", last=text, yours=last.your_rank.title)
     elif last.their_rank is not None:
-        text = Text("{last} (their {theirs})", last=text, theirs=ABBREVIATIONS[last.their_rank])
+        text = Text("{last} (their {theirs})", last=text, theirs=last.their_rank.title)
     return say(text)
 
 
