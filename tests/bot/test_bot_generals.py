@@ -336,12 +336,13 @@ async def test_with_pictures_off_the_boards_are_text(world: World, bots: Tableto
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
     a = dm_board(fake, world.alice)
     assert (await fake.select(world.alice, a, "ggs:1:formation", ["f:flag-fortress"])).callback_type == 7
-    assert not a.attachments and "```" in a.text() and "FLG" in a.text()  # the text board with her own ranks
+    # The text board with her own ranks.
+    assert not a.attachments and "```" in a.text() and "FL" in a.text().split("```")[1]
     assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
     await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)
     assert not channel_board.attachments and "```" in channel_board.text()
     board_text = channel_board.text().split("```")[1]
-    assert "(A)" in board_text and "(B)" in board_text and "FLG" not in board_text  # no ranks for the channel
+    assert "A?" in board_text and "B?" in board_text and "FL" not in board_text  # no ranks for the channel
 
 
 async def test_a_draw_offered_on_one_board_is_accepted_on_the_other(world: World, bots: TabletopRunner) -> None:
