@@ -1,6 +1,6 @@
 """One count of moves everywhere (issue 23): the moves of play, the setup being step 0 and a resignation no move.
 Whatever counts moves says the same number: the ending ("N moves in T"), the boards ("Game over after N moves",
-"Move N"), the replay ("Move K of N") and its `move` option."""
+"Move N"), the replay ("Move K of N") and its `move` option; for every game kind."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 from tests.bot.test_bot_generals import play_plans, set_up_both
 from tests.bot.test_replays import images, replay
 from tests.support.fakediscord import FakeMessage
+from tests.support.sucker import open_table, stored
 from tests.support.world import TabletopRunner, World
 
 
@@ -78,3 +79,22 @@ async def test_a_chopsticks_game_counts_its_moves_of_play_alike_everywhere(world
     assert counted(r"Move (\d+) ·", board.text()) == 3, board.text()
     last = await replay(world, world.carol)
     assert last.content.startswith("Move 3 of 3: ") and "resigned" in last.content, last.content
+
+
+async def test_a_sucker_game_counts_its_moves_of_play_alike_everywhere(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    people = [world.alice, world.bob, world.carol]
+    await open_table(world, people)
+    for _ in range(2):  # two decisions (the table's own tests play them by its menus)
+        _status, state, _log = await stored(bots.target)
+        seat = state.current_player()
+        assert seat is not None
+        await bot.service.act(1, people[seat].id, state.legal_actions(seat)[0].text())
+    await bot.service.resign(1, world.bob.id)  # the table plays on without him
+    await bot.service.resign(1, world.carol.id)  # and then it is over
+    await bot.service.told()
+    await world.fake.wait_until(lambda: any(m.embeds and "is over" in m.text()
+                                            for m in world.fake.channel_messages(world.channel)))
+    assert counted(r"(\d+) moves? in ", ending(world).text()) == 2
+    last = await replay(world, world.carol)
+    assert last.content.startswith("Move 2 of 2: ") and "resigned" in last.content, last.content
