@@ -81,7 +81,7 @@ def _rating_line(change: RatingChange) -> Text | str:
 def _length(result: Result[Any, Any]) -> Text:
     game = result.game
     seconds = max(0.0, (game.finished_at or game.updated_at) - game.created_at)
-    return Plural("{count} move in {time}.", "{count} moves in {time}.", game.move_count,
+    return Plural("{count} move in {time}.", "{count} moves in {time}.", game.moves_of_play,
                   time=duration(_rounded(seconds)))
 
 

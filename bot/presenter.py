@@ -271,7 +271,9 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
                     number=result.id, first=first)
 
     async def ending_board(self, result: Result[Any, Any]) -> Board | None:
-        """Something to show with a game's ending besides its words (Generals: both armies revealed)."""
+        """Something to show with a game's ending besides its words, when the board it replies to does not show it
+        already (Generals shows none: its board, right above and edited at the end, shows both armies revealed, and
+        the ending replies to it)."""
         return None
 
     def jump_url(self, result: Result[Any, Any]) -> str | None:

@@ -20,12 +20,21 @@ CLAIM_LEASE = 10.0  # seconds a claim to send a DM holds (the database's clock);
 class PrivateBoard:
     game_id: int
     seat: int
-    channel_id: int | None  # SENDING: its DM is being sent
+    channel_id: int | None  # the DM channel; SENDING: its DM is being sent; a failed DM: its notice (below)
     message_id: int | None  # None: the DM failed (or is being sent)
 
     @property
     def delivered(self) -> bool:
         return self.message_id is not None
+
+    @property
+    def notice_id(self) -> int | None:
+        """The message in the game's channel that told the player their DM failed, while it is still up (a failed DM
+        has no DM channel: its row keeps the notice there, so that it is removed once the player has their board
+        another way, after a restart or in another process too)."""
+        if self.message_id is not None or self.channel_id == SENDING:
+            return None
+        return self.channel_id
 
     @property
     def sending(self) -> bool:
@@ -61,6 +70,21 @@ class PrivateBoardStore:
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET channel_id = excluded.channel_id,"
             " message_id = excluded.message_id, updated_at = excluded.updated_at",
             (game_id, seat, channel_id, message_id, now)))
+
+    async def keep_notice(self, game_id: int, seat: int, notice_id: int) -> None:
+        """Remember the notice of a seat's failed DM (see `PrivateBoard.notice_id`), unless a DM was sent or claimed
+        since the failure was stored."""
+        await self._db.run(statement(
+            "UPDATE private_boards SET channel_id = ? WHERE game_id = ? AND seat = ? AND channel_id IS NULL"
+            " AND message_id IS NULL", (notice_id, game_id, seat)))
+
+    async def clear_notice(self, game_id: int, seat: int, notice_id: int) -> bool:
+        """The failed DM's notice `notice_id` is gone (see `PrivateBoard.notice_id`): forget it, unless the row has
+        changed since (a DM sent or claimed meanwhile). Whether this call was the one that forgot it."""
+        done = await self._db.run(statement(
+            "UPDATE private_boards SET channel_id = NULL WHERE game_id = ? AND seat = ? AND channel_id = ?"
+            " AND message_id IS NULL", (game_id, seat, notice_id)))
+        return done.rowcount > 0
 
     async def claim(self, game_id: int, seat: int, *, replacing: int | None = None,
                     lease: float = CLAIM_LEASE) -> int | None:

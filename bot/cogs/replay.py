@@ -139,29 +139,30 @@ class ReplayCog(commands.Cog, name="Replay"):
         records = await self.bot.service.history(interaction.user.id, limit=MAX_CHOICES)
         return game_choices(records, interaction, str(current), Say.to(interaction))
 
-    async def send_frame(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None) -> None:
-        """Answer `interaction` with a private replay of game `game_id` at move `ply` (None: the end)."""
-        board = await self.frame(interaction, game_id, ply)
+    async def send_frame(self, interaction: discord.Interaction[Any], game_id: int, move: int | None) -> None:
+        """Answer `interaction` with a private replay of game `game_id` right after `move` moves of play (the count
+        players see; None: the end)."""
+        board = await self.frame(interaction, game_id, None, move=move)
         await interaction.response.send_message(content=board.content, embed=board.embed,
                                                 view=board.view or discord.utils.MISSING, files=board.attachments(),
                                                 ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     async def frame(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None, *,
-                    public: bool = False, posted: bool = False) -> Board:
-        """The position after `ply` moves of play (None: the latest), drawn by the game's presenter, with the step
-        buttons (and, privately for a finished game played on this server, Post publicly); refuses a game that
-        `interaction`'s user may not see there."""
+                    move: int | None = None, public: bool = False, posted: bool = False) -> Board:
+        """Frame `ply` (None: the latest; with `move`, the frame right after that many moves of play), drawn by the
+        game's presenter, with the step buttons (and, privately for a finished game played on this server, Post
+        publicly); refuses a game that `interaction`'s user may not see there."""
         if not 0 < game_id < 2**63:
             raise ServiceError(Text("There is no game #{number}.", number=game_id))
-        frame: ReplayFrame[Any] = await self.bot.service.replay_frame(game_id, ply)
+        frame: ReplayFrame[Any] = await self.bot.service.replay_frame(game_id, ply, move=move)
         here = _played_here(frame.game, interaction, public=public, posted=posted)
         presenter: GamePresenter = self.bot.presenter(frame.game.kind)
         # A posted replay speaks to the channel (the server's language); a private one to its viewer.
         say = Say(await self.bot.languages.public(interaction.guild_id)) if public else Say.to(interaction)
         drawn = await presenter.replay_board(frame, say)
         embed = drawn.embed
-        embed.title = say(Text("Replay · {board} · move {ply} of {total}", board=embed.title or "", ply=frame.ply,
-                               total=frame.total))
+        embed.title = say(Text("Replay · {board} · move {ply} of {total}", board=embed.title or "",
+                               ply=frame.game.moves_of_play, total=frame.moves))
         view = discord.ui.View(timeout=None)
         for which, label, target in (("f", "⏮", 0), ("p", "◀", max(frame.ply - 1, 0)),
                                      ("n", "▶", min(frame.ply + 1, frame.total)), ("l", "⏭", frame.total)):
@@ -176,8 +177,9 @@ class ReplayCog(commands.Cog, name="Replay"):
 
 
 def _step_line(presenter: GamePresenter, frame: ReplayFrame[Any]) -> Text:
-    """What this frame shows, in words: Move 5 of 23: <@alice> played `AC`."""
-    head = Text("Move {ply} of {total}", ply=frame.ply, total=frame.total)
+    """What this frame shows, in words: Move 5 of 23: <@alice> played `AC` (moves of play, as every count of moves
+    says: a resignation after move 23 reads "Move 23 of 23: <@bob> resigned.")."""
+    head = Text("Move {ply} of {total}", ply=frame.game.moves_of_play, total=frame.moves)
     if frame.last is None:
         if not frame.game.began:
             if frame.game.finished_at is not None:

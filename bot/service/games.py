@@ -169,10 +169,11 @@ class GameService(GameSetup, GameTimers, GameTurns):
         change; no read when its version is in memory)."""
         return info(await self._current(game_id))
 
-    async def replay_frame(self, game_id: int, frame: int | None) -> ReplayFrame[Any]:
+    async def replay_frame(self, game_id: int, frame: int | None, *, move: int | None = None) -> ReplayFrame[Any]:
         """Frame `frame` of a stored game (None: the latest), as a replay may show it: hidden ranks only once the
-        game is over. Frame 0 is the position where play began and frame N the position after N moves of play:
-        a secret setup is one step, summarised (its actions are no moves, and what they placed is secret)."""
+        game is over. Frame 0 is the position where play began and each logged action after it one frame: a secret
+        setup is one step, summarised (its actions are no moves, and what they placed is secret). With `move`, the
+        frame right after that many moves of play (the count players see) instead."""
         game = await self.load(game_id)
         moves = [(m.seat, m.action) for m in await self.store.moves(game_id)]
         state = replay(game.record.kind, game.record.initial_state, ())
@@ -182,13 +183,20 @@ class GameService(GameSetup, GameTimers, GameTurns):
             setup += 1
         total = len(moves) - setup
         number = total if frame is None else max(0, min(frame, total))
-        for seat, text in moves[setup:setup + number]:
-            state = state.apply_text(seat, text)
+        if move is not None:
+            number = 0
+            while number < total and state.moves_of_play() < move:
+                state = state.apply_text(*moves[setup + number])
+                number += 1
+        else:
+            for seat, text in moves[setup:setup + number]:
+                state = state.apply_text(seat, text)
         # Shown as a finished picture: no clock and no pending offer belong to a past position.
         record = replace(game.record, deadline=None, draw_offer=None, status="replay")
         view = state.review_view(game_over=game.record.finished_at is not None)
         last = moves[setup + number - 1] if number else None
-        return ReplayFrame(info(Game(record, state)), view, number, total, last=last, setup_steps=setup)
+        return ReplayFrame(info(Game(record, state)), view, number, total, last=last, setup_steps=setup,
+                           moves=game.state.moves_of_play())
 
     async def history(self, user_id: int, limit: int = 10, *, guild_id: int | None = None,
                       places: Collection[int] | None = None, viewer: int | None = None) -> list[PastGame]:

@@ -40,7 +40,8 @@ class GameInfo:
     status: str  # pending, active, finished, declined, expired
     options: Mapping[str, Any]
     seats: tuple[SeatInfo, ...]
-    move_count: int
+    move_count: int  # every stored action (setup steps and resignations included): the store's count, not the players'
+    moves_of_play: int  # the moves players count (the engine's `moves_of_play`): what every text that counts moves says
     version: int  # bumped by every stored change of the game: what a drawn board records having shown
     turn_token: int  # what a drawn decision carries, to be refused as stale once the game moved on
     to_decide: int | None  # the seat whose decision it is now (None: nobody's, e.g. the game is over)
@@ -155,8 +156,11 @@ class Result(Generic[PublicT, PrivateT]):
 class ReplayFrame(Generic[PublicT]):
     """One position of a stored game, as a replay may show it (hidden ranks only once the game is over).
 
-    `ply` counts moves of play: frame 0 is where play began, after any secret setup (`setup_steps` actions,
-    summarised as that one step); `last` is the move that led here, (seat, action text), None at frame 0."""
+    `ply` numbers the frames: frame 0 is where play began, after any secret setup (`setup_steps` actions, summarised
+    as that one step), and each logged action after it is one frame (a move of play, or a resignation, a timeout, an
+    agreed draw), up to `total`; `last` is the action that led here, (seat, action text), None at frame 0. What a
+    frame says to people counts moves of play, as everything else does: `game.moves_of_play` made by this frame, of
+    `moves` in the whole game."""
 
     game: GameInfo
     view: PublicT
@@ -164,6 +168,7 @@ class ReplayFrame(Generic[PublicT]):
     total: int
     last: tuple[int, str] | None = None
     setup_steps: int = 0
+    moves: int = 0
 
 
 @dataclass(frozen=True)

@@ -170,9 +170,9 @@ async def test_a_player_without_dms_sets_up_and_plays_from_my_board(world: World
     picked = await fake.select(world.bob, fresh.message, pieces["custom_id"], [square])
     assert picked.callback_type == 7 and picked.message is fresh.message and picked.ephemeral, picked.errors
     steps = [b for b in fresh.message.buttons() if str(b["custom_id"]).startswith("ggm:1:")]
-    if steps:  # the chosen piece's directions, on the same ephemeral board (else its only move was made)
-        done = await fake.click(world.bob, fresh.message, steps[0]["custom_id"])
-        assert done.callback_type == 7 and done.message is fresh.message, done.errors
+    assert steps and "is chosen" in fresh.message.text()  # the chosen piece's directions, on the same board
+    done = await fake.click(world.bob, fresh.message, steps[0]["custom_id"])
+    assert done.callback_type == 7 and done.message is fresh.message, done.errors
     assert "Last: You " in fresh.message.text()
     await fake.wait_until(lambda: move_number(channel_board) != before)
 
@@ -336,12 +336,13 @@ async def test_with_pictures_off_the_boards_are_text(world: World, bots: Tableto
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
     a = dm_board(fake, world.alice)
     assert (await fake.select(world.alice, a, "ggs:1:formation", ["f:flag-fortress"])).callback_type == 7
-    assert not a.attachments and "```" in a.text() and "FLG" in a.text()  # the text board with her own ranks
+    # The text board with her own ranks.
+    assert not a.attachments and "```" in a.text() and "FL" in a.text().split("```")[1]
     assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
     await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)
     assert not channel_board.attachments and "```" in channel_board.text()
     board_text = channel_board.text().split("```")[1]
-    assert "(A)" in board_text and "(B)" in board_text and "FLG" not in board_text  # no ranks for the channel
+    assert "A?" in board_text and "B?" in board_text and "FL" not in board_text  # no ranks for the channel
 
 
 async def test_a_draw_offered_on_one_board_is_accepted_on_the_other(world: World, bots: TabletopRunner) -> None:

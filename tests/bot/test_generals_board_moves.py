@@ -25,7 +25,8 @@ async def _pick(fake: FakeDiscord, user: FakeUser, board: FakeMessage, square: s
     return picked
 
 
-async def test_a_move_is_two_clicks_on_the_board_and_a_lone_move_is_one(world: World, bots: TabletopRunner) -> None:
+async def test_a_move_is_two_clicks_on_the_board_even_for_a_piece_with_one_move(
+        world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
     channel_board, a, b = await set_up(world, (A_GRID, B_GRID))
@@ -35,10 +36,17 @@ async def test_a_move_is_two_clicks_on_the_board_and_a_lone_move_is_one(world: W
     second = world.bob.id if first == world.alice.id else world.alice.id
     messages = len(fake.messages)  # dicts keep their order: the new ones come last
 
-    # Every piece's first step is its only one (the armies fill their ranks): one click moves it.
+    # Every piece's first step is its only one (the armies fill their ranks): the pick only shows it (a mis-tap in
+    # the menu costs nothing), its one direction button moves it.
     for mover, at_least in ((first, 2), (second, 3)):
         user, board, square, ahead = players[mover]
+        shown = channel_board.edits
         await _pick(fake, user, board, square)
+        assert _directions(board) == [f"ggm:1:{at_least - 2}:{square}-{ahead}"], board.text()
+        assert f"your Private on {square} is chosen" in board.text() and "Last: You moved" not in board.text()
+        assert await bot_idle(fake) and channel_board.edits == shown and to_move(channel_board) == mover
+        done = await fake.click(user, board, _directions(board)[0])
+        assert done.callback_type == 7 and done.message is board, done.errors
         assert _directions(board) == [] and f"Last: You moved your Private {square}-{ahead}." in board.text()
         await settled(fake, channel_board, a, b, at_least=at_least)
 
@@ -73,6 +81,7 @@ async def test_a_move_by_command_clears_the_chosen_piece(world: World, bots: Tab
     for mover, at_least in ((first, 2), (second, 3)):
         user, board, square, _ahead = players[mover]
         await _pick(fake, user, board, square)
+        assert (await fake.click(user, board, _directions(board)[0])).callback_type == 7
         await settled(fake, channel_board, a, b, at_least=at_least)
 
     user, board, square, ahead = players[first]

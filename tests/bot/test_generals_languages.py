@@ -209,8 +209,10 @@ async def test_an_english_player_against_a_russian_one_on_my_board_in_a_russian_
     assert_language(seen_in_channel(fake, world), "ru", "the channel")
     text = channel_board.text()
     assert "Игра генералов #1" in text and f"Победа: <@{world.bob.id}>" in text and "армии раскрыты." in text
-    assert any("мне не удалось отправить вам личное сообщение" in m.text()
-               for m in fake.channel_messages(world.channel))
+    # The notice of his closed DMs was in Russian, and is gone once he had his board (My board).
+    notices = [m for m in fake.messages.values() if m.channel_id == world.channel.id
+               and "мне не удалось отправить вам личное сообщение" in m.text()]
+    assert notices and all(m.deleted for m in notices)
     assert_language(seen_in_dms(fake, world.alice), "en", "Alice's DMs")
     assert_language(answers_to(fake, world.alice), "en", "Alice's answers")
     assert not fake.dm_messages(world.bob)

@@ -131,3 +131,16 @@ def no_cyrillic_font(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def test_without_a_font_for_its_letters_a_picture_keeps_its_words_in_english(no_cyrillic_font: None) -> None:
     view = _midgame().view_for(0)
     assert render_player_board(view, language="ru") == render_player_board(view, language="en")
+
+
+def test_a_rank_in_a_sentence_is_named_in_words_not_in_capitals() -> None:
+    """Issue 23: "Last: You e4-e5, challenge: defender won (your SPY)" read as shouting; a sentence names the rank."""
+    state = GeneralsState.from_board({"e4": "SPY", "a1": "FLG", "e5": "pvt", "i8": "flg"})
+    lost = state.apply_text(0, "e4-e5")  # a Private eliminates the Spy that attacks it
+    said = {language: next(line for line in text_board(lost.view_for(0), language).splitlines() if "e4-e5" in line)
+            for language in ("en", "ru")}
+    assert said["en"].endswith("(your Spy)") and "(ваш Шпион)" in said["ru"], said
+    both = GeneralsState.from_board({"e4": "SPY", "a1": "FLG", "e5": "pvt", "i8": "flg"},
+                                    Settings.from_options({"variants": ["reveal-winner"]}))
+    told = next(line for line in text_board(both.apply_text(0, "e4-e5").view_for(0)).splitlines() if "e4-e5" in line)
+    assert told.endswith("(your Spy vs Private)") and "SPY" not in told and "PVT" not in told, told

@@ -155,11 +155,11 @@ async def test_the_end_of_a_game_says_how_it_went_and_offers_a_rematch_and_a_rep
     assert f"<@{resigner.id}> resigned" in text and "resign" not in text.replace("resigned", "")
     assert re.search(rf"<@{other.id}>: 1000 → \d+ \(\+\d+\) \(provisional\)", text), text
     assert re.search(rf"<@{resigner.id}>: 1000 → \d+ \(-\d+\) \(provisional\)", text), text
-    assert "2 moves in" in text
+    assert "1 move in" in text  # moves of play: the resignation is none
     assert [b["label"] for b in ending.buttons()] == ["Rematch", "Replay"]
 
     replay = await world.fake.click(other, ending, ending.button("Replay")["custom_id"])
-    assert replay.ephemeral and replay.message is not None and "move 0 of 2" in replay.message.text()
+    assert replay.ephemeral and replay.message is not None and "move 0 of 1" in replay.message.text()
 
     outsider = await world.fake.click(world.carol, ending, ending.button("Rematch")["custom_id"])
     assert outsider.ephemeral and outsider.message is not None and "Only the players" in outsider.message.content
@@ -230,7 +230,10 @@ async def test_generals_players_are_told_by_their_boards_then_once_per_turn(worl
     await fake.wait_until(lambda: "wins" in channel_board.text())
     await bot.service.told()
     ending = next(m for m in fake.channel_messages(world.channel) if m.embeds and "is over" in m.text())
-    assert "Both armies, revealed" in ending.text() and ending.attachments, "the ending shows both armies"
+    # Both armies are shown once: on the board, edited at the end, which the ending replies to (not again under it).
+    assert "Both armies are revealed" in channel_board.text() and channel_board.attachments
+    assert len(ending.embeds) == 1 and not ending.attachments, "the ending repeats the revealed board"
+    assert ending.message_reference is not None and int(ending.message_reference["message_id"]) == channel_board.id
     for user in (world.alice, world.bob):
         expected[user.id] += 1  # the ending
         assert len(fake.notifications(user)) == expected[user.id], [m.content for m in fake.notifications(user)]

@@ -100,14 +100,14 @@ async def test_another_servers_games_are_shown_only_to_their_players_privately_a
                                                         focused="game")] == [3]
 
     # ... and replays them privately, stepping through them, with no way to post them in B.
-    for game in (2, 1):  # the table has no move yet; the Chopsticks game has two
+    for game in (2, 1):  # the table has no move yet; the Chopsticks game one (and a resignation)
         frame = await fake.slash(alice, there, "replay", options={"game": game, "move": 0})
         assert frame.ephemeral and frame.message is not None, frame.errors
         assert "Post publicly" not in str(frame.message.buttons())
     own = frame.message
     assert own is not None
     stepped = await fake.click(alice, own, _button(own, "▶"))
-    assert stepped.callback_type == 7 and own.content.startswith("Move 1 of 2"), stepped.errors
+    assert stepped.callback_type == 7 and own.content.startswith("Move 1 of 1"), stepped.errors
 
     # Forged buttons change nothing: A's replay is not posted in B, nor stepped to on B's public replay.
     _forge(own, "⏮", "rpp:1:0")

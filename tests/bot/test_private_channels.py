@@ -83,7 +83,7 @@ async def test_a_private_channels_games_are_only_for_those_who_see_it_and_their_
     public = posted.message
     assert public is not None and not posted.ephemeral and public in fake.channel_messages(world.channel)
     stepped = await fake.click(carol, public, _button(public, "⏮"))
-    assert stepped.callback_type == 7 and public.content.startswith("Move 0 of 2"), stepped.errors
+    assert stepped.callback_type == 7 and public.content.startswith("Move 0 of 1"), stepped.errors
     shown = public.text()
     _forge(public, "▶", "rp:3:0:n")
     forged = await fake.click(carol, public, "rp:3:0:n")

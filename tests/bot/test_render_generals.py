@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from PIL import Image
@@ -30,6 +31,7 @@ from bot.games.generals.pictures import (
     PALETTE,
     PICK_EDGE,
     SELECTED,
+    TEXT_COLUMNS,
     TEXT_LIMIT,
     TEXT_MIN,
     TEXT_X,
@@ -164,16 +166,16 @@ def test_last_move_is_highlighted() -> None:
         assert _corner_pixel(render_player_board(before.view_for(seat)), "e4", seat) != HIGHLIGHT_TO
     public = render_public_board(after.public_view())
     assert _corner_pixel(public, "e4", 0) == HIGHLIGHT_TO
-    assert "*MAJ" in text_board(after.view_for(0))
-    assert "*(A)" in text_board(after.view_for(1))
+    assert "*MJ" in text_board(after.view_for(0))
+    assert "*A?" in text_board(after.view_for(1))
 
 
 def test_player_boards_are_drawn_from_their_own_side() -> None:
     state = _midgame()
     rows_a = [line for line in text_board(state.view_for(0)).splitlines() if line[:2].strip().isdigit()]
     rows_b = [line for line in text_board(state.view_for(1)).splitlines() if line[:2].strip().isdigit()]
-    assert rows_a[0].startswith(" 8") and rows_a[-1].startswith(" 1")
-    assert rows_b[0].startswith(" 1") and rows_b[-1].startswith(" 8")
+    assert rows_a[0].startswith("8 ") and rows_a[-1].startswith("1 ")
+    assert rows_b[0].startswith("1 ") and rows_b[-1].startswith("8 ")
 
 
 def test_reveal_shows_every_rank_for_both_sides() -> None:
@@ -182,9 +184,10 @@ def test_reveal_shows_every_rank_for_both_sides() -> None:
     over = state.apply_text(0, "e4-e5")
     assert over.outcome() is not None
     for text in (text_board(over.view_for(0)), text_board(over.view_for(1)), text_board(over.public_view())):
-        assert "MAJ" in text and "FLG" in text  # side A
-        assert "spy" in text and "pvt" in text  # side B
-        assert "B (black) lost: " in text and text.endswith("Spy, Flag")  # from_board: pieces not placed count as lost
+        grid = text.split("```")[1]
+        assert "MJ" in grid and "FL" in grid  # side A
+        assert "sp" in grid and "pv" in grid  # side B
+        assert "B (black) lost: " in text and "Spy, Flag" in text  # from_board: pieces not placed count as lost
         assert len(text) <= TEXT_LIMIT
     assert render_player_board(over.view_for(0)) != render_player_board(state.view_for(0))
 
@@ -193,9 +196,28 @@ def test_text_boards_fit_a_code_block() -> None:
     state = _midgame(plies=40)
     for text in (text_board(state.view_for(0)), text_board(state.view_for(1)), text_board(state.public_view())):
         assert len(text) <= TEXT_LIMIT
-        assert "```" not in text
-    edge = "      a    b    c    d    e    f    g    h    i"
+        assert text.count("```") == 2  # one code block, the grid, in the embed it goes into
+    edge = "   a  b  c  d  e  f  g  h  i"
     assert edge in text_board(state.public_view()) and edge[::-1].strip() in text_board(state.view_for(1))
+
+
+def test_a_text_board_fits_a_phone_and_its_last_move_marks_keep_the_columns() -> None:
+    """Issue 23: the text board was 50 columns wide (it wrapped on phones) and its last-move marks shifted columns.
+    Its grid is now 28 characters wide (see pictures.py: about 29 to 31 fit an embed's code block at 360 px), every
+    square 3 characters whatever it holds or whether it is marked, and only the grid is in the code block."""
+    state = _midgame(plies=13)  # the last move, h3-h4, is marked on both squares
+    for text in (text_board(state.view_for(0)), text_board(state.view_for(1)), text_board(state.public_view()),
+                 text_board(state.view_for(0), "ru")):
+        before, grid, after = text.split("```")
+        lines = grid.strip("\n").splitlines()
+        assert len(lines) == 11 and {len(line) for line in lines} == {TEXT_COLUMNS} and TEXT_COLUMNS <= 30, lines
+        rows = [line for line in lines if line[0].isdigit()]
+        marks = [(row, i) for row in rows for i, c in enumerate(row) if c == "*"]
+        assert len(marks) == 2 and all(i % 3 == 1 for _, i in marks), marks  # in the gap before a square
+        for row in rows:  # every square: its gap, then 2 characters (a code, `A?`/`B?`, or ` .`)
+            squares = [row[i + 1:i + 3] for i in range(1, len(row), 3)]
+            assert len(squares) == 9 and all(re.fullmatch(r" \.|[A-Z0-9?]{2}|[a-z0-9]{2}|[AB]\?", s) for s in squares)
+        assert ("Move 14" in before or "Ход 14" in before) and ("CAPITALS" in after or "ЗАГЛАВНЫМИ" in after)
 
 
 def test_every_rank_has_its_own_insignia_on_white_and_black_tiles() -> None:

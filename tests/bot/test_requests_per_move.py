@@ -23,8 +23,9 @@ from tests.tools.requests_per_move import (
     sucker_game,
 )
 
-# Side A shuffles a front-row Private (a lone move, then one of several); side B's 5★ General walks up, takes the
-# Private on d3 (a challenge the game goes on after) and then the Flag on e3 (see tests.support.generals).
+# Side A shuffles a front-row Private (a piece with one move, then with several: each picked, then moved); side B's
+# 5★ General walks up, takes the Private on d3 (a challenge the game goes on after) and then the Flag on e3 (see
+# tests.support.generals).
 ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 SHORT_GAME = (["a3-a4", "a4-a3"] * 4, ["e6-e5", "e5-e4", "e4-d4", "d4-d3", "d3-e3"])
 
@@ -48,8 +49,9 @@ async def test_each_applied_move_costs_the_minimum_of_requests(world: World, bot
     for name in (GENERALS, GENERALS_MY_BOARD):
         generals = tallies[name]
         _at_minimum(generals)
-        # Both kinds of move were made: a lone move on the pick, and a pick then a direction (a step, apart).
-        assert 0 < generals.steps < generals.moves
+        # Every move is a pick (a step, apart: its one interaction response) and then a direction, even a piece's
+        # only move: the pick never moves a piece.
+        assert generals.steps == generals.moves
         assert generals.kinds["boards"] == 2 * generals.moves and generals.kinds["endings"] == 1
     # Bob's ephemeral board follows Alice's moves through his interaction's token.
     assert tallies[GENERALS_MY_BOARD].routes["boards"][f"PATCH {ORIGINAL}"] > 0

@@ -28,7 +28,7 @@ RATING_FOOTER = "rating: a cautious estimate of skill; it settles after 10 games
 IMPORT_HINT_A = ("Three lines, ranks 3, 2, 1 (a label like `3 |` is optional), nine cells each for files "
                  "a b c d e f g h i: 5G, 4G, 3G, 2G, 1G, COL, LTC, MAJ, CPT, 1LT, 2LT, SGT, PVT, SPY, FLG, "
                  "or `.` for empty.")
-LEGEND = "A (white) in CAPITALS, B (black) in lower case; (A)/(B): rank hidden; * last move"
+LEGEND = "A (white) in CAPITALS, B (black) in lower case; `A?`/`B?`: rank hidden; `*`: last move"
 
 
 def test_closed_challenge_lines() -> None:

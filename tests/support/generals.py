@@ -39,7 +39,7 @@ def _menu_offering(board: FakeMessage, value: str) -> str:
 
 async def move(fake: FakeDiscord, user: FakeUser, board: FakeMessage, text: str) -> InteractionResult:
     """Play `text` the way a player does, on their board: pick the piece in the menu, then press the direction
-    button that choosing it added to the same message (a piece with one legal move goes on the pick)."""
+    button that choosing it added to the same message (the pick alone never moves a piece)."""
     src = text.split("-")[0]
     menus = [s for s in board.selects() if str(s["custom_id"]).startswith("ggs:1:piece:")]
     assert menus, board.text()
@@ -48,8 +48,6 @@ async def move(fake: FakeDiscord, user: FakeUser, board: FakeMessage, text: str)
     picked = await fake.select(user, board, menu["custom_id"], [src])
     assert picked.callback_type == 7 and picked.message is board, picked.errors
     buttons = [b for b in board.buttons() if str(b["custom_id"]).startswith("ggm:1:")]
-    if not buttons:  # the piece's only move: made by the pick
-        return picked
     button = next(b for b in buttons if str(b["custom_id"]).endswith(f":{text}"))
     done = await fake.click(user, board, button["custom_id"])
     assert done.callback_type == 7 and done.message is board, done.errors

@@ -150,7 +150,7 @@ def table(tallies: list[Tally]) -> list[str]:
     lines += [
         "  requests/move = (answers + boards + other) / moves; answers: the applying interaction's callback; boards:",
         "  edits of channel, DM and ephemeral (@original) messages; steps: answers to choices made before the",
-        "  applying one (a Generals piece picked when it has several moves, a chip's colour in two steps), and",
+        "  applying one (a Generals piece picked before its direction, a chip's colour in two steps), and",
         "  with steps = requests/move + steps / moves (every request of making a move, notifications aside);",
         "  notifications: turn pings posted and the previous one deleted; endings: the end-of-game announcement.",
         "  minimum (issue 13, point 3):",

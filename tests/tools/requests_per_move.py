@@ -5,9 +5,9 @@
 (also run by `python -m tests.tools.bench --discord-load`, after the Chopsticks load). People play whole games,
 one choice at a time, clicking what the bot drew, as they would:
 
-* Game of the Generals between two people, each on their DM board (a piece in the piece menu, then a direction;
-  a piece with one move goes on the pick), and one game in which one player's DMs are closed and they play on
-  the ephemeral My board, which the bot keeps current through the interaction's token;
+* Game of the Generals between two people, each on their DM board (a piece in the piece menu, then a direction,
+  even for a piece with one move: the pick never moves it), and one game in which one player's DMs are closed and
+  they play on the ephemeral My board, which the bot keeps current through the interaction's token;
 * So Long Sucker between four people, every decision on the table's status message (a chip in one step where
   the plays fit its menus, colour then pile otherwise);
 * Chopsticks between two people, on the board's move buttons.
@@ -130,18 +130,16 @@ async def _dm_board(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
 
 async def generals_move(fake: FakeDiscord, meter: Meter, user: FakeUser, board: FakeMessage, game: int,
                         text: str) -> None:
-    """`text` as a player makes it on their board: the piece in the menu, then (if it has several moves) the
-    direction that picking it added to the same message."""
+    """`text` as a player makes it on their board: the piece in the menu, then the direction that picking it added
+    to the same message (a pick is a step apart, answered by its one interaction response)."""
     src = text.split("-")[0]
     [menu] = _with(board.selects(), f"ggs:{game}:piece:")
     assert src in [o["value"] for o in menu["options"]], board.text()
     picked = await meter.choose(lambda: fake.select(user, board, str(menu["custom_id"]), [src], timeout=30))
     assert picked.callback_type == 7 and picked.message is board, picked.errors
-    buttons = _with(board.buttons(), f"ggm:{game}:")
-    if buttons:
-        button = next(b for b in buttons if str(b["custom_id"]).endswith(f":{text}"))
-        done = await meter.choose(lambda: fake.click(user, board, str(button["custom_id"]), timeout=30))
-        assert done.callback_type == 7 and done.message is board, done.errors
+    button = next(b for b in _with(board.buttons(), f"ggm:{game}:") if str(b["custom_id"]).endswith(f":{text}"))
+    done = await meter.choose(lambda: fake.click(user, board, str(button["custom_id"]), timeout=30))
+    assert done.callback_type == 7 and done.message is board, done.errors
 
 
 # ----- So Long Sucker -----------------------------------------------------------------------------------------------

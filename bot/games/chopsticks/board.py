@@ -96,7 +96,7 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[Text | str
     embed = discord.Embed(title=say(Text("Chopsticks #{number}", number=game.id)), description="\n".join(lines),
                           colour=COLOUR)
     embed.set_footer(text=say(Text("Move {ply} · {rules} · AC = your hand A taps hand C · 13-22 = split",
-                                   ply=view.ply, rules=rules_summary(view.rules))))
+                                   ply=game.moves_of_play, rules=rules_summary(view.rules))))
     return embed
 
 

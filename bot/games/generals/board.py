@@ -105,7 +105,7 @@ def channel_embed(game: GameInfo, view: PublicView, names: Sequence[Text | str],
     if view.outcome is None and view.phase == PLAY and how_to_play:
         lines.append(say(Text("Play with the controls on your board (DM or **My board**), or `/generals move`.")))
     if text_board is not None:
-        lines.append(f"```\n{text_board}\n```")
+        lines.append(text_board)  # its grid in a code block, its words as prose
     embed = discord.Embed(title=say(Text("Game of the Generals #{number}", number=game.id)),
                           description="\n".join(lines)[:4096], colour=COLOUR)
     if text_board is None:

@@ -75,7 +75,7 @@ class SquareSelect(Select, custom_id=CustomId("ggs:{game}:square:{rank}", rank=r
 
 class PieceSelect(Select, custom_id=CustomId("ggs:{game}:piece:{ply}")):
     """The piece menu of play, drawn at move count `ply`: the board is redrawn with the chosen square's direction
-    buttons (or the piece's only move is made)."""
+    buttons (never a move by itself)."""
 
     game_kind = KIND
 

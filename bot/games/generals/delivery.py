@@ -2,9 +2,11 @@
 
 The bot DMs each player their board and keeps it up to date; if the DM cannot be delivered, the player is told
 in the channel and uses **My board** (the same board and controls, ephemerally) until they ask for the DM again
-with **Send my board by DM**. A board is drawn only from its owner's `OwnView` and sent only to `own.user_id`.
-Messages already showing what would be drawn are not edited again (bot/drawn.py); a board drawn with a chosen piece
-(see play.py) has its own key, so the next redraw of that message always replaces it.
+with **Send my board by DM**. That notice is removed as soon as the player has their board (they opened My board,
+or asked for the DM), or else when the game ends: it is there to tell them where their board is, and once they know
+(or the game is over) it would only clutter the channel. A board is drawn only from its owner's `OwnView` and sent
+only to `own.user_id`. Messages already showing what would be drawn are not edited again (bot/drawn.py); a board
+drawn with a chosen piece (see play.py) has its own key, so the next redraw of that message always replaces it.
 
 An ephemeral board can be edited only through the token of the interaction whose response it is, for 15 minutes.
 The latest one of each player is remembered with that token (`LiveBoard`, renewed by every click on it) and
@@ -152,6 +154,8 @@ class PrivateBoards:
                                                                live_until))
                 if replaced is not None:
                     await self._retire_live(replaced, say)
+            if stored is not None:  # they have their board now: the notice that their DM failed has done its job
+                await self._retire_notice(result, stored)
         return board
 
     def shows_pick_of(self, message_id: int, key: str) -> bool:
@@ -235,6 +239,9 @@ class PrivateBoards:
         result = await self.presenter.service.require_player(game_id, user)
         seat = result.game.seat_of(user)
         assert seat is not None
+        stored = await self.store.get(game_id, seat)
+        if stored is not None:  # asked from their board: they know where it is, whatever the DM does now
+            await self._retire_notice(result, stored)
         await self.store.forget(game_id, seat)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.presenter.bot.languages.saw(interaction)  # the DM is written in the language of this click
@@ -260,6 +267,8 @@ class PrivateBoards:
             # Not when the DM failed: the player uses My board (or asks for the DM again).
             if stored is None or stored.delivered or stored.sending:
                 await self._draw_dm(result, own, stored, saved, images, announce_failure, say)
+            elif result.game.status != "active":  # the game is over: nobody needs to find their board any more
+                await self._retire_notice(result, stored)
             await self.refresh_live(result, own, saved, images, stored is not None and stored.delivered, say)
 
     async def _draw_dm(self, result: GeneralsResult, own: OwnView[PlayerView], stored: PrivateBoard | None,
@@ -334,12 +343,26 @@ class PrivateBoards:
             await self.store.set(result.id, own.seat, None, None, now)
             if announce_failure:
                 public = await self.presenter.public_say(result)
-                await self.presenter.channel(result).send(
+                notice = await self.presenter.channel(result).send(
                     public(Text("<@{user}>, I could not send you a direct message, so your board for Game of the "
                                 "Generals #{number} is not in your DMs. Press **My board** on the game message to set "
                                 "up and play here; only you will see it. {dm_help}", user=own.user_id,
                                 number=result.id, dm_help=DM_HELP)),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(own.user_id)]))
+                await self.store.keep_notice(result.id, own.seat, notice.id)
             return
         await self.store.set(result.id, own.seat, dm.id, sent.id, now)
         self.drawn.remember(sent.id, board.key, result.game)
+
+    async def _retire_notice(self, result: GeneralsResult, stored: PrivateBoard) -> None:
+        """Delete the channel's notice that `stored`'s DM failed, if it is still up (once: whoever forgets it in the
+        database deletes it)."""
+        notice = stored.notice_id
+        if notice is None or not await self.store.clear_notice(result.id, stored.seat, notice):
+            return
+        try:
+            await self.presenter.channel(result).get_partial_message(notice).delete()
+        except discord.NotFound:
+            pass  # someone (a moderator) deleted it already
+        except discord.HTTPException as exc:
+            log.info("could not delete the DM notice of game %s seat %s: %s", result.id, stored.seat, exc)

@@ -60,8 +60,8 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[Text | str],
                               "(⬆ is towards the enemy), or choose another piece.", number=view.ply + 1, rank=chosen,
                               square=selected)))
     elif view.to_move == seat:
-        lines.append(say(Text("▶ **Your move** (move {number}): choose a piece below (one with a single move goes "
-                              "at once), or `/generals move`.", number=view.ply + 1)))
+        lines.append(say(Text("▶ **Your move** (move {number}): choose a piece below, then its direction, or "
+                              "`/generals move`.", number=view.ply + 1)))
     else:
         lines.append(say(Text("Waiting for {opponent} to move (move {number}).", opponent=names[1 - seat],
                               number=view.ply + 1)))
@@ -84,7 +84,7 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[Text | str],
         lines.append(say(Text("Time to deploy runs out <t:{deadline}:R>: an army not ready by then forfeits (if "
                               "neither is, the game is called off).", deadline=int(game.deadline))))
     if text_board is not None:
-        lines.append(f"```\n{text_board}\n```")
+        lines.append(text_board)  # its grid in a code block, its words as prose
     embed = discord.Embed(title=say(Text("Your army · Game of the Generals #{number}", number=game.id)),
                           description="\n".join(lines)[:4096], colour=COLOUR)
     if text_board is None:

@@ -77,9 +77,6 @@ CHALLENGE: Colour = (222, 62, 48)  # the square of the last move when it was a c
 SELECTED: Colour = (20, 110, 255)  # a piece the player has picked and not moved yet, and where it can go
 PICK_EDGE: Colour = (10, 18, 48)  # the dark rim of those marks: they show on a white tile, a black one and the board
 HINT: tuple[Colour, Colour] = ((36, 52, 150), (255, 204, 110))  # deductions on a hidden white or black tile
-# The text board's key: its capitals and lower case stand for the white and black tiles of the picture.
-LEGEND = Text("{a} in CAPITALS, {b} in lower case; (A)/(B): rank hidden; * last move", a=SIDE_NAMES[0],
-              b=SIDE_NAMES[1])
 NO_BREAK = "\u00a0"
 UNKNOWN = TextIn("pieces", "unknown")  # a lost enemy piece the viewer knows nothing about
 
@@ -277,6 +274,7 @@ def _last_text(last: LastMove | None, viewer: int | None, say: Say) -> str:
     text = Text("Last: {who} {move}", who=who, move=f"{last.src}-{last.dst}")
     if last.challenge is not None:
         text = Text("{last}, challenge: {ruling}", last=text, ruling=RULINGS[last.challenge])
+    # Ranks in words here, as in every sentence ("your Spy"); abbreviations are for the board's squares.
     if last.your_rank is not None and last.their_rank is not None:
         text = Text("{last} (your {yours} vs {theirs})", last=text, yours=rank_name(last.your_rank, short=True),
                     theirs=rank_name(last.their_rank, short=True))
@@ -480,47 +478,69 @@ def render_public_board(view: PublicView, *, language: str = SOURCE) -> bytes:
 
 # ----- text ----------------------------------------------------------------------------------------------------------
 TEXT_LIMIT = 1900
+# The grid's width in characters: 28. On a 360 px phone Discord's message column is about 270 px wide, an embed's
+# border and padding and the code block's own padding leave about 225 px, and its monospace font takes 7.2 to 7.8
+# px a character: 29 to 31 characters fit before a line wraps (and wrapping breaks the columns). So every square is
+# 3 characters, a mark and a 2-character code, and only the grid goes in the code block; the words around it are
+# prose, which wraps as it likes.
+TEXT_COLUMNS = 1 + 3 * WIDTH
+# Two characters a rank on the text board (the 3-character abbreviations would make it 37 wide); the key under the
+# grid names each in words.
+TEXT_CODES: dict[Rank, str] = {
+    Rank.GENERAL_5: "5G", Rank.GENERAL_4: "4G", Rank.GENERAL_3: "3G", Rank.GENERAL_2: "2G", Rank.GENERAL_1: "1G",
+    Rank.COLONEL: "CO", Rank.LIEUTENANT_COLONEL: "LC", Rank.MAJOR: "MJ", Rank.CAPTAIN: "CP",
+    Rank.FIRST_LIEUTENANT: "1L", Rank.SECOND_LIEUTENANT: "2L", Rank.SERGEANT: "SG", Rank.PRIVATE: "PV",
+    Rank.SPY: "SP", Rank.FLAG: "FL",
+}
+HIDDEN_CODES = ("A?", "B?")  # a piece whose rank the reader does not know, by side
+# The text board's key: its capitals and lower case stand for the white and black tiles of the picture.
+TEXT_LEGEND = Text("{a} in CAPITALS, {b} in lower case; `A?`/`B?`: rank hidden; `*`: last move", a=SIDE_NAMES[0],
+                   b=SIDE_NAMES[1])
 
 
 def text_board(view: PlayerView | PublicView, language: str = SOURCE) -> str:
-    """A monospace board for a code block (at most 1900 characters) with the same information as the image, its
-    texts in `language`.
+    """The board as text, for an embed when pictures are off (at most 1900 characters), with the same information as
+    the picture, its words in `language`: the grid in a code block 28 characters wide (it fits a phone), the words
+    around it as prose.
 
-    Side A's pieces are in capitals and side B's in lower case; a hidden piece shows as `(A)` or `(B)`;
-    the last move's squares are marked with `*`.
+    Side A's pieces are in capitals and side B's in lower case, two characters each (`MJ`, `pv`); a hidden piece
+    shows as `A?` or `B?`; the last move's two squares have a `*` right before them, in the gap that every square
+    keeps for it, so the columns never move.
     """
     board = _player_board(view, language) if isinstance(view, PlayerView) else _public_board(view, language)
     say = Say(language)
     files, ranks = _grid_order(board.bottom)
-    edge = "    " + "".join(f"  {FILES[f]}  " for f in files)
-    lines = [board.title, board.status]
-    if board.detail:
-        lines.append(board.detail)
-    lines.append(edge)
+    edge = " " + "".join(f"  {FILES[f]}" for f in files)
+    grid = [edge]
     for r in ranks:
         row = []
         for f in files:
             sq = (r - 1) * WIDTH + f
             cell = board.cells.get(sq)
             if cell is None:
-                content = " . "
-            elif cell.text:
-                content = f"{cell.text:^3}" if cell.seat == 0 else f"{cell.text.lower():^3}"
+                content = " ."
+            elif cell.rank is not None and cell.text:
+                code = TEXT_CODES[cell.rank]
+                content = code if cell.seat == 0 else code.lower()
             else:
-                content = f"({'AB'[cell.seat]})"
-            mark = "*" if sq in (board.src, board.dst) else " "
-            row.append(f"{mark}{content} ")
-        lines.append(f"{r:>2}  " + "".join(row) + f"  {r}")
+                content = HIDDEN_CODES[cell.seat]
+            row.append(("*" if sq in (board.src, board.dst) else " ") + content)
+        grid.append(f"{r}" + "".join(row))
         if r == (5 if board.bottom == 0 else 4):
-            lines.append("    " + "-" * (5 * WIDTH))
-    lines.append(edge)
-    lines.append(say(LEGEND))
+            grid.append(" " + "-" * (3 * WIDTH))
+    grid.append(edge)
+    lines = [board.title, board.status]
+    if board.detail:
+        lines.append(board.detail)
+    lines += ["```", *grid, "```", say(TEXT_LEGEND)]
+    if any(cell.rank is not None for cell in board.cells.values()):  # the codes of the ranks shown, in words
+        lines.append(", ".join(f"`{TEXT_CODES[rank]}` {say(rank.title)}" for rank in sorted(Rank, reverse=True)))
     if board.notes:
         lines.append(say(Text("Known: {notes}", notes=", ".join(board.notes))))
     if board.lost:
         lines.append(board.lost)
     text = "\n".join(lines)
-    if len(text) > TEXT_LIMIT:
+    if len(text) > TEXT_LIMIT:  # cut in the prose after the grid, never inside the code block
         text = text[: TEXT_LIMIT - 3] + "..."
     return text
 

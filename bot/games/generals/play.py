@@ -1,10 +1,11 @@
 """Play: the piece menu and direction buttons of a private board, the moves they make, and `/generals move`
 with its autocomplete.
 
-A move is made on the board itself, in at most two clicks that edit the same message: choosing a piece redraws
-the board with that piece highlighted and its direction buttons (a piece with one legal move moves at once),
-and a direction makes the move and redraws the board after it. The chosen piece is not stored anywhere: it is
-one player's state of their own message, carried by the redraw itself.
+A move is made on the board itself, in two clicks that edit the same message: choosing a piece redraws the board
+with that piece highlighted and its direction buttons, and a direction makes the move and redraws the board after
+it. The pick alone never moves a piece, even one with a single legal move: a mis-tap in the menu costs nothing.
+The chosen piece is not stored anywhere: it is one player's state of their own message, carried by the redraw
+itself.
 
 Everything here reads the mover's own view (`Result.own`): their legal moves and their own ranks, never the
 opponent's.
@@ -38,23 +39,19 @@ class Play:
 
     async def choose_piece(self, interaction: discord.Interaction[Any], game_id: int, square: str,
                            ply: int) -> None:
-        """The piece menu's answer, on the board it was chosen on: the piece's only move is made at once;
-        otherwise the board is redrawn with the piece highlighted and one button per legal step."""
+        """The piece menu's answer, on the board it was chosen on: the board is redrawn with the piece highlighted and
+        one button per legal step (a piece with a single move too: the pick never moves it)."""
         result = await self.presenter.service.require_turn(game_id, interaction.user.id, ply)
         view = self.presenter.own_view(result, interaction.user.id)
         moves = [text for text in view.legal if text.startswith(f"{square}-")]
         if not moves:
             raise ServiceError(Text("You have no piece on {square} that can move now; look at your board again.",
                                     square=square))
-        if len(moves) == 1:
-            await self.move(interaction, game_id, moves[0], ply, from_command=False)
-            return
         await self.presenter.private_boards.answer(interaction, game_id, selected=square)
 
     async def move(self, interaction: discord.Interaction[Any], game_id: int, move: str, ply: int | None,
                    *, from_command: bool) -> None:
-        """Play `move` for the user: a direction button or a lone move picked in the menu (drawn at move count
-        `ply`), or `/generals move`."""
+        """Play `move` for the user: a direction button (drawn at move count `ply`), or `/generals move`."""
         try:
             action = parse_action_text(move)
         except GameError as exc:

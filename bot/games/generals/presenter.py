@@ -61,7 +61,7 @@ CLOSED_CHALLENGE = ("pending", "declined", "expired")  # the message shows the c
 class ReplayFrames(Protocol):
     """The replay cog (bot/cogs/replay.py), as /generals replay uses it."""
 
-    async def send_frame(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None) -> None: ...
+    async def send_frame(self, interaction: discord.Interaction[Any], game_id: int, move: int | None) -> None: ...
 
 
 class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
@@ -341,13 +341,6 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     async def restore(self, result: GeneralsResult) -> None:
         """After a start: `draw`, which edits only the boards whose key changed (and delivers undelivered ones)."""
         await self.draw(result)
-
-    async def ending_board(self, result: Result[Any, Any]) -> Board | None:
-        """Both armies revealed (a finished game's public view shows every piece)."""
-        say = await self.public_say(result)
-        board = await self._board(result, await self.images_on(result), say)
-        board.embed.title = say(Text("Both armies, revealed"))
-        return board
 
     async def game_opened(self, result: Result[Any, Any]) -> None:
         if result.game.status == "active":
