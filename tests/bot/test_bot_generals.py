@@ -78,7 +78,7 @@ async def test_two_players_set_up_by_dm_and_play_to_a_flag_capture(world: World,
     text = channel_board.text()
     assert f"<@{world.bob.id}> wins" in text and "Flag was captured" in text and "revealed" in text
     assert not channel_board.components
-    await fake.wait_until(lambda: "Every piece is revealed" in a.text() and "Every piece is revealed" in b.text())
+    await fake.wait_until(lambda: "Both armies are revealed" in a.text() and "Both armies are revealed" in b.text())
     assert await db_row(bots, "SELECT status FROM games WHERE id = 1") == ("finished",)
 
 
@@ -357,7 +357,7 @@ async def test_a_draw_offered_on_one_board_is_accepted_on_the_other(world: World
     accepted_draw = await fake.click(world.bob, b, "gg:1:draw")
     assert accepted_draw.message is not None and "drawn by agreement" in accepted_draw.message.text()
     await fake.wait_until(lambda: "Draw** by agreement" in channel_board.text() and "revealed" in channel_board.text())
-    await fake.wait_until(lambda: "Every piece is revealed" in a.text() and not a.components)
+    await fake.wait_until(lambda: "Both armies are revealed" in a.text() and not a.components)
 
 
 async def test_forms_are_checked_like_buttons(world: World, bots: TabletopRunner) -> None:

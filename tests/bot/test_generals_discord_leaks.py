@@ -35,7 +35,7 @@ CLOCK = 1_800_000_000.0
 SNOWFLAKE = re.compile(r"\d{15,20}")
 TOKEN = re.compile(r"aW50ZXJhY3Rpb24[A-Za-z0-9_-]+")
 # An ephemeral board says until when it is kept current: 15 minutes from the click, by the wall clock of the run.
-LIVE_UNTIL = re.compile(r"Kept up to date until <t:\d+:t> \(<t:\d+:R>\)")
+LIVE_UNTIL = re.compile(r"Kept up to date until <t:\d+:t>")
 
 
 @dataclass

@@ -196,7 +196,7 @@ async def test_a_russian_player_against_an_english_one_in_an_english_server(worl
     assert_language(seen_in_dms(fake, world.bob), "en", "Bob's DMs")
     assert_language(answers_to(fake, world.bob), "en", "Bob's answers")
     alice = dm_board(fake, world.alice).text()
-    assert "Ваша армия · Игра генералов #1" in alice and "фигуры раскрыты." in alice, alice
+    assert "Ваша армия · Игра генералов #1" in alice and "армии раскрыты." in alice, alice
     assert "Your army · Game of the Generals #1" in dm_board(fake, world.bob).text()
 
 
@@ -219,7 +219,7 @@ async def test_an_english_player_against_a_russian_one_on_my_board_in_a_russian_
     assert_language(answers_to(fake, world.bob), "ru", "Bob's answers (his My board included)")
     boards = [res.message for res in fake.interactions.values() if res.user.id == world.bob.id
               and res.message is not None and res.message.ephemeral and res.message.embeds]
-    assert any("фигуры раскрыты." in board.text() for board in boards)  # kept current to the end, in Russian
+    assert any("армии раскрыты." in board.text() for board in boards)  # kept current to the end, in Russian
 
 
 async def test_a_player_who_switches_language_gets_their_board_redrawn_in_it(world: World,

@@ -75,7 +75,7 @@ PICKED = "/picked:"
 
 def live_line(until: float) -> Text:
     """What an ephemeral board says of itself: until when the bot keeps it current."""
-    return Text("🔄 Kept up to date until <t:{until}:t> (<t:{until}:R>); after that, press **My board** on the game "
+    return Text("🔄 Kept up to date until <t:{until}:t>; after that, press **My board** on the game "
                 "message for a fresh one.", until=int(until))
 
 

@@ -44,7 +44,7 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[Text | str],
                       opponent=names[1 - seat]))]
     if view.outcome is not None:
         lines.append(say(outcome_line(view.outcome.places, view.outcome.reason, names, viewer=seat)))
-        lines.append(say(Text("Every piece is revealed.")))
+        lines.append(say(Text("Both armies are revealed.")))
     elif view.phase == SETUP:
         lines += [say(line) for line in setup_lines(view)]
         if selected is not None:
@@ -145,8 +145,8 @@ def private_last_line(view: PlayerView, action: LastMove | None = None) -> Text 
                     result=result)
     if last.challenge is None:
         return Text("Your opponent moved {move}.", move=move)
-    result = {Result.ATTACKER: Text("it beat your {rank}", rank=yours) if theirs is None else
-              Text("it beat your {rank} (it was a {other})", rank=yours, other=theirs),
+    result = {Result.ATTACKER: Text("it won") if theirs is None else
+              Text("it won (it was a {other})", other=theirs),
               Result.DEFENDER: Text("your {rank} held and eliminated it", rank=yours),
               Result.BOTH: Text("it and your {rank} were both eliminated", rank=yours)}[last.challenge]
     return Text("Your opponent's piece from {origin} challenged your {rank} on {square}: {result}.",

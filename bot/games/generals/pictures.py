@@ -261,7 +261,7 @@ def _status(phase: str, to_move: int | None, ply: int, ready: tuple[bool, bool],
     if viewer is None:
         return say(Text("Move {number}: Side {side} to move", number=ply + 1, side=SIDE_NAMES[to_move]))
     if to_move == viewer:
-        return say(Text("Move {number}: You to move (your turn)", number=ply + 1))
+        return say(Text("Move {number}: your move", number=ply + 1))
     return say(Text("Move {number}: Opponent to move", number=ply + 1))
 
 
