@@ -478,20 +478,16 @@ class Load:
             promise = Promise("move", user.id, game_id=gid, action="setup:", prefix=True)
             res = await self.select(user, dm, f"ggs:{gid}:formation", value, keeps(promise), final=final)
             return res is not None and acknowledged(res)
-        # The piece menu, then a direction on the same board; a piece with one move (its option reads "to <sq>")
-        # moves on the pick itself.
+        # The piece menu, then a direction on the same board (the pick alone never moves a piece, even one with a
+        # single move).
         menu = next(c for c in dm.walk_components() if str(c.get("custom_id", "")).startswith(f"ggs:{gid}:piece:"))
         option = self.rng.choice(list(menu["options"]))
         square, targets = str(option["value"]), str(option.get("description", "")).removeprefix("to ")
-        ply = int(str(menu["custom_id"]).rsplit(":", 1)[1])
         if self.rng.random() < 0.3:  # typed instead: `/generals move`, answered privately
             move = f"{square}-{self.rng.choice(targets.split(', '))}"
             return await extras.generals_move_command(self, table, user, move, final)
-        lone = None if "," in targets else Promise("move", user.id, game_id=gid, action=f"{square}-{targets}",
-                                                    token=ply)
-        picked = await self.select(user, dm, str(menu["custom_id"]), square,
-                                   None if lone is None else keeps(lone), final=final)
-        if picked is None or not acknowledged(picked) or lone is not None:
+        picked = await self.select(user, dm, str(menu["custom_id"]), square, None, final=final)
+        if picked is None or not acknowledged(picked):
             return picked is not None and acknowledged(picked)
         steps = [c for c in dm.custom_ids() if _GG_MOVE.fullmatch(c) and f":{square}-" in c]
         if not steps:
