@@ -107,12 +107,13 @@ class GameService(GameSetup, GameTimers, GameTurns):
         self._telling: set[asyncio.Task[None]] = set()
 
     def publish(self, result: Result[Any, Any]) -> Result[Any, Any]:
-        """Tell the listeners about a committed change that has events; returns `result`."""
-        if result.events:
-            for listener in self.listeners:
-                task = background(listener(result), name=f"events-{result.id}")
-                self._telling.add(task)
-                task.add_done_callback(self._telling.discard)
+        """Tell the listeners about a committed change (with its events, if any: a change without one, such as a
+        computer player's decision that leaves the decision with it, may still say something, like a defeat);
+        returns `result`."""
+        for listener in self.listeners:
+            task = background(listener(result), name=f"events-{result.id}")
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
         return result
 
     async def told(self) -> None:
