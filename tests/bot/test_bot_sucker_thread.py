@@ -11,7 +11,12 @@ from __future__ import annotations
 import re
 
 from bot.client import TabletopBot
+from bot.games.sucker import board
+from bot.i18n import Say
+from bot.service.games import Game, present
+from games import EndReason
 from games.sucker import SuckerState
+from storage import GameRecord, Seat
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.payloads import PERM_CREATE_PRIVATE_THREADS
 from tests.support.interactions import bot_idle
@@ -185,3 +190,17 @@ async def test_a_replay_tells_each_step_in_words(world: World, bots: TabletopRun
     named = re.fullmatch(r"Move 2 of 2: <@(\d+)> \((\w+)\) (names <@\d+> \((\w+)\) to move next|chooses to move "
                          r"again)\.", res.message.content)
     assert named is not None, res.message.content  # not "played `next:blue`"
+
+
+def test_computer_seats_left_in_share_the_win_on_the_status() -> None:
+    # Alice (red) is out; two computer seats are still in when no person is left: they share the win ("wins!" for
+    # two names was what the table read).
+    state = SuckerState.from_table(3, holdings=["", "B", "G"], chain=(B,), defeated=(R,)).stop(EndReason.NO_PERSON_LEFT)
+    seats = (Seat(0, 10**17), Seat(1, None, "basic"), Seat(2, None, "basic"))
+    record = GameRecord(
+        id=7, kind="sucker", guild_id=1, channel_id=2, message_id=3, status="finished", options={"chips": 7},
+        initial_state={}, state=state.to_dict(), version=1, move_count=0, draw_offer=None, turn_timeout=86400.0,
+        deadline=None, remind_at=None, created_at=0.0, updated_at=0.0, finished_at=1.0, seats=seats)
+    result = present(Game(record, state))
+    text = board.status_embed(result.game, result.public, Say("en")).description or ""
+    assert "🏆 Bot 1 (blue), Bot 2 (green) share the win." in text and "wins!" not in text

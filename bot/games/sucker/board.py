@@ -43,10 +43,13 @@ def title(game_id: int) -> Text:
     return Text("So Long Sucker #{number}", number=game_id)
 
 
-def content(game: GameInfo, say: Say) -> str:
-    """The status message's text line: the game, and where its table talks (when that is elsewhere)."""
+def content(game: GameInfo, say: Say) -> str | None:
+    """The status message's text line: the game, and where its table talks when that is elsewhere (none in the thread:
+    the embed's title names the game)."""
     if game.thread_id and status_channel(game) != game.thread_id:
         return say(Text("So Long Sucker #{number} · table talk in <#{thread}>", number=game.id, thread=game.thread_id))
+    if status_channel(game) == game.thread_id:
+        return None
     return say(title(game.id))
 
 
@@ -122,6 +125,8 @@ def status_embed(game: GameInfo, view: SuckerView, say: Say) -> discord.Embed:
         winners = Joined([name(game, view, s) for s in view.outcome.winners], ", ")
         if view.outcome.is_draw:
             lines.append(Text("🏆 {winners} share the win (agreed).", winners=winners))
+        elif len(view.outcome.winners) > 1:  # no person left, or the length limit: the computers still in share it
+            lines.append(Text("🏆 {winners} share the win.", winners=winners))
         else:
             lines.append(Text("🏆 {winners} wins!", winners=winners))
     else:
