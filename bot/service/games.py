@@ -193,7 +193,7 @@ class GameService(GameSetup, GameTimers, GameTurns):
         played on that server; with `places`, only those played in these channels or that `viewer` played too
         (what `viewer`, asking there, may be shown)."""
         return [PastGame(record.id, record.kind, record.status, record.guild_id, record.channel_id,
-                         record.message_id, record.created_at, seat.place, _seats(record))
+                         record.message_id, record.created_at, seat.place, _seats(record), record.thread_id)
                 for record, seat in await self.store.history(user_id, limit=limit, guild_id=guild_id, places=places,
                                                              viewer=viewer)]
 

@@ -204,3 +204,10 @@ def test_computer_seats_left_in_share_the_win_on_the_status() -> None:
     result = present(Game(record, state))
     text = board.status_embed(result.game, result.public, Say("en")).description or ""
     assert "🏆 Bot 1 (blue), Bot 2 (green) share the win." in text and "wins!" not in text
+
+
+async def test_history_links_the_board_in_the_tables_thread(world: World, bots: TabletopRunner) -> None:
+    _bot, status, thread = await table(world, bots, [world.alice, world.bob, world.carol])
+    res = await world.fake.slash(world.alice, world.channel, "history")
+    assert res.message is not None, res.errors
+    assert f"/{thread.id}/{status.id})" in res.message.text()  # not the channel's id: that link would lead nowhere
