@@ -56,6 +56,7 @@ async def test_the_decisions_are_made_in_the_thread_and_the_channel_keeps_a_summ
     _bot, status, thread = await table(world, bots, [alice, bob, carol])
     assert thread.is_thread and thread.type == PUBLIC_THREAD and thread.parent_id == world.channel.id
     assert any(c.startswith("skr:1:") for c in status.custom_ids())  # the controls are beside the talk
+    assert status.content == "" and status.edits == 0  # posted as it is drawn later: no "talk in <#...>" there
     assert {alice.id, bob.id, carol.id} <= thread.member_ids
     shown = summary(world, status)
     await world.fake.wait_until(lambda: f"<#{thread.id}>" in shown.text())  # once the status is in the thread

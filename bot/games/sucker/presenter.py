@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -395,8 +396,10 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             await self._seat_players(thread, result)
             await thread.send(say(private_greeting(result.id) if private else greeting(result.id)),
                               allowed_mentions=discord.AllowedMentions.none())
-            shown = await self.service.set_thread(result.id, thread.id)  # the status is drawn knowing its thread
-            drawn = await self.channel_board(shown)
+            # Drawn as it will be stored: in its thread (the message's id is known once it is sent, and stored with the
+            # thread's, at once, so the game is never looked for where it is not).
+            drawn = await self.channel_board(replace(result, game=replace(result.game, thread_id=thread.id,
+                                                                          message_id=0)))
             sent = await thread.send(content=drawn.content, embed=drawn.embed, view=drawn.view or discord.utils.MISSING,
                                      allowed_mentions=discord.AllowedMentions.none())
             result = await self.service.set_thread(result.id, thread.id, message_id=sent.id)
