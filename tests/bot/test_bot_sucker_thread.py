@@ -56,7 +56,7 @@ async def test_the_decisions_are_made_in_the_thread_and_the_channel_keeps_a_summ
     _bot, status, thread = await table(world, bots, [alice, bob, carol])
     assert thread.is_thread and thread.type == PUBLIC_THREAD and thread.parent_id == world.channel.id
     assert any(c.startswith("skr:1:") for c in status.custom_ids())  # the controls are beside the talk
-    assert status.content == "" and status.edits == 0  # posted as it is drawn later: no "talk in <#...>" there
+    assert status.content == ""  # drawn in its thread: no "table talk in <#...>" there
     assert {alice.id, bob.id, carol.id} <= thread.member_ids
     shown = summary(world, status)
     await world.fake.wait_until(lambda: f"<#{thread.id}>" in shown.text())  # once the status is in the thread
@@ -209,6 +209,8 @@ def test_computer_seats_left_in_share_the_win_on_the_status() -> None:
 
 async def test_history_links_the_board_in_the_tables_thread(world: World, bots: TabletopRunner) -> None:
     _bot, status, thread = await table(world, bots, [world.alice, world.bob, world.carol])
+    # The summary names the thread once the game's message in it is stored.
+    await world.fake.wait_until(lambda: f"<#{thread.id}>" in summary(world, status).text())
     res = await world.fake.slash(world.alice, world.channel, "history")
     assert res.message is not None, res.errors
     assert f"/{thread.id}/{status.id})" in res.message.text()  # not the channel's id: that link would lead nowhere

@@ -400,10 +400,11 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             # thread's, at once, so the game is never looked for where it is not).
             drawn = await self.channel_board(replace(result, game=replace(result.game, thread_id=thread.id,
                                                                           message_id=0)))
-            sent = await thread.send(content=drawn.content, embed=drawn.embed, view=drawn.view or discord.utils.MISSING,
+            # Its controls come once it is stored as the game's message: a click on it is then always known for one.
+            sent = await thread.send(content=drawn.content, embed=drawn.embed,
                                      allowed_mentions=discord.AllowedMentions.none())
             result = await self.service.set_thread(result.id, thread.id, message_id=sent.id)
-            self.remember_drawn(sent.id, drawn, result.game)
+            await self.bot.redraw(result.id)
             await message.edit(embed=board.summary_embed(result, say, private, lobby.id),
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
