@@ -41,14 +41,16 @@ async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], en
     if extra is not None:
         embeds.append(extra.embed)
         files = extra.attachments()
-    reference = (discord.MessageReference(message_id=game.message_id, channel_id=game.channel_id,
+    channel = presenter.channel(result)  # where the board is (So Long Sucker: its table's thread)
+    reference = (discord.MessageReference(message_id=game.message_id, channel_id=channel.id,
                                           fail_if_not_exists=False) if game.message_id is not None else None)
     if fence is not None and not await fence():
         return
-    await presenter.channel(result).send(
+    await channel.send(
         " ".join(f"<@{u}>" for u in people) or None, embeds=embeds, files=files,
         view=ending_view(game.id, say), reference=reference or discord.utils.MISSING,
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in people], replied_user=False))
+    await presenter.ending_sent(result)
 
 
 def ending_view(game_id: int, say: Say) -> discord.ui.View:

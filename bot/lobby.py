@@ -49,7 +49,8 @@ def lobby_embed(lobby: LobbyRecord, bot_user_id: int | None, title: Text | str, 
         lines.append(say(Text("The host closed this lobby.")))
     elif lobby.status == "expired":
         lines.append(say(Text("This lobby expired before the game started.")))
-    return discord.Embed(title=say(Text("{game} lobby #{number}", game=title, number=lobby.id)),
+    # "table #1", apart from the number of the game it becomes ("So Long Sucker #2"): two numbers, two nouns.
+    return discord.Embed(title=say(Text("{game} table #{number}", game=title, number=lobby.id)),
                          description="\n".join(lines), colour=COLOUR)
 
 
@@ -88,7 +89,7 @@ class LobbyButton(Button, custom_id=CustomId("cl:{lobby}:{verb}", lobby=r"[0-9]{
         current = await lobbies.load(lobby_id)
         presenter: GamePresenter = client.presenter(current.kind)
         if current.guild_id != interaction.guild_id:
-            raise ServiceError(Text("Lobby #{number} is on another server; you can only join or run it there.",
+            raise ServiceError(Text("Table #{number} is on another server; you can only join or run it there.",
                                     number=lobby_id))
         if verb == "start":
             message_id = interaction.message.id if interaction.message is not None else None

@@ -79,6 +79,11 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         """One replay frame as a message: by default its embed; a game that draws pictures draws them here."""
         return Board(None, self.replay_embed(frame, say), None)
 
+    def replay_step(self, frame: ReplayFrame[Any]) -> Text | None:
+        """The move that led to `frame` in words, for a game that tells its moves better than by their action texts
+        (None: the replay shows "<player> played `<action>`")."""
+        return None
+
     @abstractmethod
     def rules_lines(self, options: Mapping[str, Any], players: int) -> list[Text | str]:
         """The rules a table with these options plays by, in plain lines (lobbies and challenges show them)."""
@@ -275,6 +280,9 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         already (Generals shows none: its board, right above and edited at the end, shows both armies revealed, and
         the ending replies to it)."""
         return None
+
+    async def ending_sent(self, result: Result[Any, Any]) -> None:
+        """After the game's ending message was sent (So Long Sucker closes its table's thread)."""
 
     def jump_url(self, result: Result[Any, Any]) -> str | None:
         """A link to the game's channel message, once it has one."""

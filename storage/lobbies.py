@@ -110,6 +110,13 @@ def _load(dialect: Dialect, lobby_id: int) -> Plan[LobbyRecord]:
     raise LobbyNotFoundError(lobby_id)
 
 
+def message_of_game(game_id: int) -> Plan[int | None]:
+    """The message of the lobby that started game `game_id` (None: no lobby started it, or it had no message)."""
+    done = yield Sql("SELECT message_id FROM lobbies WHERE game_id = ?", (game_id,))
+    r = done.one()
+    return None if r is None or r[0] is None else int(r[0])
+
+
 def _update(lobby: LobbyRecord, changes: dict[str, Any]) -> Plan[LobbyRecord]:
     sets = "".join(f"{c} = ?, " for c in changes)
     done = yield Sql(f"UPDATE lobbies SET {sets}version = version + 1 WHERE id = ? AND version = ?",

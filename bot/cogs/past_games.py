@@ -83,7 +83,11 @@ def history_line(record: PastGame, interaction: discord.Interaction[Any], say: S
     if not played_here(record, interaction):
         where = f" · {say(elsewhere(record))}"
     elif record.message_id:
-        link = f"https://discord.com/channels/{record.guild_id or '@me'}/{record.channel_id}/{record.message_id}"
+        # A board posted in its game's thread (So Long Sucker) is linked there; one that opened its thread is the
+        # thread's first message, with the thread's id, in the channel.
+        board_in = (record.thread_id if record.thread_id and record.message_id != record.thread_id
+                    else record.channel_id)
+        link = f"https://discord.com/channels/{record.guild_id or '@me'}/{board_in}/{record.message_id}"
         where = say(Text(" · [board]({link})", link=link))
     else:
         where = ""

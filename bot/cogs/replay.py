@@ -193,6 +193,9 @@ def _step_line(presenter: GamePresenter, frame: ReplayFrame[Any]) -> Text:
     said = _META_WORDS.get(action)
     if said is not None:
         return said(head, name)
+    told = presenter.replay_step(frame)
+    if told is not None:
+        return Text("{head}: {what}.", head=head, what=told)
     return Text("{head}: {name} played `{action}`", head=head, name=name, action=action)
 
 

@@ -34,6 +34,9 @@ def settings_embed(settings: ServerSettings, say: Say, server_language: str) -> 
     lines = [say(Text("Turn time for new games: **{time}**", time=timeout)),
              say(Text("Board pictures: **{state}**", state=on if settings.images else off)),
              say(Text("A thread per game (So Long Sucker): **{state}**", state=on if settings.threads else off)),
+             say(Text("Tables' threads (So Long Sucker): **{which}**",
+                      which=Text("private to the players") if settings.private_tables
+                      else Text("public: everyone reads, anyone may talk"))),
              say(Text("Games switched off: **{games}**", games=disabled)),
              say(Text("New games start in: **{channel}**", channel=channel)),
              say(Text("Language of boards and announcements: **{language}**", language=language))]
@@ -76,6 +79,8 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
     @app_commands.command(name="set", description="Change this server's game settings")
     @app_commands.describe(turn_time="Time per move for new games, like 30m, 24h or 2d ('default' to reset)",
                            images="Board pictures on or off", threads="A thread per So Long Sucker game",
+                           private_tables="So Long Sucker: each table's thread private to its players (its host "
+                                          "may choose)",
                            channel="Only start new games in this channel",
                            any_channel="Let new games start in any channel again",
                            language="The language of boards and announcements (players' own answers follow "
@@ -83,7 +88,7 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
     @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
                           + [app_commands.Choice(name="The server's preferred language", value="server")])
     async def set_(self, interaction: discord.Interaction[Any], turn_time: app_commands.Range[str, 1, 20] | None = None,
-                   images: bool | None = None, threads: bool | None = None,
+                   images: bool | None = None, threads: bool | None = None, private_tables: bool | None = None,
                    channel: discord.TextChannel | None = None, any_channel: bool = False,
                    language: str | None = None) -> None:
         assert interaction.guild_id is not None
@@ -101,6 +106,8 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
             changes["images"] = images
         if threads is not None:
             changes["threads"] = threads
+        if private_tables is not None:
+            changes["private_tables"] = private_tables
         if channel is not None:
             changes["channel_id"] = channel.id
         if any_channel:

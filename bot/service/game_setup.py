@@ -145,9 +145,14 @@ class GameSetup(ServiceParts):
             record = await self._update(tx, game.record, message_id=message_id)
             return present(Game(record, game.state))
 
-    async def set_thread(self, game_id: int, thread_id: int) -> Result[Any, Any]:
+    async def set_thread(self, game_id: int, thread_id: int, message_id: int | None = None) -> Result[Any, Any]:
+        """Remember the game's thread; with `message_id`, that the game is shown by that message, posted in the thread
+        (both at once: the message is looked for where the game says it is)."""
+        changes: dict[str, Any] = {"thread_id": thread_id}
+        if message_id is not None:
+            changes["message_id"] = message_id
         async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):
-            return present(Game(await self._update(tx, game.record, thread_id=thread_id), game.state))
+            return present(Game(await self._update(tx, game.record, **changes), game.state))
 
     # ----- challenges -------------------------------------------------------------------------------------
     async def accept(self, game_id: int, user_id: int, message_id: int | None = None) -> Result[Any, Any]:

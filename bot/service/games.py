@@ -111,12 +111,13 @@ class GameService(GameSetup, GameTimers, GameTurns):
         self._telling: set[asyncio.Task[None]] = set()
 
     def publish(self, result: Result[Any, Any]) -> Result[Any, Any]:
-        """Tell the listeners about a committed change that has events; returns `result`."""
-        if result.events:
-            for listener in self.listeners:
-                task = background(listener(result), name=f"events-{result.id}")
-                self._telling.add(task)
-                task.add_done_callback(self._telling.discard)
+        """Tell the listeners about a committed change (with its events, if any: a change without one, such as a
+        computer player's decision that leaves the decision with it, may still say something, like a defeat);
+        returns `result`."""
+        for listener in self.listeners:
+            task = background(listener(result), name=f"events-{result.id}")
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
         return result
 
     async def told(self) -> None:
@@ -204,7 +205,7 @@ class GameService(GameSetup, GameTimers, GameTurns):
         played on that server; with `places`, only those played in these channels or that `viewer` played too
         (what `viewer`, asking there, may be shown)."""
         return [PastGame(record.id, record.kind, record.status, record.guild_id, record.channel_id,
-                         record.message_id, record.created_at, seat.place, _seats(record))
+                         record.message_id, record.created_at, seat.place, _seats(record), record.thread_id)
                 for record, seat in await self.store.history(user_id, limit=limit, guild_id=guild_id, places=places,
                                                              viewer=viewer)]
 

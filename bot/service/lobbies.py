@@ -15,7 +15,16 @@ from bot.service.starts import check_server_settings
 from games.registry import describe
 from games.text import Text, TextIn
 from storage import GameTransaction, StaleVersionError
-from storage.lobbies import LobbyNotFoundError, LobbyRecord, Member, create_lobby, load_lobby, set_members, update_lobby
+from storage.lobbies import (
+    LobbyNotFoundError,
+    LobbyRecord,
+    Member,
+    create_lobby,
+    load_lobby,
+    message_of_game,
+    set_members,
+    update_lobby,
+)
 
 LOBBY_TIMEOUT = 60 * 60.0  # an open lobby closes itself after an hour
 
@@ -140,6 +149,10 @@ class LobbyService:
         async with self._editing(lobby_id) as (tx, lobby):
             return await update_lobby(await tx.writer(), lobby, message_id=message_id)
 
+    async def message_of_game(self, game_id: int) -> int | None:
+        """The message of the lobby that started game `game_id`, if one did (that game's summary in the channel)."""
+        return await self.games.db.query(message_of_game(game_id))
+
     async def expire(self, lobby_id: int) -> LobbyRecord | None:
         """Close an open lobby whose time is up; None if it is not (any longer) due."""
         async with self._editing(lobby_id) as (tx, lobby):
@@ -159,7 +172,7 @@ class LobbyService:
                 # read, so a join from another process waits for this one instead of being refused as stale.
                 lobby = await load_lobby(await tx.writer(read_first=True), lobby_id)
             except LobbyNotFoundError:
-                raise ServiceError(Text("There is no lobby #{number}.", number=lobby_id)) from None
+                raise ServiceError(Text("There is no table #{number}.", number=lobby_id)) from None
             try:
                 yield tx, lobby
             except StaleVersionError:

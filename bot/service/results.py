@@ -184,3 +184,4 @@ class PastGame:
     created_at: float
     place: int | None  # the player's place once the game is over
     seats: tuple[SeatInfo, ...]
+    thread_id: int | None = None  # the game's thread (So Long Sucker's table, where its board is once posted there)

@@ -60,9 +60,10 @@ from games.sucker.rules import (
     Phase,
 )
 from games.sucker.texts import chip_colour, colour_name
-from games.text import Text
+from games.text import Plural, Text
 
 Holdings = tuple[tuple[int, ...], ...]  # [seat][colour] -> chips held
+RECENT = 16  # narrations of the latest actions a state keeps
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,9 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
     # What the latest action did, read from the position it was taken in (afterwards a captured pile is gone and a
     # rescued player no longer stuck); None at the start and after an agreed draw.
     said: narration.Narration | None = None
+    # The narrations of the latest actions, oldest first (at most RECENT): a run of computer decisions is shown step
+    # by step, not only its last step (a defeat in the middle of it must not go unseen).
+    recent: tuple[narration.Narration, ...] = ()
     result: Outcome | None = None
 
     # ----- creation -------------------------------------------------------------------------------------
@@ -298,7 +302,7 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
         said = narration.narrate(self, action, player)
         state = replace(state, ply=self.ply + 1, played=self.played + 1, last=(player, action.text()))
         state = state._settle(EndReason.LAST_SURVIVOR)
-        state = replace(state, said=narration.with_defeats(said, self, state))
+        state = state._told(narration.with_defeats(said, self, state))
         if decided or state._decision_key() != self._decision_key():
             state = replace(state, turn=self.turn + 1)
         if counted:
@@ -421,8 +425,9 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
             raise IllegalMoveError(Text("The count must be at least 1."))
         held = self.holdings[player][colour] if 0 <= colour < self.players else 0
         if held < count:
-            raise IllegalMoveError(Text("You hold {held} {colour} prisoner(s), not {count}.", held=held,
-                                        colour=self._name(colour), count=count))
+            raise IllegalMoveError(Plural("You hold {count} {colour} prisoner, not {wanted}.",
+                                          "You hold {count} {colour} prisoners, not {wanted}.", held,
+                                          colour=self._name(colour), wanted=count))
 
     # ----- passing the move -------------------------------------------------------------------------------
     def _pass_move(self, seat: int) -> Self:
@@ -486,7 +491,11 @@ class SuckerState(GameState[views.SuckerView, views.SuckerView]):
             state = replace(state._remove_pile(self.pile, kill_all=True), phase=Phase.PLAY, pile=None)
         said = narration.narrate_resignation(self, player, reason)
         state = replace(state, ply=self.ply + 1, turn=self.turn + 1, last=(player, reason))._settle(reason)
-        return replace(state, said=narration.with_defeats(said, self, state))
+        return state._told(narration.with_defeats(said, self, state))
+
+    def _told(self, said: narration.Narration) -> Self:
+        """This state with `said` as its latest action's narration, kept among the recent ones."""
+        return replace(self, said=said, recent=(*self.recent, said)[-RECENT:])
 
     def agree_draw(self) -> Self:
         if self.result is not None:

@@ -169,7 +169,7 @@ def _sentence(said: Narration, name: Name) -> Text:
                     pile=said.pile)
     if deed is Deed.NAME:
         if said.target == said.actor:
-            return Text("{who} names themself to move next", who=who)
+            return Text("{who} chooses to move again", who=who)
         return Text("{who} names {target} to move next", who=who, target=name(_target(said)))
     if deed is Deed.RESCUE:
         return Text("{who} rescues {target} with {chips}", who=who, target=name(_target(said)),

@@ -36,6 +36,7 @@ def to_dict(state: SuckerState) -> dict[str, Any]:
         "decision_limit": state.decision_limit,
         "last": list(state.last) if state.last else None,
         "narration": None if state.said is None else narration.to_dict(state.said),
+        "recent": [narration.to_dict(said) for said in state.recent],
         "result": state.result.to_dict() if state.result else None,
     }
 
@@ -59,6 +60,10 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             said = narration.from_dict(said_raw, players)
         else:  # a snapshot from before narrations were kept (its "last_said" words, if any, named no people)
             said = None if last is None else narration.recorded(*last, players)
+        recent_raw = data.get("recent")
+        # A snapshot from before the recent narrations were kept: its latest one is all there is.
+        recent = (tuple(narration.from_dict(raw, players) for raw in recent_raw) if recent_raw is not None
+                  else () if said is None else (said,))
         result_raw = data["result"]
         fields: dict[str, Any] = {
             "players": players,
@@ -82,6 +87,7 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             "decision_limit": None if data.get("decision_limit") is None else int(data["decision_limit"]),
             "last": last,
             "said": said,
+            "recent": recent,
             "result": None if result_raw is None else Outcome.from_dict(result_raw),
         }
     except InvalidStateError:

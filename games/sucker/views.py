@@ -87,6 +87,7 @@ class SuckerView:
     ply: int
     last: tuple[int, str] | None
     narration: Narration | None  # what the latest action did, read from the position before it
+    recent: tuple[Narration, ...]  # what the latest actions did, oldest first (the last is `narration`)
     outcome: Outcome | None
     viewer: int | None  # the seat this view was built for (None for spectators)
     viewer_actions: tuple[str, ...]  # everything the viewer may do now, free actions included
@@ -128,6 +129,7 @@ def build_view(state: SuckerState, viewer: int | None) -> SuckerView:
         ply=state.ply,
         last=state.last,
         narration=state.said,
+        recent=state.recent,
         outcome=state.result,
         viewer=viewer,
         viewer_actions=tuple(a.text() for a in state.legal_actions(viewer)) if viewer is not None else (),

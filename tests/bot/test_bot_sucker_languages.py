@@ -235,7 +235,8 @@ async def test_an_english_player_on_a_russian_server(world: World, bots: Tableto
     assert_russian(status)
     assert "Фишку кладёт" in status.text() and "3 игрока · по 3 фишки" in status.text()
     greeting = world.fake.channel_messages(thread)[0]
-    assert greeting.content.startswith("Переговоры этой партии") and "`/простофиля сдаться`" in greeting.content
+    assert greeting.content.startswith("Стол партии «Прощай, простофиля» #1")
+    assert "`/простофиля сдаться`" in greeting.content
 
     mine = _private(await world.fake.slash(alice, thread, "sucker", "status"))
     assert_english(mine)

@@ -70,7 +70,7 @@ async def test_every_person_at_the_table_is_added_to_its_thread(world: World, bo
     added = world.fake.calls("PUT", THREAD_MEMBERS)
     assert sorted(int(r.path.rsplit("/", 1)[1]) for r in added) == sorted(u.id for u in people)
     assert all(r.status == 204 for r in added)
-    greeting = next(m for m in world.fake.channel_messages(thread) if m.content.startswith("Table talk"))
+    greeting = next(m for m in world.fake.channel_messages(thread) if m.content.startswith("The table of"))
     assert "`/sucker resign`" in greeting.content
 
 
@@ -196,11 +196,11 @@ async def test_running_out_of_time_is_told_with_names(world: World, bots: Tablet
     second = (f"time ran out for a rescue, so {carol.mention} (green) declines to rescue {alice.mention} (red); "
               f"{alice.mention} (red) is defeated.")
     await world.fake.wait_until(lambda: thread_says(world, thread, second), timeout=6)
-    # Carol's time runs out too, which ends the game: the one ending message (in the channel, replying to the
+    # Carol's time runs out too, which ends the game: the one ending message (in the thread, replying to the
     # status message) says so, to everyone at once.
     out = f"{bob.mention} (blue) wins: the last opponent ran out of time."
     await world.fake.wait_until(
-        lambda: any(out in m.text() and "is over" in m.text() for m in world.fake.channel_messages(world.channel)),
+        lambda: any(out in m.text() and "is over" in m.text() for m in world.fake.channel_messages(thread)),
         timeout=6)
     assert await bot_idle(world.fake)
     assert (await stored(bots.target))[0] == "finished"

@@ -12,6 +12,7 @@ import re
 
 from bot.client import TabletopBot
 from games.sucker.engine import SuckerState
+from games.sucker.narration import Deed
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
@@ -267,6 +268,15 @@ async def test_so_long_sucker_every_decision_that_passes_notifies_its_person_onc
         after = position.current_player()
         if after is not None and after != before and users[after].id != actor:
             expected[users[after].id] += 1
+        # The table's own events (bot/games/sucker/presenter.py): a defeat pings the defeated, a rescue being
+        # decided pings the person waiting for it.
+        view = position.public_view()
+        said = view.narration
+        if said is not None and view.outcome is None:
+            for out in said.defeated:
+                expected[users[out].id] += 1
+            if view.stuck is not None and not view.declined and said.deed not in (Deed.GIVE, Deed.KILL_PRISONER):
+                expected[users[view.stuck].id] += 1
     for person in users:
         told = world.fake.notifications(person)
         assert len(told) == expected[person.id], [m.content for m in told]

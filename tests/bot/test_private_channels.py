@@ -44,7 +44,7 @@ async def test_a_private_channels_games_are_only_for_those_who_see_it_and_their_
     await _finished_chopsticks(world, staff, alice, bob)  # #1
     status = await open_table(dataclasses.replace(world, channel=staff), [alice, bob, erin])  # #2
     await thread_opened(world, status)
-    thread = fake.channels[int(status.content.split("<#")[1].split(">")[0])]
+    thread = fake.channels[status.channel_id]  # the table's status is in its thread
     in_thread = await fake.slash(alice, thread, "chopsticks", "challenge", options={"opponent": bob})  # #3
     assert in_thread.message is not None, in_thread.errors
     accepted = await fake.click(bob, in_thread.message, _button(in_thread.message, "Accept"))

@@ -82,7 +82,7 @@ def test_describe_in_plain_words() -> None:
     capture = act(state, R, "play:red:2")
     assert capture.describe(Kill(B)) == "red kills a blue chip from pile 2 and takes the rest"
     naming = act(state, R, "play:blue:1")
-    assert naming.describe(NameNext(R)) == "red names themself to move next"
+    assert naming.describe(NameNext(R)) == "red chooses to move again"
     assert naming.describe(NameNext(Y)) == "red names yellow to move next"
 
 
@@ -181,3 +181,15 @@ def test_the_turn_counts_decisions_not_free_transfers() -> None:
     assert given.turn == before and given.turn_token() == before, "a pending decision stays valid"
     played = given.apply(0, given.parse_action("play:red:new"))
     assert played.turn == before + 1
+
+
+@pytest.mark.parametrize(("holdings", "text", "message"), [
+    (["R", "B", "G", "Y"], "give:blue:yellow:9", "You hold 0 blue prisoners, not 9."),
+    (["RB", "B", "G", "Y"], "kill-prisoner:blue:2", "You hold 1 blue prisoner, not 2."),
+    (["RBBB", "B", "G", "Y"], "give:blue:green:5", "You hold 3 blue prisoners, not 5."),
+])
+def test_too_many_prisoners_is_refused_in_counted_words(holdings: list[str], text: str, message: str) -> None:
+    state = SuckerState.from_table(holdings=holdings, chain=(G,))
+    with pytest.raises(IllegalMoveError) as refused:
+        act(state, R, text)
+    assert str(refused.value) == message

@@ -64,7 +64,7 @@ def test_naming_the_next_player_or_oneself() -> None:
     played = act(TABLE, R, "play:blue:1")  # pile 1 is now green, blue: red and yellow may be named
     assert told(act(played, R, "next:yellow")) == (
         Narration(R, Deed.NAME, target=Y), "red names yellow to move next")
-    assert told(act(played, R, "next:red"))[1] == "red names themself to move next"
+    assert told(act(played, R, "next:red"))[1] == "red chooses to move again"
 
 
 def test_a_forced_next_player_is_said_with_the_play() -> None:
@@ -202,3 +202,32 @@ def test_a_broken_narration_is_refused(change: dict[str, Any]) -> None:
     data["narration"].update(change)
     with pytest.raises(InvalidStateError):
         SuckerState.from_dict(data)
+
+
+# ----- the latest actions, step by step ---------------------------------------------------------------------------
+def test_every_step_of_a_run_is_kept_in_order_a_defeat_in_the_middle_too() -> None:
+    # Red names blue, who holds nothing; yellow, the only holder of prisoners, declines: blue is defeated and the
+    # move goes back to red, who plays on. The latest narration alone ("red starts a new pile") hides the defeat.
+    start = SuckerState.from_table(holdings=["RR", "", "G", "YB"], piles=["G"], chain=(R,))
+    named = act(act(start, R, "play:red:1"), R, "next:blue")
+    assert named.current_player() == Y and named.stuck() == B
+    after = act(act(named, Y, "decline"), R, "play:red:new")
+    assert after.defeated == (B,)
+    assert [said.deed for said in after.public_view().recent] == [Deed.PLAY, Deed.NAME, Deed.DECLINE, Deed.NEW_PILE]
+    assert after.public_view().recent[2] == Narration(Y, Deed.DECLINE, target=B, defeated=(B,))
+    assert after.public_view().recent[-1] == after.public_view().narration
+    assert SuckerState.from_dict(_json(after)) == after  # kept in the snapshot
+
+
+def test_only_the_latest_steps_are_kept() -> None:
+    state = SuckerState.from_table(holdings=["RB", "B", "G", "Y"], chain=(R,))
+    for _ in range(10):  # a blue prisoner handed back and forth
+        state = act(act(state, R, "give:blue:yellow"), Y, "give:blue:red")
+    assert len(state.recent) == 16 and all(said.deed is Deed.GIVE for said in state.recent)
+
+
+def test_an_older_snapshot_keeps_its_latest_narration_as_its_recent_steps() -> None:
+    data = _json(act(STUCK, B, "decline"))
+    del data["recent"]
+    restored = SuckerState.from_dict(data)
+    assert restored.recent == (restored.said,)

@@ -36,7 +36,8 @@ def _button(message: FakeMessage, verb: str) -> str:
 async def open_table(world: World, users: list[FakeUser], bots: int = 0,
                      options: dict[str, Any] | None = None) -> FakeMessage:
     """The first user opens a lobby (with `options` of /sucker new), the others join, `bots` bot seats are added and
-    it starts; the lobby message becomes the table's status message."""
+    it starts. Returns the table's status message: posted in the table's thread (the lobby message becomes the game's
+    summary in the channel), or the lobby message itself when the table has no thread."""
     host, *others = users
     res = await world.fake.slash(host, world.channel, "sucker", "new",
                                  options={"players": len(users) + bots, **(options or {})})
@@ -48,7 +49,33 @@ async def open_table(world: World, users: list[FakeUser], bots: int = 0,
         await world.fake.click(host, lobby, _button(lobby, "bot"))
     started = await world.fake.click(host, lobby, _button(lobby, "start"))
     assert started.callback_type == 7, started.errors
-    return lobby
+    await world.fake.wait_until(lambda: table_status(world, lobby) is not None)
+    status = table_status(world, lobby)
+    assert status is not None
+    return status
+
+
+def summary(world: World, status: FakeMessage) -> FakeMessage:
+    """The game's summary in the channel, of a table whose status message is in its thread."""
+    number = _game_number(status)
+    return next(m for m in world.fake.channel_messages(world.channel) if m.embeds and _game_number(m) == number)
+
+
+def _game_number(message: FakeMessage) -> str:
+    found = re.search(r"#([0-9]+)", str(message.embeds[0].get("title", ""))) if message.embeds else None
+    return found.group(1) if found else ""
+
+
+def table_status(world: World, lobby: FakeMessage) -> FakeMessage | None:
+    """The status message of the table `lobby` started (it carries Resign, `skr:<game>:resign`), once posted."""
+    if any(str(c).startswith("skr:") for c in lobby.custom_ids()):
+        return lobby  # no thread: the lobby message is the status
+    number = _game_number(lobby)
+    for thread in reversed(world.guild.threads):
+        for message in world.fake.channel_messages(thread):
+            if any(str(c).startswith(f"skr:{number}:") for c in message.custom_ids()):
+                return message
+    return None
 
 
 async def edited(world: World, message: FakeMessage, count: int) -> None:
@@ -57,8 +84,8 @@ async def edited(world: World, message: FakeMessage, count: int) -> None:
 
 
 async def thread_opened(world: World, status: FakeMessage) -> None:
-    """The thread for table talk opens after the Start click is answered; wait for the status to name it."""
-    await world.fake.wait_until(lambda: "<#" in status.content)
+    """The table's thread is open: its status message is in it."""
+    await world.fake.wait_until(lambda: world.fake.channels[status.channel_id].is_thread)
 
 
 def _shows_turn(status: FakeMessage, turn: int) -> bool:

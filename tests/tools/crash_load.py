@@ -29,7 +29,7 @@ _SK_PLAY = re.compile(r"sks:(\d+):(\d+):play\d")
 # A game's board or challenge ("Chopsticks #6", "Chopsticks #6: a challenge"), not its ending ("... #6 is over").
 _GAME_TITLE = re.compile(r"(?:Chopsticks|So Long Sucker|Game of the Generals) #(\d+)(?:$|:)")
 _GG_MOVE = re.compile(r"ggm:(\d+):(\d+):([a-i][1-8]-[a-i][1-8])")
-_LOBBY_TITLE = re.compile(r"lobby #(\d+)")
+_LOBBY_TITLE = re.compile(r"table #(\d+)")
 
 
 # ----- scripted players --------------------------------------------------------------------------------------
@@ -325,8 +325,10 @@ class Load:
         """The newest message in the channel that shows the table's game."""
         if table.game_id is None:
             return
+        # In the channel, or in a thread of it (a So Long Sucker table plays in its thread).
+        where = {table.channel.id} | {c.id for c in self.fake.channels.values() if c.parent_id == table.channel.id}
         shown = [m for m in self.fake.messages.values()
-                 if m.channel_id == table.channel.id and not m.ephemeral and not m.deleted
+                 if m.channel_id in where and not m.ephemeral and not m.deleted
                  and game_id_of(m) == table.game_id]
         if shown:
             table.board = max(shown, key=lambda m: m.id)

@@ -21,6 +21,7 @@ from tests.support.world import stored_rows
 
 MESSAGES = "/channels/{channel_id}/messages"
 MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+CHANNEL = "/channels/{channel_id}"
 BOARD_EDITS = {MESSAGE, f"{WEBHOOK}/messages/@original", f"{WEBHOOK}/messages/{{message_id}}"}
 
 
@@ -68,19 +69,25 @@ def kind_of(record: RecordedRequest, fake: FakeDiscord) -> str:
     before deleted), the end-of-game announcement, or something else."""
     if record.route == CALLBACK_ROUTE:
         return "answers"
+    body = record.json if isinstance(record.json, dict) else {}
+    if record.method == "PATCH" and (_says_over(body) or (record.route == CHANNEL and body.get("archived"))):
+        return "endings"  # So Long Sucker's summary in the channel showing the result, and its thread closed
     if record.method == "PATCH" and record.route in BOARD_EDITS:
         return "boards"
     if record.method == "POST" and record.route == MESSAGES:
         if _is_ping(record.json):
             return "notifications"
-        body = record.json if isinstance(record.json, dict) else {}
-        if any("is over" in str(e.get("title", "")) for e in body.get("embeds") or []):
+        if _says_over(body):
             return "endings"
     if record.method == "DELETE" and record.route == MESSAGE:
         deleted = fake.messages.get(int(record.path.rsplit("/", 1)[1]))
         if deleted is not None and not deleted.components and not deleted.embeds and not deleted.attachments:
             return "notifications"
     return "other"
+
+
+def _says_over(body: dict[str, Any]) -> bool:
+    return any("is over" in str(e.get("title", "")) for e in body.get("embeds") or [])
 
 
 async def logged_moves(target: str | Path, game_id: int) -> int:

@@ -154,6 +154,9 @@ async def sucker_game(fake: FakeDiscord, database: str | Path, channel: FakeChan
         await fake.click(user, status_message, status_message.button("Join")["custom_id"], timeout=30)
     started = await fake.click(people[0], status_message, status_message.button("Start")["custom_id"], timeout=30)
     assert started.callback_type == 7, started.errors
+    lobby = status_message
+    await fake.wait_until(lambda: _table_status(fake, lobby) is not None, timeout=30)
+    status_message = _table_status(fake, lobby) or lobby
     game = game_of(status_message)
     users = {u.id: u for u in people}
     meter = Meter(fake, database, game, tally)
@@ -167,6 +170,17 @@ async def sucker_game(fake: FakeDiscord, database: str | Path, channel: FakeChan
         text = sucker_action(state, seat, rng).text()
         await sucker_decision(fake, meter, users[seats[seat]], status_message, game, state.turn, text)
     raise CountError(f"So Long Sucker game {game} did not end in {max_decisions} decisions")
+
+
+def _table_status(fake: FakeDiscord, lobby: FakeMessage) -> FakeMessage | None:
+    """The status message of the table `lobby` started: in the public thread opened from the lobby message (it has the
+    message's id), or the lobby message itself when the table has no thread."""
+    if any(c.startswith("skr:") for c in lobby.custom_ids()):
+        return lobby
+    thread = fake.channels.get(lobby.id)
+    if thread is None:
+        return None
+    return next((m for m in fake.channel_messages(thread) if any(c.startswith("skr:") for c in m.custom_ids())), None)
 
 
 async def sucker_decision(fake: FakeDiscord, meter: Meter, user: FakeUser, status: FakeMessage, game: int, turn: int,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.games.sucker.components import KIND, DealButton, ResignButton, SuckerButton, SuckerSelect
-from bot.games.sucker.people import last_said, name
+from bot.games.sucker.people import latest_steps, name
 from bot.i18n import Say
 from bot.lobby import per_turn
 from bot.service import GameInfo, Result
@@ -30,6 +30,7 @@ PER_ROW, MAX_BUTTONS = 5, 20  # the fifth row holds Resign
 CONTROL_ROW = 4
 PER_MENU, MAX_MENUS = 25, 5
 PLAY_MENUS = CONTROL_ROW  # the one-step chip menus fill the rows above Resign's
+MAX_STEPS = 12  # the steps of a run of computer decisions the status lists (the embed must keep its decision line)
 MAX_LABEL, MAX_OPTION, MAX_PLACEHOLDER = 80, 100, 150  # Discord's limits on a button, a menu option, a menu's hint
 
 
@@ -42,11 +43,60 @@ def title(game_id: int) -> Text:
     return Text("So Long Sucker #{number}", number=game_id)
 
 
-def content(game: GameInfo, say: Say) -> str:
-    """The status message's text line: the game, and where its table talks."""
-    if game.thread_id:
+def content(game: GameInfo, say: Say) -> str | None:
+    """The status message's text line: the game, and where its table talks when that is elsewhere (none in the thread:
+    the embed's title names the game)."""
+    if game.thread_id and status_channel(game) != game.thread_id:
         return say(Text("So Long Sucker #{number} · table talk in <#{thread}>", number=game.id, thread=game.thread_id))
+    if status_channel(game) == game.thread_id:
+        return None
     return say(title(game.id))
+
+
+def status_channel(game: GameInfo) -> int:
+    """Where the status message is: in the table's thread once it was posted there; in the channel for a table
+    without a thread, and for one whose thread was opened from its status message (before issue 23: the thread then
+    has the message's id)."""
+    if game.thread_id and game.message_id is not None and game.message_id != game.thread_id:
+        return game.thread_id
+    return game.channel_id
+
+
+def summary_embed(result: Result[SuckerView, SuckerView], say: Say, private: bool,
+                  table: int | None = None) -> discord.Embed:
+    """The game as the channel sees it while its table plays in a thread: who plays (and who is out), where the
+    table is, and at the end how it went. Drawn at the start and at the end only (a decision costs one request)."""
+    game, view = result.game, result.public
+    lines: list[Text | str] = []
+    if table is not None:  # the lobby's number is the table's, apart from the game's own
+        lines += [Text("Table #{table} is now So Long Sucker #{number}.", table=table, number=game.id), ""]
+    lines.append(Text("**Players**"))
+    for seat in view.seats:
+        who = Joined([chip(seat.colour), name(game, view, seat.seat)], " ")
+        lines.append(Text("💀 {who}: defeated", who=who) if seat.defeated else who)
+    lines.append("")
+    if view.outcome is not None:
+        winners = Joined([name(game, view, s) for s in view.outcome.winners], ", ")
+        lines.append(Text("🏆 {winners} share the win.", winners=winners) if len(view.outcome.winners) > 1
+                     else Text("🏆 {winners} wins!", winners=winners))
+        if game.thread_id:
+            lines.append(Text("The whole game can be read in <#{thread}>.", thread=game.thread_id))
+    elif game.thread_id is None:
+        lines.append(Text("The table is opening its thread…"))
+    elif private:
+        lines.append(Text("The table plays in <#{thread}>, a thread private to its players; this message follows "
+                          "the game for everyone else.", thread=game.thread_id))
+    else:
+        lines.append(Text("The table plays in <#{thread}>: decisions and table talk are there, and anyone can read "
+                          "along.", thread=game.thread_id))
+    heading = title(game.id) if view.outcome is None else Text("So Long Sucker #{number} is over", number=game.id)
+    embed = discord.Embed(title=say(heading), description="\n".join(say(line) for line in lines)[:4096],
+                          colour=COLOUR)
+    embed.set_footer(text=say(Text("{players} · {chips} · {time}",
+                                   players=Plural("{count} player", "{count} players", view.players),
+                                   chips=Plural("{count} chip each", "{count} chips each", view.chips),
+                                   time=per_turn(KIND, game.turn_timeout))))
+    return embed
 
 
 def status_embed(game: GameInfo, view: SuckerView, say: Say) -> discord.Embed:
@@ -70,13 +120,13 @@ def status_embed(game: GameInfo, view: SuckerView, say: Say) -> discord.Embed:
     if dead:
         lines.append(Text("Dead: {chips}", chips=dead))
     lines.append("")
-    said = last_said(game, view)
-    if said is not None:
-        lines.append(Text("Last: {what}.", what=said))
+    lines += _latest(game, view)
     if view.outcome is not None:
         winners = Joined([name(game, view, s) for s in view.outcome.winners], ", ")
         if view.outcome.is_draw:
             lines.append(Text("🏆 {winners} share the win (agreed).", winners=winners))
+        elif len(view.outcome.winners) > 1:  # no person left, or the length limit: the computers still in share it
+            lines.append(Text("🏆 {winners} share the win.", winners=winners))
         else:
             lines.append(Text("🏆 {winners} wins!", winners=winners))
     else:
@@ -92,6 +142,18 @@ def status_embed(game: GameInfo, view: SuckerView, say: Say) -> discord.Embed:
                                    chips=Plural("{count} chip each", "{count} chips each", view.chips),
                                    time=per_turn(KIND, game.turn_timeout))))
     return embed
+
+
+def _latest(game: GameInfo, view: SuckerView) -> list[Text | str]:
+    """The latest action; after computer seats acted, each step of their run, in order (at most MAX_STEPS)."""
+    steps = latest_steps(game, view)
+    if len(steps) <= 1:
+        return [Text("Last: {what}.", what=steps[0]) for _ in steps[:1]]
+    shown = steps[-MAX_STEPS:]
+    lines: list[Text | str] = [Text("**Latest steps**")]
+    if len(shown) < len(steps):
+        lines.append(Plural("… {count} earlier step", "… {count} earlier steps", len(steps) - len(shown)))
+    return lines + [Text("• {what}.", what=step) for step in shown]
 
 
 def decision_line(game: GameInfo, view: SuckerView) -> Text:

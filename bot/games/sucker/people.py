@@ -44,6 +44,20 @@ def last_said(game: GameInfo, view: SuckerView) -> Text | None:
     return words(view.narration, partial(name, game, view))
 
 
+def latest_steps(game: GameInfo, view: SuckerView) -> list[Text]:
+    """The latest action in words; when computer seats made it, every step of their run in order, from the action
+    that began it (a person's, when the table still keeps it): what they did between two redraws is all told."""
+    if view.narration is None:
+        return []
+    recent = view.recent or (view.narration,)
+    steps = [recent[-1]]
+    for said in reversed(recent[:-1]):
+        if not 0 <= steps[0].actor < len(game.seats) or game.seats[steps[0].actor].bot is None:
+            break  # the earliest step so far is a person's: the run began there
+        steps.insert(0, said)
+    return [words(said, partial(name, game, view)) for said in steps]
+
+
 def computer_seats(game: GameInfo, view: SuckerView) -> list[tuple[int, Text]]:
     """(seat, "Bot N (colour)") of every computer seat still in the game."""
     return [(s.seat, name(game, view, s.seat)) for s in game.seats

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.endings import ending_view
 from bot.games.sucker import board, people
 from bot.games.sucker.components import KIND, DealButton, ResignButton, SuckerButton, SuckerSelect
 from bot.i18n import Say
@@ -21,6 +23,7 @@ from bot.service import GameInfo, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.deals import DealService
 from games.base import EndReason
 from games.sucker.actions import Give, KillPrisoner, colour_index
+from games.sucker.narration import Deed
 from games.sucker.rules import DECISION_LIMIT, DEFAULT_CHIPS, DEFAULT_PLAYERS
 from games.sucker.texts import chip_colour, chip_colour_object, colour_name
 from games.sucker.views import SuckerView
@@ -33,9 +36,27 @@ log = logging.getLogger(__name__)
 # the engine refuses a colour that is not in the game with a clear reason.
 Colour = app_commands.Range[str, 1, 12]
 SuckerResult = Result[SuckerView, SuckerView]
-THREAD_GREETING = Text("Table talk for this game: negotiate, promise and betray here. Decisions are made on the "
-                        "status message; `/sucker give`, `/sucker kill`, `/sucker deal` and `/sucker resign` work here "
-                        "at any time.")
+
+
+def greeting(number: int) -> Text:
+    """The first words of a table's public thread."""
+    return Text("The table of So Long Sucker #{number}: negotiate, promise and betray here, and make your decisions "
+                "on the table's message below. `/sucker give`, `/sucker kill`, `/sucker deal` and `/sucker resign` "
+                "work here at any time. Everyone can read along and talk.", number=number)
+
+
+def private_greeting(number: int) -> Text:
+    """The first words of a table's private thread."""
+    return Text("The table of So Long Sucker #{number}, private to its players: negotiate, promise and betray here, "
+                "and make your decisions on the table's message below. `/sucker give`, `/sucker kill`, `/sucker "
+                "deal` and `/sucker resign` work here at any time. The channel's summary keeps everyone else "
+                "informed.", number=number)
+
+
+def private_table(options: Mapping[str, Any]) -> bool:
+    """Whether a table's thread is private to its players, as chosen when it opened (`/sucker new private:`, by
+    default the server's /settings)."""
+    return bool(options.get("private", False))
 
 
 class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", group_description="Play So Long Sucker"):
@@ -50,7 +71,8 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
     # ----- commands ---------------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Open a So Long Sucker table (3-6 players); others join it")
     @app_commands.describe(players="Seats at the table (default 4)", chips="Chips each player starts with (default 7)",
-                           turn_minutes="Minutes per decision before a forfeit (default: the bot's TURN_TIMEOUT)")
+                           turn_minutes="Minutes per decision before a forfeit (default: the bot's TURN_TIMEOUT)",
+                           private="The table's thread private to its players (default: as the server's settings say)")
     @app_commands.guild_only()
     async def new(
         self,
@@ -58,10 +80,20 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         players: app_commands.Range[int, 3, 6] = DEFAULT_PLAYERS,
         chips: app_commands.Range[int, 3, 10] = DEFAULT_CHIPS,
         turn_minutes: app_commands.Range[int, 1, 20160] | None = None,
+        private: bool | None = None,
     ) -> None:
+        settings = await self.bot.server_settings.get(interaction.guild_id) if interaction.guild_id else None
+        if private is None:
+            private = settings is not None and settings.private_tables
+        if private and settings is not None and settings.threads and not (
+                interaction.app_permissions.create_private_threads
+                and interaction.app_permissions.send_messages_in_threads):
+            raise ServiceError(Text("I cannot open a private thread for the table here: I need the Create Private "
+                                    "Threads and Send Messages in Threads permissions in this channel. Ask an admin "
+                                    "for them, or open the table with `private: False` for a public thread."))
         lobby = await self.lobbies.open(
             KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host_id=interaction.user.id,
-            max_players=players, options={"chips": chips, "bot_level": "basic"},
+            max_players=players, options={"chips": chips, "bot_level": "basic", "private": private},
             turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
         )
         await post_lobby(interaction, lobby, self)
@@ -292,6 +324,11 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
     def replay_embed(self, frame: ReplayFrame[Any], say: Say) -> discord.Embed:
         return board.status_embed(frame.game, frame.view, say)
 
+    def replay_step(self, frame: ReplayFrame[Any]) -> Text | None:
+        """A replay tells each step as the table was told it ("@bob (blue) declines to rescue @alice (red)"), never
+        by its action text (`decline`)."""
+        return people.last_said(frame.game, frame.view)
+
     def seat_name(self, result: Result[Any, Any], seat: int) -> Text | str:
         """A seat as the table talks about it: `<@1234> (blue)`, or `Bot 1 (green)` for a computer seat (a text:
         the colour is a word of the reader's language)."""
@@ -299,9 +336,13 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
 
     def rules_lines(self, options: Mapping[str, Any], players: int) -> list[Text | str]:
         chips = int(options.get("chips", DEFAULT_CHIPS))
-        return [Text("So Long Sucker for up to {players} players, {chips}.", players=players,
-                     chips=Plural("{count} chip each", "{count} chips each", chips)),
-                Text("Negotiate openly; deals are not binding. The last player not defeated wins.")]
+        lines: list[Text | str] = [
+            Text("So Long Sucker for up to {players} players, {chips}.", players=players,
+                 chips=Plural("{count} chip each", "{count} chips each", chips)),
+            Text("Negotiate openly; deals are not binding. The last player not defeated wins.")]
+        if private_table(options):
+            lines.append(Text("The table talks in a thread private to its players."))
+        return lines
 
     def ending_line(self, result: Result[Any, Any]) -> Text | str:
         view: SuckerView = result.public
@@ -329,22 +370,140 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
 
     async def show_started(self, interaction: discord.Interaction[Any], lobby: LobbyRecord,
                            result: Result[Any, Any]) -> None:
-        """The lobby message becomes the status message; a thread opens for the table talk if allowed."""
-        await super().show_started(interaction, lobby, result)
-        message = interaction.message
-        perms = interaction.app_permissions
-        wanted = lobby.guild_id is None or (await self.bot.server_settings.get(lobby.guild_id)).threads
-        if not (wanted and message is not None and perms.create_public_threads and perms.send_messages_in_threads):
+        """The table moves to a thread, public or private to its players as the table (or the server) chose: the
+        status message with the decision controls is posted there, beside the talk, and the lobby message becomes
+        the game's summary in the channel, with a link. Without a thread (switched off, or not allowed to me) the
+        lobby message becomes the status message and the table talks in the channel."""
+        message, perms = interaction.message, interaction.app_permissions
+        settings = await self.bot.server_settings.get(lobby.guild_id) if lobby.guild_id is not None else None
+        private = private_table(lobby.options)
+        allowed = perms.create_private_threads if private else perms.create_public_threads
+        channel = interaction.channel
+        if not (settings is not None and settings.threads and message is not None and allowed
+                and perms.send_messages_in_threads and isinstance(channel, discord.TextChannel)):
+            await super().show_started(interaction, lobby, result)
+            return
+        say = await self.public_say(result)  # the table's messages: in the server's language
+        await interaction.response.edit_message(content=None, embed=board.summary_embed(result, say, private, lobby.id),
+                                                view=None, allowed_mentions=discord.AllowedMentions.none())
+        try:
+            name = say(board.title(result.id))
+            if private:
+                thread = await channel.create_thread(name=name, type=discord.ChannelType.private_thread,
+                                                     invitable=False, auto_archive_duration=1440)
+            else:
+                thread = await message.create_thread(name=name, auto_archive_duration=1440)
+            await self._seat_players(thread, result)
+            await thread.send(say(private_greeting(result.id) if private else greeting(result.id)),
+                              allowed_mentions=discord.AllowedMentions.none())
+            # Drawn as it will be stored: in its thread (the message's id is known once it is sent, and stored with the
+            # thread's, at once, so the game is never looked for where it is not).
+            drawn = await self.channel_board(replace(result, game=replace(result.game, thread_id=thread.id,
+                                                                          message_id=0)))
+            # Its controls come once it is stored as the game's message: a click on it is then always known for one.
+            sent = await thread.send(content=drawn.content, embed=drawn.embed,
+                                     allowed_mentions=discord.AllowedMentions.none())
+            result = await self.service.set_thread(result.id, thread.id, message_id=sent.id)
+            await self.bot.redraw(result.id)
+            await message.edit(embed=board.summary_embed(result, say, private, lobby.id),
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("could not open a thread for game %s; the table stays in the channel", result.id, exc_info=True)
+            await self.bot.redraw(result.id)  # the lobby message, still the game's: its status
+        self.schedule_bots(result)
+
+    def channel(self, result: Result[Any, Any], *, talk: bool = False) -> discord.PartialMessageable:
+        """The game's status message and its talk are in its thread once the status was posted there."""
+        game = result.game
+        where = (game.thread_id or game.channel_id) if talk else board.status_channel(game)
+        partial: discord.PartialMessageable = self.bot.get_partial_messageable(where, guild_id=game.guild_id)
+        return partial
+
+    def jump_url(self, result: Result[Any, Any]) -> str | None:
+        game = result.game
+        if game.message_id is None:
+            return None
+        return f"https://discord.com/channels/{game.guild_id or '@me'}/{board.status_channel(game)}/{game.message_id}"
+
+    async def cog_load(self) -> None:
+        self.service.listeners.append(self._table_events)
+
+    async def cog_unload(self) -> None:
+        if self._table_events in self.service.listeners:
+            self.service.listeners.remove(self._table_events)
+
+    async def _table_events(self, result: Result[Any, Any]) -> None:
+        """What the table is told besides whose decision it is (bot/notifications.py): a defeat, in its thread, with
+        the defeated person pinged; and the person stuck without chips, pinged as their rescue is decided, so they
+        can plead. Every change of every game passes here; only So Long Sucker's play does something."""
+        if result.game.kind != KIND or result.game.message_id is None:
             return
         try:
-            say = await self.public_say(result)  # the table's thread: in the server's language
-            thread = await message.create_thread(name=say(board.title(result.id)), auto_archive_duration=1440)
-            await self._seat_players(thread, result)
-            await thread.send(say(THREAD_GREETING))
-            await self.service.set_thread(result.id, thread.id)
-            await self.bot.redraw(result.id)
-        except discord.HTTPException:
-            log.info("could not open a thread for game %s; table talk stays in the channel", result.id)
+            await self._tell_table(result)
+        except Exception:  # telling is never worth losing the game over; say so in the log
+            log.exception("could not tell the table of game %s what happened", result.id)
+
+    async def _tell_table(self, result: SuckerResult) -> None:
+        game, view = result.game, result.public
+        said = view.narration
+        if said is None:
+            return
+        out = [seat for seat in said.defeated if game.user_at(seat) is not None]
+        if said.defeated and result.ended() is None:
+            people_out = [u for seat in out if (u := game.user_at(seat)) is not None]
+            say = await self.public_say(result)
+            await self.channel(result, talk=True).send(
+                say(Text("💀 So Long Sucker #{number}: {what}.", number=game.id, what=self._said(result))),
+                allowed_mentions=await self.pings(people_out))
+        stuck = view.stuck
+        if (stuck is not None and not view.declined and view.to_decide is not None
+                and said.deed not in (Deed.GIVE, Deed.KILL_PRISONER)):
+            user = game.user_at(stuck)
+            if user is None:
+                return
+            say = await self.public_say(result)
+            await self.channel(result, talk=True).send(
+                say(Text("{stuck}, you have the move in So Long Sucker #{number} but no chips. {rescuer} is asked "
+                         "first whether to rescue you: plead your case here.", stuck=people.name(game, view, stuck),
+                         number=game.id, rescuer=people.name(game, view, view.to_decide))),
+                allowed_mentions=await self.pings([user]))
+
+    async def _summary(self, result: Result[Any, Any]) -> discord.PartialMessage | None:
+        """The game's summary message in the channel, when its table moved to a thread."""
+        game = result.game
+        if board.status_channel(game) == game.channel_id or game.thread_id is None:
+            return None
+        message_id = await self.lobbies.message_of_game(game.id)
+        if message_id is None:
+            return None
+        channel: discord.PartialMessageable = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        return channel.get_partial_message(message_id)
+
+    async def _update_summary(self, result: Result[Any, Any], *, over: bool = False) -> None:
+        summary = await self._summary(result)
+        if summary is None:
+            return
+        say = await self.public_say(result)
+        private = private_table(result.game.options)
+        await summary.edit(embed=board.summary_embed(result, say, private),
+                           view=ending_view(result.id, say) if over else discord.utils.MISSING,
+                           allowed_mentions=discord.AllowedMentions.none())
+
+    async def ending_sent(self, result: Result[Any, Any]) -> None:
+        """The game's ending went to its thread: the channel's summary shows the result (and Rematch, which is
+        asked for in the channel), and the thread is locked and archived."""
+        game = result.game
+        if game.thread_id is None or board.status_channel(game) == game.channel_id:
+            return
+        try:
+            await self._update_summary(result, over=True)
+        except discord.HTTPException as exc:  # deleted by a moderator: the thread still closes
+            log.info("could not show the end of game %s in its summary: %s", game.id, exc)
+        try:
+            await self.bot.http.edit_channel(game.thread_id, archived=True, locked=True)
+        except discord.Forbidden:  # locking takes Manage Threads; archiving the thread I made does not
+            log.info("could not lock the thread of game %s (no Manage Threads?); archiving it only", game.id)
+            await self.bot.http.edit_channel(game.thread_id, archived=True)
 
     async def _seat_players(self, thread: discord.Thread, result: Result[Any, Any]) -> None:
         """Add the table's people to its thread, so the table talk reaches them (a thread made from a message has
