@@ -95,7 +95,8 @@ def info(game: Game) -> GameInfo:
         id=r.id, kind=r.kind, guild_id=r.guild_id, channel_id=r.channel_id, message_id=r.message_id,
         thread_id=r.thread_id, status=r.status, options=dict(r.options), seats=_seats(r), move_count=r.move_count,
         version=r.version, turn_token=turn_token(game), to_decide=game.state.current_player(), began=game.state.began(),
-        draw_offer=r.draw_offer, draws_allowed=_draws_allowed(game), turn_timeout=r.turn_timeout,
+        draw_offer=r.draw_offer, draw_declined=r.draw_declined, draws_allowed=_draws_allowed(game),
+        turn_timeout=r.turn_timeout,
         deadline=r.deadline, created_at=r.created_at, updated_at=r.updated_at, finished_at=r.finished_at,
     )
 

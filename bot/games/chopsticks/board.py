@@ -93,11 +93,19 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[Text | str
         if game.draw_offer is not None:
             lines.append(say(Text("🤝 {player} offers a draw: the other player can accept with **{accept}** or just "
                                   "play on.", player=names[game.draw_offer], accept=ACCEPT_DRAW)))
+        elif game.draw_declined is not None and view.last is not None:
+            lines.append(say(declined_line(names[view.last[0]], names[game.draw_declined])))
     embed = discord.Embed(title=say(Text("Chopsticks #{number}", number=game.id)), description="\n".join(lines),
                           colour=COLOUR)
     embed.set_footer(text=say(Text("Move {ply} · {rules} · AC = your hand A taps hand C · 13-22 = split",
                                    ply=view.ply, rules=rules_summary(view.rules))))
     return embed
+
+
+def declined_line(player: Text | str, offerer: Text | str) -> Text:
+    """What the board says once a move declined a draw offer (the one who offered reads it on their turn: the board is
+    edited for that move anyway, so telling them costs no request)."""
+    return Text("✋ {player} played on: the draw {offerer} offered is declined.", player=player, offerer=offerer)
 
 
 def last_move_line(view: ChopsticksView, names: Sequence[Text | str]) -> Text:

@@ -28,6 +28,14 @@ from games.text import Text, TextIn
 
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
 SIDE_MARK = ("⚪", "⚫")
+OFFER_DRAW = TextIn("button", "Offer draw")
+ACCEPT_DRAW = TextIn("button", "Accept draw")  # the button, which the lines of a draw offer name
+
+
+def draw_label(game: GameInfo, viewer: int | None) -> Text:
+    """The draw button: Accept draw while an offer waits for an answer (on the channel's board, which both players
+    use, and on the board of the one it was made to), else Offer draw."""
+    return ACCEPT_DRAW if game.draw_offer is not None and game.draw_offer != viewer else OFFER_DRAW
 
 def settings_lines(names: Sequence[str]) -> list[Text | str]:
     """The settings a game plays by, as the challenge shows them (nothing for standard rules)."""
@@ -95,8 +103,11 @@ def channel_embed(game: GameInfo, view: PublicView, names: Sequence[Text | str],
         lines.append(say(Text("Latest challenge (red on the board): {challenge}",
                               challenge=public_last_line(view.challenge, names))))
     if game.draw_offer is not None and view.outcome is None:
-        lines.append(say(Text("{name} offers a draw: the opponent may accept with **Offer draw**.",
-                              name=names[game.draw_offer])))
+        lines.append(say(Text("🤝 {player} offers a draw: the other player can accept with **{accept}** or just "
+                              "play on.", player=names[game.draw_offer], accept=ACCEPT_DRAW)))
+    elif game.draw_declined is not None and view.outcome is None:
+        lines.append(say(Text("✋ {player} played on: the draw {offerer} offered is declined.",
+                              player=names[1 - game.draw_declined], offerer=names[game.draw_declined])))
     if game.deadline is not None and view.outcome is None:
         # The secret setup has one deadline for both armies; in play, each turn has its own.
         deadline = int(game.deadline)
@@ -121,7 +132,7 @@ def channel_view(game: GameInfo, view: PublicView, say: Say) -> discord.ui.View 
     buttons.add_item(GeneralsButton.of(game=game.id, verb="board", label=say(TextIn("button", "My board")),
                                        style=discord.ButtonStyle.primary))
     if view.phase == PLAY and game.draws_allowed:  # a computer player never agrees to a draw
-        buttons.add_item(GeneralsButton.of(game=game.id, verb="draw", label=say(TextIn("button", "Offer draw")),
+        buttons.add_item(GeneralsButton.of(game=game.id, verb="draw", label=say(draw_label(game, None)),
                                            style=discord.ButtonStyle.secondary))
     buttons.add_item(GeneralsButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
                                        style=discord.ButtonStyle.danger))
