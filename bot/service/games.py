@@ -33,6 +33,7 @@ from bot.service.game_turns import BOT_TURN_LEASE as BOT_TURN_LEASE
 from bot.service.game_turns import WORK_LEASE as WORK_LEASE
 from bot.service.game_turns import GameTurns
 from bot.service.locks import KeyedLocks
+from bot.service.model import REMATCH_OF as REMATCH_OF
 from bot.service.model import STALE_MESSAGE as STALE_MESSAGE
 from bot.service.model import TABLE_OPTIONS as TABLE_OPTIONS
 from bot.service.model import Game as Game

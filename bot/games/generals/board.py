@@ -20,8 +20,8 @@ from bot.games.generals.words import RULING, SIDE_NAMES, reason_words
 from bot.i18n import Say
 from bot.lobby import per_turn
 from bot.presenter import IMAGE_NAME
-from bot.service import GameInfo
-from bot.words import closed_challenge_line
+from bot.service import REMATCH_OF, GameInfo
+from bot.words import challenge_sides, closed_challenge_line, decliner
 from games.base import EndReason
 from games.generals.views import PLAY, SETUP, LastMove, PublicView
 from games.text import Text, TextIn
@@ -48,13 +48,21 @@ def challenge_embed(game: GameInfo, names: Sequence[Text | str], settings_names:
     """The challenge while it waits for an answer, or why it closed (`declined_by`: the seat that called it off,
     when known)."""
     title = say(Text("Game of the Generals #{number}", number=game.id))
+    sender, receiver = challenge_sides(game.options)
+    challenger, opponent = names[sender], names[receiver]
+    rematch = REMATCH_OF in game.options
     if game.status != "pending":
-        lines = [say(Text("{challenger} challenged {opponent} to Game of the Generals.", challenger=names[0],
-                          opponent=names[1])),
-                 say(closed_challenge_line(game.status, names[0], names[1], declined_by))]
+        lines = [say(Text("{challenger} asked {opponent} for a rematch of Game of the Generals.",
+                          challenger=challenger, opponent=opponent) if rematch else
+                     Text("{challenger} challenged {opponent} to Game of the Generals.", challenger=challenger,
+                          opponent=opponent)),
+                 say(closed_challenge_line(game.status, challenger, opponent, decliner(declined_by, sender)))]
         return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
-    lines = [say(Text("{challenger} challenges {opponent} to Game of the Generals ({time}).", challenger=names[0],
-                      opponent=names[1], time=per_turn(game.kind, game.turn_timeout))),
+    time = per_turn(game.kind, game.turn_timeout)
+    lines = [say(Text("{challenger} asks {opponent} for a rematch of Game of the Generals ({time}).",
+                      challenger=challenger, opponent=opponent, time=time) if rematch else
+                 Text("{challenger} challenges {opponent} to Game of the Generals ({time}).", challenger=challenger,
+                      opponent=opponent, time=time)),
              *(say(line) for line in settings_lines(settings_names)),
              say(Text("Each player sets up their army in secret by DM; I am the arbiter and announce every challenge "
                       "without naming ranks."))]
