@@ -244,10 +244,11 @@ class GameStore:
         return [MoveRow(int(r[0]), int(r[1]), r[2], str(r[3]), float(r[4])) for r in done.rows]
 
     async def next_timer(self) -> float | None:
-        """When the earliest reminder or deadline of a live game falls due."""
+        """When the earliest reminder, deadline or held turn notification of a live game falls due."""
         value = (await self._query(
             "SELECT MIN(t) FROM (SELECT MIN(deadline) AS t FROM games WHERE deadline IS NOT NULL"
             " UNION ALL SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL"
+            " UNION ALL SELECT MIN(due_at) FROM held_pings"
             " UNION ALL SELECT MIN(deadline) FROM lobbies WHERE deadline IS NOT NULL) AS due"
         )).value()
         return float(value) if value is not None else None
@@ -315,11 +316,12 @@ class GameStore:
         return [int(r[0]) for r in done.rows]
 
     async def due_timers(self, now: float) -> list[int]:
-        """Ids of games with a reminder or deadline at or before `now`, earliest first."""
+        """Ids of games with a reminder, deadline or held turn notification at or before `now`, earliest first."""
         done = await self._query(
             "SELECT id FROM (SELECT id, deadline AS t FROM games WHERE deadline <= ?"
-            " UNION ALL SELECT id, remind_at FROM games WHERE remind_at <= ?) AS due GROUP BY id ORDER BY MIN(t)",
-            (now, now),
+            " UNION ALL SELECT id, remind_at FROM games WHERE remind_at <= ?"
+            " UNION ALL SELECT game_id, due_at FROM held_pings WHERE due_at <= ?) AS due GROUP BY id ORDER BY MIN(t)",
+            (now, now, now),
         )
         return [int(r[0]) for r in done.rows]
 

@@ -71,6 +71,7 @@ class TimerEvent(Enum):
     DEFAULTED = "defaulted"  # time ran out and the game's default decision was taken (e.g. decline a rescue)
     EXPIRED = "expired"  # a challenge nobody accepted in time
     CALLED_OFF = "called-off"  # nobody finished their secret setup in time: the game never began
+    TURN_PING = "turn-ping"  # a turn notification held back while its person was at the table (bot/notifications.py)
 
 
 # ----- from a stored game to what each audience may see ----------------------------------------------------

@@ -12,3 +12,14 @@ CREATE TABLE rematches (
     lobby_id   INTEGER,
     created_at REAL NOT NULL
 );
+-- A turn notification held back because its person made a move in the game within the last minute (they are at the
+-- table): sent at `due_at` if the decision is still theirs at the same turn (`seat`, `turn`: the game's turn token),
+-- by the timer loop, as an owed announcement. One per game: a newer one replaces it.
+CREATE TABLE held_pings (
+    game_id INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    turn    INTEGER NOT NULL,
+    due_at  REAL NOT NULL
+);
+CREATE INDEX held_pings_due ON held_pings (due_at);
