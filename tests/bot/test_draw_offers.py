@@ -9,6 +9,7 @@ from tests.bot.test_bot_generals import set_up
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.generals import A_GRID, B_GRID, move, move_number, settled, to_move
+from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
 
 
@@ -56,11 +57,13 @@ async def test_a_chopsticks_offer_is_declined_by_the_opponents_move_and_the_offe
     offerer = world.bob if mover is world.alice else world.alice  # offered while waiting for the opponent's move
     await world.fake.click(offerer, board, board.button("Offer draw")["custom_id"])
     assert f"<@{offerer.id}> offers a draw" in board.text()
+    await bot_idle(world.fake)  # whatever the offer set going is done
     await bot.service.told()
     requests = len(world.fake.requests)
 
     played = await world.fake.click(mover, board, move_buttons(board)[0]["custom_id"])
     assert played.callback_type == 7, played.errors
+    await bot_idle(world.fake)
     await bot.service.told()
     text = board.text()
     assert "offers a draw" not in text
