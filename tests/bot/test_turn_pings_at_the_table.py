@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 from bot.client import TabletopBot
+from tests.bot.test_bot_generals import challenge, dm_board
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.clock import Clock
 from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.generals import A_GRID, import_grid, move_number, to_move
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
 
@@ -143,3 +146,40 @@ async def test_between_two_people_the_one_who_just_moved_is_not_pinged_but_one_a
     await fake.click(second, board, move_buttons(board)[0]["custom_id"])
     await _settle(world, bot)
     assert len(_pings(world, first)) == pings[first.id] + 1
+
+
+def _past(board: FakeMessage, number: int) -> Callable[[], bool]:
+    """A condition: the board shows a move after `number`, or the game is over."""
+    return lambda: (move_number(board) or 0) > number or "revealed" in board.text()
+
+
+async def test_playing_generals_against_the_computer_promptly_pings_nobody(world: World, bots: TabletopRunner) -> None:
+    """The issue's game: 16 pings in 14 moves, in the channel while she played in her DMs."""
+    bot = await bots.start()
+    clock = _pinned(bot)
+    fake, alice = world.fake, world.alice
+    channel_board = await challenge(world, alice, level="random")
+    await fake.wait_until(lambda: len(fake.dm_messages(alice)) == 1, timeout=20)
+    board = dm_board(fake, alice)
+    assert (await import_grid(fake, alice, board, A_GRID)).callback_type == 7
+    assert (await fake.click(alice, board, "gg:1:ready")).callback_type == 7
+    moves = 0
+    for _ in range(8):
+        await fake.wait_until(lambda: to_move(channel_board) == alice.id or "revealed" in channel_board.text(),
+                              timeout=20)
+        await fake.wait_until(lambda: "Your move" in board.text() or "revealed" in board.text(), timeout=20)
+        if to_move(channel_board) != alice.id:
+            break
+        clock.now += 5
+        menu = next(s for s in board.selects() if str(s["custom_id"]).startswith("ggs:1:piece:"))
+        before = move_number(channel_board) or 0
+        await fake.select(alice, board, menu["custom_id"], [menu["options"][0]["value"]])
+        directions = [b for b in board.buttons() if str(b["custom_id"]).startswith("ggm:1:")]
+        if directions:
+            await fake.click(alice, board, directions[0]["custom_id"])
+        await fake.wait_until(_past(channel_board, before), timeout=20)
+        await _settle(world, bot)
+        moves += 1
+    assert moves > 1
+    pinged = [m.content for m in fake.channel_messages(world.channel) if alice.id in m.pinged]
+    assert pinged == [], pinged
