@@ -291,6 +291,9 @@ class TabletopBot(commands.Bot):
             log.warning("no presenter for %s game %s", result.game.kind, result.id)
             return
         try:
+            if event is TimerEvent.TURN_PING:  # the person left the table: the turn notification held back for them
+                await self.notifier.send_held(presenter, result, fence)
+                return
             await presenter.announce_timer(event, result, fence)
             ended = result.ended()
             if ended is not None and ended.by_timer:  # the timer loop's to send, at least once (bot/service/owed.py)

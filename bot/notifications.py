@@ -3,7 +3,8 @@
 An edited message notifies nobody, so whoever must decide now gets one new message that mentions them (or a
 direct message, as they chose with /notifications). Each game keeps at most one live turn notification: the
 previous one is deleted when the next is sent and when the game ends, so channels stay clean. A person who keeps
-the decision is not told again (the service publishes a decision only when it passes to another seat), and a
+the decision is not told again (the service publishes a decision only when it passes to another seat), a person who
+moved in the game within the last minute is at its table and is told only if they leave (no move for a minute), and a
 computer seat is never told. While players set up in secret (Generals), their private boards are what tells
 them; the start of play is announced once, to the first mover.
 """
@@ -23,10 +24,12 @@ from bot.i18n import Say
 from bot.presenter import GamePresenter
 from bot.service import DecisionPassed, GameStarted, PlayBegan, Result
 from bot.service.locks import KeyedLocks
+from bot.service.timers import Fence
 from games.text import Text
-from storage.notifications import NotificationStore, NotifyMode, TurnPing
+from storage.notifications import HeldPing, NotificationStore, NotifyMode, TurnPing
 
 log = logging.getLogger(__name__)
+AT_TABLE = 60.0  # seconds after their move in a game that a person is taken to be at its table (no turn ping)
 MODE_WORDS = {
     NotifyMode.MENTION: Text("a mention in the game's channel or thread"),
     NotifyMode.DM: Text("a direct message"),
@@ -66,9 +69,41 @@ class Notifier:
             await self._announce_start(presenter, result, started, decision)
         elif began is not None:
             text = presenter.play_began_text(result, began.user_id)
-            await self._ping(presenter, result, began.user_id, text, announcement=True)
+            # Announced to the channel either way; its first mover is mentioned only if they are not at the table.
+            quiet = began.user_id is not None and await self._held_back(result, DecisionPassed(began.seat,
+                                                                                                began.user_id))
+            await self._ping(presenter, result, began.user_id, text, announcement=True, quiet=quiet)
         elif decision is not None and decision.user_id is not None and result.game.began:
+            if await self._held_back(result, decision):
+                return
             await self._ping(presenter, result, decision.user_id, await presenter.turn_notice(result, decision.seat))
+
+    async def _held_back(self, result: Result[Any, Any], decision: DecisionPassed) -> bool:
+        """Whether the decider moved in this game within `AT_TABLE` seconds: they are at the table, looking at the
+        board, and a ping would only interrupt them (against the computer, after every one of its replies). Their
+        notification is then held back until a minute after that move, and sent then by the timer loop if the decision
+        is still theirs (they left), once, like the turn timers' announcements (bot/service/game_timers.py). The
+        game's live notification, which names someone no longer deciding, is retired now."""
+        assert decision.user_id is not None
+        service = self.bot.service
+        moved_at = await self.store.last_move_at(result.id, decision.user_id)
+        if moved_at is None or service.clock() - moved_at >= AT_TABLE:
+            return False
+        await self._retire(result.id)
+        await self.store.hold_ping(HeldPing(result.id, decision.user_id, decision.seat, result.game.turn_token,
+                                                moved_at + AT_TABLE))
+        service.timers_changed.set()
+        return True
+
+    async def send_held(self, presenter: GamePresenter, result: Result[Any, Any], fence: Fence) -> None:
+        """The turn notification held back while its person was at the table: they have not moved for a minute
+        (sent only if `fence` still holds right before it: this process still holds the announcement)."""
+        seat = result.game.to_decide
+        user = result.game.user_at(seat) if seat is not None else None
+        if seat is None or user is None:
+            return
+        async with self._locks.hold(result.id):
+            await self._ping(presenter, result, user, await presenter.turn_notice(result, seat), fence=fence)
 
     async def _announce_start(self, presenter: GamePresenter, result: Result[Any, Any], started: GameStarted,
                               decision: DecisionPassed | None) -> None:
@@ -97,11 +132,14 @@ class Notifier:
                 await self._direct(presenter, user, text)
 
     async def _ping(self, presenter: GamePresenter, result: Result[Any, Any], user: int | None, text: Text, *,
-                    announcement: bool = False) -> None:
+                    announcement: bool = False, fence: Fence | None = None, quiet: bool = False) -> None:
         """Replace the game's live notification with `text` for `user` (None: a computer, told nothing), by the way
-        they chose. An `announcement` is posted in the channel even when its person wants no mention."""
-        mode = await self.store.mode(user) if user is not None else NotifyMode.OFF
+        they chose. An `announcement` is posted in the channel even when its person wants no mention (or is at the
+        table: `quiet`). With `fence`, nothing is sent unless it holds right before."""
+        mode = await self.store.mode(user) if user is not None and not quiet else NotifyMode.OFF
         if mode is NotifyMode.OFF and not announcement:
+            return
+        if fence is not None and not await fence():
             return
         await self._retire(result.id)
         text = _linked(presenter, result, text)

@@ -25,6 +25,7 @@ from bot.i18n import Say
 from bot.service import GameInfo, GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.lobbies import LobbyService
 from bot.service.timers import Fence
+from bot.words import challenge_sides
 from games.registry import GameDescription, describe
 from games.text import Text
 from storage.lobbies import LobbyRecord
@@ -233,7 +234,9 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         content = " ".join(f"<@{u}>" for u in mention)
         if content and result.game.status == "pending":
             say = await self.public_say(result)
-            content = say(Text("{people}: a rematch of {game}! Accept below.", people=content, game=self.title))
+            asker = self.seat_name(result, challenge_sides(result.game.options)[0])
+            content = say(Text("{people}: {asker} asks you for a rematch of {game}. Accept below.", people=content,
+                               asker=asker, game=self.title))
         response = await interaction.response.send_message(
             content=content or board.content, embed=board.embed, view=board.view or discord.utils.MISSING,
             files=board.attachments(), allowed_mentions=await self.pings(mention))

@@ -5,7 +5,23 @@ Kept in one place so that every game says the same thing the same way (a challen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from games.text import Text
+
+
+def challenge_sides(options: Mapping[str, Any]) -> tuple[int, int]:
+    """(the seat that sent a two-player challenge, the seat it was sent to), from the game's options: a rematch is
+    sent by whoever asked for it, whatever seat they now sit in."""
+    sender = int(options.get("challenger", 0))
+    return sender, 1 - sender
+
+
+def decliner(declined_by: int | None, sender: int) -> int | None:
+    """`closed_challenge_line`'s `declined_by` (0: the challenger, 1: the opponent) for the seat that called a
+    challenge off."""
+    return None if declined_by is None else int(declined_by != sender)
 
 
 def closed_challenge_line(status: str, challenger: Text | str, opponent: Text | str,

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 # Columns a write may change besides the state; anything else is fixed when the game is created.
 UPDATABLE = frozenset(
-    {"status", "message_id", "thread_id", "draw_offer", "deadline", "remind_at", "finished_at", "state"}
+    {"status", "message_id", "thread_id", "draw_offer", "draw_declined", "deadline", "remind_at", "finished_at",
+     "state"}
 )
 
 
@@ -35,8 +36,13 @@ class StaleVersionError(Exception):
         self.expected = expected
 
 
-_MOVE_UPDATE = ("UPDATE games SET state = ?, status = ?, deadline = ?, remind_at = ?, draw_offer = NULL,"
-                " finished_at = ?, version = version + 1, move_count = move_count + 1, updated_at = ?"
+# A draw offer lasts until the opponent answers: the offerer's own move keeps it; anyone else's move declines it, and
+# `draw_declined` says so until the next move (SET reads the row as it was: both see the old draw_offer).
+_DRAW_AFTER_MOVE = ("draw_declined = CASE WHEN draw_offer <> {seat} THEN draw_offer END,"
+                    " draw_offer = CASE WHEN draw_offer = {seat} THEN draw_offer END")
+_MOVE_UPDATE = ("UPDATE games SET state = ?, status = ?, deadline = ?, remind_at = ?, "
+                + _DRAW_AFTER_MOVE.format(seat="?") + ", finished_at = ?, version = version + 1,"
+                " move_count = move_count + 1, updated_at = ?"
                 " WHERE id = ? AND version = ?")
 _MOVE_INSERT = "INSERT INTO moves (game_id, ply, seat, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)"
 
@@ -73,8 +79,8 @@ class MoveWrite:
         return self.now if self.status == "finished" else None
 
     def _update_row(self) -> tuple[Any, ...]:
-        return (self.state_json, self.status, self.deadline, self.remind_at, self._finished_at, self.now,
-                self.game.id, self.game.version)
+        return (self.state_json, self.status, self.deadline, self.remind_at, self.seat, self.seat,
+                self._finished_at, self.now, self.game.id, self.game.version)
 
     def _insert_row(self, ply: int) -> tuple[Any, ...]:
         return (self.game.id, ply, self.seat, self.user_id, self.action, self.now)
@@ -97,9 +103,12 @@ class MoveWrite:
 
     def record(self, ply: int) -> GameRecord:
         """The game as this move, written at `ply`, left it."""
+        offer = self.game.draw_offer
         return replace(
             self.game, state=dict(self.state), status=self.status, deadline=self.deadline, remind_at=self.remind_at,
-            draw_offer=None, finished_at=self._finished_at, version=self.game.version + 1, move_count=ply,
+            draw_offer=offer if offer == self.seat else None,
+            draw_declined=offer if offer is not None and offer != self.seat else None,
+            finished_at=self._finished_at, version=self.game.version + 1, move_count=ply,
             updated_at=self.now, seats=with_places(self.game.seats, self.places),
         )
 
@@ -136,7 +145,8 @@ _LOG_GROUP = ("INSERT INTO moves (game_id, ply, seat, user_id, action, created_a
               " SELECT m.value->>0, m.value->>8, m.value->>9, m.value->>10, m.value->>11, m.value->>7"
               " FROM json_each(?) AS m")
 _UPDATE_GROUP = ("UPDATE games SET state = m.value->>2, status = m.value->>3, deadline = m.value->>4,"
-                 " remind_at = m.value->>5, draw_offer = NULL, finished_at = m.value->>6, version = version + 1,"
+                 " remind_at = m.value->>5, " + _DRAW_AFTER_MOVE.format(seat="m.value->>9")
+                 + ", finished_at = m.value->>6, version = version + 1,"
                  " move_count = move_count + 1, updated_at = m.value->>7"
                  " FROM json_each(?) AS m WHERE games.id = m.value->>0 AND games.version = m.value->>1")
 

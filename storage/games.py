@@ -51,6 +51,7 @@ class GameRecord:
     finished_at: float | None
     seats: tuple[Seat, ...]
     thread_id: int | None = None
+    draw_declined: int | None = None  # the seat whose draw offer the latest move declined (by playing on)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -243,10 +244,11 @@ class GameStore:
         return [MoveRow(int(r[0]), int(r[1]), r[2], str(r[3]), float(r[4])) for r in done.rows]
 
     async def next_timer(self) -> float | None:
-        """When the earliest reminder or deadline of a live game falls due."""
+        """When the earliest reminder, deadline or held turn notification of a live game falls due."""
         value = (await self._query(
             "SELECT MIN(t) FROM (SELECT MIN(deadline) AS t FROM games WHERE deadline IS NOT NULL"
             " UNION ALL SELECT MIN(remind_at) FROM games WHERE remind_at IS NOT NULL"
+            " UNION ALL SELECT MIN(due_at) FROM held_pings"
             " UNION ALL SELECT MIN(deadline) FROM lobbies WHERE deadline IS NOT NULL) AS due"
         )).value()
         return float(value) if value is not None else None
@@ -314,11 +316,12 @@ class GameStore:
         return [int(r[0]) for r in done.rows]
 
     async def due_timers(self, now: float) -> list[int]:
-        """Ids of games with a reminder or deadline at or before `now`, earliest first."""
+        """Ids of games with a reminder, deadline or held turn notification at or before `now`, earliest first."""
         done = await self._query(
             "SELECT id FROM (SELECT id, deadline AS t FROM games WHERE deadline <= ?"
-            " UNION ALL SELECT id, remind_at FROM games WHERE remind_at <= ?) AS due GROUP BY id ORDER BY MIN(t)",
-            (now, now),
+            " UNION ALL SELECT id, remind_at FROM games WHERE remind_at <= ?"
+            " UNION ALL SELECT game_id, due_at FROM held_pings WHERE due_at <= ?) AS due GROUP BY id ORDER BY MIN(t)",
+            (now, now, now),
         )
         return [int(r[0]) for r in done.rows]
 
@@ -365,7 +368,7 @@ def _load(dialect: Dialect, game_id: int, lock: bool = False) -> Plan[GameRecord
     done = yield Sql(
         "SELECT id, kind, guild_id, channel_id, message_id, status, options, initial_state, state, version,"
         " move_count, draw_offer, turn_timeout, deadline, remind_at, created_at, updated_at, finished_at, thread_id,"
-        f" {seats} FROM games WHERE id = ?{dialect.for_update if lock else ''}",
+        f" {seats}, draw_declined FROM games WHERE id = ?{dialect.for_update if lock else ''}",
         (game_id,),
     )
     for row in done.rows:
@@ -375,6 +378,6 @@ def _load(dialect: Dialect, game_id: int, lock: bool = False) -> Plan[GameRecord
             state=json.loads(row[8]), version=int(row[9]), move_count=int(row[10]), draw_offer=row[11],
             turn_timeout=float(row[12]), deadline=row[13], remind_at=row[14], created_at=float(row[15]),
             updated_at=float(row[16]), finished_at=row[17], thread_id=row[18],
-            seats=tuple(Seat(int(s[0]), s[1], s[2], s[3]) for s in json.loads(row[19])),
+            seats=tuple(Seat(int(s[0]), s[1], s[2], s[3]) for s in json.loads(row[19])), draw_declined=row[20],
         )
     return None

@@ -1,12 +1,12 @@
-"""Who wants to be told how, and in which language (user_settings), and each game's one live turn notification
-(turn_pings)."""
+"""Who wants to be told how, and in which language (user_settings), each game's one live turn notification
+(turn_pings), and the one it holds back while its person is at the table (held_pings)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
 
-from storage.connection import AnyDatabase
+from storage.connection import AnyDatabase, Connection, run
 from storage.sql import Plan, Sql, statement
 
 
@@ -27,6 +27,7 @@ class TurnPing:
 class NotificationStore:
     def __init__(self, db: AnyDatabase) -> None:
         self._db = db
+
 
     async def mode(self, user_id: int) -> NotifyMode:
         value = (await self._db.query(statement("SELECT notify FROM user_settings WHERE user_id = ?",
@@ -68,3 +69,40 @@ class NotificationStore:
 
     async def forget_live_ping(self, game_id: int) -> None:
         await self._db.run(statement("DELETE FROM turn_pings WHERE game_id = ?", (game_id,)))
+
+    async def last_move_at(self, game_id: int, user_id: int) -> float | None:
+        """When `user_id` last made a move in the game (None: never)."""
+        value = (await self._db.query(statement(
+            "SELECT created_at FROM moves WHERE game_id = ? AND user_id = ? ORDER BY ply DESC LIMIT 1",
+            (game_id, user_id)))).value()
+        return float(value) if value is not None else None
+
+    async def hold_ping(self, ping: HeldPing) -> None:
+        """Hold a turn notification back until `ping.due_at` (it replaces one the game held before)."""
+        await self._db.run(statement(
+            "INSERT INTO held_pings (game_id, user_id, seat, turn, due_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET user_id = excluded.user_id, seat = excluded.seat,"
+            " turn = excluded.turn, due_at = excluded.due_at",
+            (ping.game_id, ping.user_id, ping.seat, ping.turn, ping.due_at)))
+
+
+@dataclass(frozen=True)
+class HeldPing:
+    """A turn notification held back while its person is at the table (they moved in the game a moment ago): sent at
+    `due_at` if the decision is still `seat`'s at turn `turn` (the game's turn token)."""
+
+    game_id: int
+    user_id: int
+    seat: int
+    turn: int
+    due_at: float
+
+
+async def take_held_ping(conn: Connection, game_id: int, now: float) -> HeldPing | None:
+    """The game's held notification if it is due at `now`, forgotten (inside the caller's transaction: the timer's,
+    which owes it if it still applies)."""
+    done = await run(conn, statement(
+        "DELETE FROM held_pings WHERE game_id = ? AND due_at <= ? RETURNING user_id, seat, turn, due_at",
+        (game_id, now)))
+    row = done.one()
+    return HeldPing(game_id, int(row[0]), int(row[1]), int(row[2]), float(row[3])) if row is not None else None

@@ -5,6 +5,7 @@ state. An import contract (pyproject.toml, `lint-imports`) keeps it that way.
 """
 
 from bot.service.games import (
+    REMATCH_OF,
     TABLE_OPTIONS,
     GameService,
     Player,
@@ -28,6 +29,7 @@ from bot.service.results import (
 )
 
 __all__ = [
+    "REMATCH_OF",
     "TABLE_OPTIONS",
     "DecisionPassed",
     "Event",

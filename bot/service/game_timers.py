@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.service.model import Game, TimerEvent, present
+from bot.service.model import Game, TimerEvent, present, turn_token
 from bot.service.owed import Fired, owe
 from bot.service.results import Result
 from bot.service.service_parts import ServiceParts
 from games import GameState
 from games.base import TIMEOUT, EndReason
 from storage import GameTransaction, Seat
+from storage.notifications import take_held_ping
 
 REMINDER_FRACTION = 0.75  # the one reminder comes when three quarters of the turn time has passed
 
@@ -50,7 +51,8 @@ class GameTimers(ServiceParts):
         return await self.store.due_timers(self.clock())
 
     async def fire_timer(self, game_id: int) -> Fired | None:
-        """Expire a challenge, remind the player to move, or forfeit them, whichever is due now."""
+        """Expire a challenge, remind the player to move, or forfeit them, whichever is due now; else send the turn
+        notification held back while they were at the table, if it is due and still theirs."""
         async with self._locks.hold(game_id):
             async with self._editing(game_id, read_first=True) as (tx, game):
                 due = await self._fire(tx, game)
@@ -62,6 +64,19 @@ class GameTimers(ServiceParts):
 
     async def _fire(self, tx: GameTransaction, game: Game) -> tuple[TimerEvent, Result[Any, Any]] | None:
         record, now = game.record, self.clock()
+        # A turn notification held back while its person was at the table: due now, it is taken (whatever happens
+        # next), and sent if nothing else is and the decision is still theirs at the same turn.
+        held = await take_held_ping(await tx.writer(), record.id, now)
+        fired = await self._fire_turn_timers(tx, game, now)
+        if fired is not None or held is None or record.status != "active":
+            return fired
+        if game.state.current_player() == held.seat and turn_token(game) == held.turn:
+            return TimerEvent.TURN_PING, present(game)
+        return None
+
+    async def _fire_turn_timers(self, tx: GameTransaction, game: Game,
+                                now: float) -> tuple[TimerEvent, Result[Any, Any]] | None:
+        record = game.record
         if record.status == "pending" and record.deadline is not None and record.deadline <= now:
             record = await self._update(tx, record, status="expired", deadline=None, remind_at=None)
             return TimerEvent.EXPIRED, present(Game(record, game.state))

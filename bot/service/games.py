@@ -33,6 +33,7 @@ from bot.service.game_turns import BOT_TURN_LEASE as BOT_TURN_LEASE
 from bot.service.game_turns import WORK_LEASE as WORK_LEASE
 from bot.service.game_turns import GameTurns
 from bot.service.locks import KeyedLocks
+from bot.service.model import REMATCH_OF as REMATCH_OF
 from bot.service.model import STALE_MESSAGE as STALE_MESSAGE
 from bot.service.model import TABLE_OPTIONS as TABLE_OPTIONS
 from bot.service.model import Game as Game
@@ -193,7 +194,7 @@ class GameService(GameSetup, GameTimers, GameTurns):
             for seat, text in moves[setup:setup + number]:
                 state = state.apply_text(seat, text)
         # Shown as a finished picture: no clock and no pending offer belong to a past position.
-        record = replace(game.record, deadline=None, draw_offer=None, status="replay")
+        record = replace(game.record, deadline=None, draw_offer=None, draw_declined=None, status="replay")
         view = state.review_view(game_over=game.record.finished_at is not None)
         last = moves[setup + number - 1] if number else None
         return ReplayFrame(info(Game(record, state)), view, number, total, last=last, setup_steps=setup,
@@ -284,7 +285,9 @@ class GameService(GameSetup, GameTimers, GameTurns):
         return self.publish(result)
 
     async def offer_draw(self, game_id: int, user_id: int) -> tuple[Result[Any, Any], bool]:
-        """Offer a draw, or accept the opponent's offer. Returns the game and whether it is now drawn."""
+        """Offer a draw, or accept the opponent's offer. Returns the game and whether it is now drawn. An offer lasts
+        until the opponent answers it: by accepting, or by playing on, which declines it (the offerer's own moves keep
+        it, storage/game_writes.py)."""
         async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
             self._require_active(game)
             seat = self._seat(game, user_id)
@@ -298,7 +301,7 @@ class GameService(GameSetup, GameTimers, GameTurns):
                 raise ServiceError(Text("The bot declines the draw: it plays on. You can resign instead."))
             if not _draws_allowed(game):
                 raise ServiceError(Text("Draws by agreement are for two-player games."))
-            record = await self._update(tx, game.record, draw_offer=seat)
+            record = await self._update(tx, game.record, draw_offer=seat, draw_declined=None)
             return present(Game(record, game.state)), False
 
     async def require_turn(self, game_id: int, user_id: int, expected_ply: int | None = None) -> Result[Any, Any]:

@@ -50,6 +50,27 @@ class LobbyService:
         keeps its computer seats), all in one write: nobody can join in between and find the seats changed. The host
         asked for it: it passes the server's settings and counts towards how fast one person may start games
         (starts.py). `turn_timeout` None: the server's turn time (/settings), else the bot's."""
+        async with self.games.store.transaction() as tx:
+            lobby = await self.open_in(tx, kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                                       max_players=max_players, options=options, turn_timeout=turn_timeout, bots=bots)
+        self.games.timers_changed.set()
+        return lobby
+
+    async def open_in(
+        self,
+        tx: GameTransaction,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        max_players: int,
+        options: dict[str, Any],
+        turn_timeout: float | None = None,
+        bots: Sequence[str] = (),
+    ) -> LobbyRecord:
+        """`open` inside a caller's transaction (a rematch records the lobby it opened in the same write); the caller
+        tells the timers once it commits."""
         game = describe(kind)
         if not game.min_players <= max_players <= game.max_players:
             raise ServiceError(Text("{game} is for {low} to {high} players.", game=game.title, low=game.min_players,
@@ -59,22 +80,20 @@ class LobbyService:
                                     bots=len(bots), seats=max_players))
         # Refuse impossible rules now, not when everyone has joined.
         GameService.new_state(kind, [Player(bot=game.bot_levels[0])] * max_players, options)
-        async with self.games.store.transaction() as tx:
-            conn = await tx.writer()
-            settings = await check_server_settings(conn, kind, guild_id, channel_id)
-            if turn_timeout is None:
-                turn_timeout = settings.turn_timeout
-            timeout = self.games.turn_timeout if turn_timeout is None else turn_timeout
-            now = self.games.clock()
-            self.games.pace.take(host_id, now)  # last: only a lobby that would otherwise open uses up the allowance
-            lobby = await create_lobby(
-                conn, kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                max_players=max_players, options=options, turn_timeout=timeout, deadline=now + self.lobby_timeout,
-                now=now,
-            )
-            if bots:
-                lobby = await set_members(conn, lobby, [*lobby.members, *(Member(None, b) for b in bots)])
-        self.games.timers_changed.set()
+        conn = await tx.writer()
+        settings = await check_server_settings(conn, kind, guild_id, channel_id)
+        if turn_timeout is None:
+            turn_timeout = settings.turn_timeout
+        timeout = self.games.turn_timeout if turn_timeout is None else turn_timeout
+        now = self.games.clock()
+        self.games.pace.take(host_id, now)  # last: only a lobby that would otherwise open uses up the allowance
+        lobby = await create_lobby(
+            conn, kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+            max_players=max_players, options=options, turn_timeout=timeout, deadline=now + self.lobby_timeout,
+            now=now,
+        )
+        if bots:
+            lobby = await set_members(conn, lobby, [*lobby.members, *(Member(None, b) for b in bots)])
         return lobby
 
     async def load(self, lobby_id: int) -> LobbyRecord:

@@ -20,7 +20,8 @@ from storage.archive import archived_at
 
 # Options about the table rather than the rules (hints shown, which bot "Add bot" seats, which seat sent a
 # challenge when it is not the first); engines never see them.
-TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger"})
+REMATCH_OF = "rematch_of"  # the finished game a rematch was asked from (its challenge says "asks for a rematch")
+TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger", REMATCH_OF})
 
 
 class ServiceError(Exception):
@@ -70,6 +71,7 @@ class TimerEvent(Enum):
     DEFAULTED = "defaulted"  # time ran out and the game's default decision was taken (e.g. decline a rescue)
     EXPIRED = "expired"  # a challenge nobody accepted in time
     CALLED_OFF = "called-off"  # nobody finished their secret setup in time: the game never began
+    TURN_PING = "turn-ping"  # a turn notification held back while its person was at the table (bot/notifications.py)
 
 
 # ----- from a stored game to what each audience may see ----------------------------------------------------
@@ -96,7 +98,8 @@ def info(game: Game) -> GameInfo:
         thread_id=r.thread_id, status=r.status, options=dict(r.options), seats=_seats(r), move_count=r.move_count,
         moves_of_play=game.state.moves_of_play(),
         version=r.version, turn_token=turn_token(game), to_decide=game.state.current_player(), began=game.state.began(),
-        draw_offer=r.draw_offer, draws_allowed=_draws_allowed(game), turn_timeout=r.turn_timeout,
+        draw_offer=r.draw_offer, draw_declined=r.draw_declined, draws_allowed=_draws_allowed(game),
+        turn_timeout=r.turn_timeout,
         deadline=r.deadline, created_at=r.created_at, updated_at=r.updated_at, finished_at=r.finished_at,
     )
 

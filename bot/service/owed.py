@@ -44,7 +44,7 @@ async def owe(tx: GameTransaction, event: TimerEvent, result: Result[Any, Any], 
     if ended is not None:
         ended = replace(ended, by_timer=True)
         result = replace(result, events=tuple(ended if isinstance(e, GameEnded) else e for e in result.events))
-    reminder = event is TimerEvent.REMINDER
+    reminder = event in (TimerEvent.REMINDER, TimerEvent.TURN_PING)  # for one decision: the seat's, at this move
     await owe_row(await tx.writer(), result.id, event.value, ending=ending_json(ended) if ended else None,
                   seat=result.game.to_decide if reminder else None,
                   ply=result.game.move_count if reminder else None, now=now)
@@ -63,8 +63,9 @@ async def owed_result(
     except (ValueError, ServiceError):
         return None
     record = game.record
-    if event is TimerEvent.REMINDER and (record.status != "active" or record.move_count != owed.ply
-                                         or game.state.current_player() != owed.seat or record.deadline is None):
+    if event in (TimerEvent.REMINDER, TimerEvent.TURN_PING) and (
+            record.status != "active" or record.move_count != owed.ply or game.state.current_player() != owed.seat
+            or (event is TimerEvent.REMINDER and record.deadline is None)):
         return None
     events = (ending_from_json(owed.ending),) if owed.ending is not None else ()
     return event, present(game, events)

@@ -46,7 +46,8 @@ class GameInfo:
     turn_token: int  # what a drawn decision carries, to be refused as stale once the game moved on
     to_decide: int | None  # the seat whose decision it is now (None: nobody's, e.g. the game is over)
     began: bool  # play proper has begun (False while players still set up in secret)
-    draw_offer: int | None  # the seat that offered a draw
+    draw_offer: int | None  # the seat that offered a draw, until the opponent accepts or plays on
+    draw_declined: int | None  # the seat whose draw offer the latest move declined (by playing on)
     draws_allowed: bool  # whether Offer draw is on the table in this game at all
     turn_timeout: float
     deadline: float | None

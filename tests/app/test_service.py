@@ -144,7 +144,11 @@ async def test_draw_by_agreement_and_resignation(service: GameService) -> None:
     other = await _human_game(service)
     await service.offer_draw(other, ALICE)
     game = await service.act(other, ALICE, "AC")
-    assert game.game.draw_offer is None, "a move withdraws the draw offer"
+    assert game.game.draw_offer == 0, "the offer lasts until the opponent answers it (issue 23)"
+    game = await service.act(other, BOB, "AC")
+    assert game.game.draw_offer is None and game.game.draw_declined == 0, "playing on declines it"
+    game = await service.act(other, ALICE, "AC")
+    assert game.game.draw_offer is None and game.game.draw_declined is None
     game = await service.resign(other, ALICE)
     outcome = game.public.outcome
     assert outcome is not None and outcome.winners == (1,) and outcome.reason == "resign"

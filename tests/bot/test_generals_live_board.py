@@ -8,6 +8,7 @@ import re
 import time
 
 from tests.bot.test_bot_generals import accepted, dm_board
+from tests.support.clock import AWAY, real_time_clock
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
 from tests.support.world import TabletopRunner, World
@@ -52,12 +53,14 @@ async def bob_on_my_board(world: World) -> tuple[FakeMessage, FakeMessage, FakeM
 
 async def test_my_board_follows_the_opponents_moves_while_its_token_lives(world: World,
                                                                           bots: TabletopRunner) -> None:
-    await bots.start()
+    bot = await bots.start()
+    clock = real_time_clock(bot.service)
     fake = world.fake
     channel_board, a, panel = await bob_on_my_board(world)
     pings = len(turn_pings(fake, world, world.bob))
 
     # Alice moves: Bob's ephemeral board shows it without Bob touching anything, through the token of his click.
+    clock.now += AWAY  # Bob has left the table meanwhile, so he is pinged (issue 23: not while he is at it)
     await move(fake, world.alice, a, "a3-a4")
     await fake.wait_until(lambda: "Your opponent moved a3-a4." in panel.text() and "Your move" in panel.text())
     assert live_until(panel) is not None
@@ -75,6 +78,7 @@ async def test_my_board_follows_the_opponents_moves_while_its_token_lives(world:
     await settled(fake, channel_board, a, at_least=number + 1)
     pings = len(turn_pings(fake, world, world.bob))
     edits = panel.edits
+    clock.now += AWAY
     await move(fake, world.alice, a, "a4-a3")
     await fake.wait_until(lambda: len(turn_pings(fake, world, world.bob)) > pings)
     assert "Press **My board** on the game message to see your board." in turn_pings(fake, world, world.bob)[-1]

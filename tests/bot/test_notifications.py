@@ -14,6 +14,7 @@ from bot.client import TabletopBot
 from games.sucker.engine import SuckerState
 from games.sucker.narration import Deed
 from tests.support.boards import move_buttons, player_to_move
+from tests.support.clock import AWAY, real_time_clock
 from tests.support.fakediscord import FakeMessage
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
 from tests.support.sucker import decide, open_table, stored, thread_opened
@@ -40,6 +41,7 @@ async def test_every_decision_notifies_its_person_once_and_the_channel_keeps_one
     world: World, bots: TabletopRunner
 ) -> None:
     bot = await bots.start()
+    clock = real_time_clock(bot.service)
     board = await _challenge_accepted(world, bot)
     users = {world.alice.id: world.alice, world.bob.id: world.bob}
     challenge_pings = {world.alice.id: 0, world.bob.id: 1}  # the challenge mentioned bob
@@ -52,6 +54,7 @@ async def test_every_decision_notifies_its_person_once_and_the_channel_keeps_one
     while move_buttons(board):
         mover = player_to_move(board)
         assert mover is not None
+        clock.now += AWAY  # each player comes back when pinged (one at the table is not pinged: its own test)
         await world.fake.click(users[mover], board, rng.choice(move_buttons(board))["custom_id"])
         await bot.service.told()
         following = player_to_move(board)
@@ -75,6 +78,7 @@ async def test_a_computer_seat_is_never_notified_and_its_replies_notify_the_pers
     world: World, bots: TabletopRunner
 ) -> None:
     bot = await bots.start()
+    clock = real_time_clock(bot.service)
     res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"level": "easy"})
     assert res.message is not None
     board = res.message
@@ -82,6 +86,7 @@ async def test_a_computer_seat_is_never_notified_and_its_replies_notify_the_pers
     await bot.service.told()
     replies = 0
     while move_buttons(board):
+        clock.now += AWAY  # she comes back when pinged (one who plays on at once is not: test_turn_pings_at_the_table)
         await world.fake.click(world.alice, board, move_buttons(board)[0]["custom_id"])
         await bot.bot_turns.idle()
         await bot.service.told()
@@ -106,12 +111,14 @@ async def test_players_choose_how_they_are_told_and_the_choice_survives_a_restar
     res = await world.fake.slash(world.alice, world.channel, "notifications")
     assert res.message is not None and "a direct message" in res.message.content
 
+    clock = real_time_clock(bot.service)
     board = await _challenge_accepted(world, bot)
     users = {world.alice.id: world.alice, world.bob.id: world.bob}
     for _ in range(4):
         mover = player_to_move(board)
         if mover is None:
             break
+        clock.now += AWAY
         await world.fake.click(users[mover], board, move_buttons(board)[0]["custom_id"])
         await bot.service.told()
     alice_dms = [m for m in world.fake.dm_messages(world.alice) if "your move" in m.content]
@@ -195,6 +202,7 @@ async def test_a_rematch_against_the_bot_is_one_click(world: World, bots: Tablet
 
 async def test_generals_players_are_told_by_their_boards_then_once_per_turn(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start()
+    clock = real_time_clock(bot.service)
     fake = world.fake
     res = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"opponent": world.bob})
     assert res.message is not None
@@ -211,17 +219,23 @@ async def test_generals_players_are_told_by_their_boards_then_once_per_turn(worl
     first = to_move(channel_board)
     assert first is not None
     began = [m for m in fake.channel_messages(world.channel) if "both armies are deployed" in m.content]
-    assert len(began) == 1 and began[0].pinged == {first}, "the start of play tells the first mover, once"
+    # The start of play is announced once; it mentions the first mover unless they are at the table (they just
+    # clicked Ready): then their turn notification comes a minute later if they have not moved.
+    assert len(began) == 1 and began[0].pinged <= {first}
     # Told so far: bob by the challenge; each by the DM that brings their board; the first mover by the start.
     expected = {world.alice.id: 1, world.bob.id: 2}
     expected[first] += 1
     users = {world.alice.id: (world.alice, a), world.bob.id: (world.bob, b)}
+    clock.now += AWAY
+    bot.service.timers_changed.set()
+    await fake.wait_until(lambda: len(fake.notifications(users[first][0])) == expected[first])
     plans = {world.alice.id: ["a3-a4", "a4-a3", "a3-a4"], world.bob.id: ["e6-e5", "e5-e4", "e4-e3"]}
     while plans[world.bob.id]:
         mover = to_move(channel_board)
         assert mover is not None
         user, board = users[mover]
         before = move_number(channel_board) or 0
+        clock.now += AWAY  # each comes back when pinged
         await move(fake, user, board, plans[mover].pop(0))
         await settled(fake, channel_board, a, b, at_least=before + 1)
         await bot.service.told()
@@ -244,6 +258,7 @@ async def test_so_long_sucker_every_decision_that_passes_notifies_its_person_onc
     world: World, bots: TabletopRunner
 ) -> None:
     bot = await bots.start()
+    clock = real_time_clock(bot.service)
     users = [world.alice, world.bob, world.carol]
     status = await open_table(world, users)
     await thread_opened(world, status)
@@ -255,6 +270,7 @@ async def test_so_long_sucker_every_decision_that_passes_notifies_its_person_onc
             break
         decider = state.current_player()
         assert decider is not None
+        clock.now += AWAY  # each comes back when pinged
         await decide(world, status, users[decider], state, rng)
     await bot.service.told()
     game_status, _final, log = await stored(bots.target)

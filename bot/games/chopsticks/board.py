@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from string import ascii_uppercase
+from typing import Any
 
 import discord
 
 from bot.i18n import Say
 from bot.lobby import per_turn
-from bot.service import GameInfo
-from bot.words import closed_challenge_line
+from bot.service import REMATCH_OF, GameInfo
+from bot.words import challenge_sides, closed_challenge_line, decliner
 from games.base import EndReason
 from games.chopsticks.rules import MAX_PLIES, Rules
 from games.chopsticks.views import ChopsticksView, MoveChoice
@@ -93,11 +94,19 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[Text | str
         if game.draw_offer is not None:
             lines.append(say(Text("🤝 {player} offers a draw: the other player can accept with **{accept}** or just "
                                   "play on.", player=names[game.draw_offer], accept=ACCEPT_DRAW)))
+        elif game.draw_declined is not None and view.last is not None:
+            lines.append(say(declined_line(names[view.last[0]], names[game.draw_declined])))
     embed = discord.Embed(title=say(Text("Chopsticks #{number}", number=game.id)), description="\n".join(lines),
                           colour=COLOUR)
     embed.set_footer(text=say(Text("Move {ply} · {rules} · AC = your hand A taps hand C · 13-22 = split",
                                    ply=game.moves_of_play, rules=rules_summary(view.rules))))
     return embed
+
+
+def declined_line(player: Text | str, offerer: Text | str) -> Text:
+    """What the board says once a move declined a draw offer (the one who offered reads it on their turn: the board is
+    edited for that move anyway, so telling them costs no request)."""
+    return Text("✋ {player} played on: the draw {offerer} offered is declined.", player=player, offerer=offerer)
 
 
 def last_move_line(view: ChopsticksView, names: Sequence[Text | str]) -> Text:
@@ -163,15 +172,18 @@ def challenge_embed(game: GameInfo, view: ChopsticksView, names: Sequence[Text |
                     declined_by: int | None = None) -> discord.Embed:
     """The challenge while it waits for an answer, or why it closed (`declined_by`: the seat that called it off,
     when known)."""
-    challenger, opponent = names[0], names[1]
+    sender, receiver = challenge_sides(game.options)
+    challenger, opponent = names[sender], names[receiver]
     if game.status == "pending":
         assert game.deadline is not None
-        text = say(Text("{challenger} challenges {opponent} to Chopsticks ({rules}, {time}).\n"
-                        "The challenge expires {when}.", challenger=challenger, opponent=opponent,
-                        rules=rules_summary(view.rules), time=per_turn(game.kind, game.turn_timeout),
-                        when=f"<t:{int(game.deadline)}:R>"))
+        facts: dict[str, Any] = {"challenger": challenger, "opponent": opponent, "rules": rules_summary(view.rules),
+                                 "time": per_turn(game.kind, game.turn_timeout), "when": f"<t:{int(game.deadline)}:R>"}
+        text = say(Text("{challenger} asks {opponent} for a rematch of Chopsticks ({rules}, {time}).\n"
+                        "The challenge expires {when}.", **facts) if REMATCH_OF in game.options else
+                   Text("{challenger} challenges {opponent} to Chopsticks ({rules}, {time}).\n"
+                        "The challenge expires {when}.", **facts))
     else:
-        text = say(closed_challenge_line(game.status, challenger, opponent, declined_by))
+        text = say(closed_challenge_line(game.status, challenger, opponent, decliner(declined_by, sender)))
     return discord.Embed(title=say(Text("Chopsticks #{number}: a challenge", number=game.id)), description=text,
                          colour=COLOUR)
 

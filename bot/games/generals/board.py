@@ -20,14 +20,22 @@ from bot.games.generals.words import RULING, SIDE_NAMES, reason_words
 from bot.i18n import Say
 from bot.lobby import per_turn
 from bot.presenter import IMAGE_NAME
-from bot.service import GameInfo
-from bot.words import closed_challenge_line
+from bot.service import REMATCH_OF, GameInfo
+from bot.words import challenge_sides, closed_challenge_line, decliner
 from games.base import EndReason
 from games.generals.views import PLAY, SETUP, LastMove, PublicView
 from games.text import Text, TextIn
 
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
 SIDE_MARK = ("⚪", "⚫")
+OFFER_DRAW = TextIn("button", "Offer draw")
+ACCEPT_DRAW = TextIn("button", "Accept draw")  # the button, which the lines of a draw offer name
+
+
+def draw_label(game: GameInfo, viewer: int | None) -> Text:
+    """The draw button: Accept draw while an offer waits for an answer (on the channel's board, which both players
+    use, and on the board of the one it was made to), else Offer draw."""
+    return ACCEPT_DRAW if game.draw_offer is not None and game.draw_offer != viewer else OFFER_DRAW
 
 def settings_lines(names: Sequence[str]) -> list[Text | str]:
     """The settings a game plays by, as the challenge shows them (nothing for standard rules)."""
@@ -40,13 +48,21 @@ def challenge_embed(game: GameInfo, names: Sequence[Text | str], settings_names:
     """The challenge while it waits for an answer, or why it closed (`declined_by`: the seat that called it off,
     when known)."""
     title = say(Text("Game of the Generals #{number}", number=game.id))
+    sender, receiver = challenge_sides(game.options)
+    challenger, opponent = names[sender], names[receiver]
+    rematch = REMATCH_OF in game.options
     if game.status != "pending":
-        lines = [say(Text("{challenger} challenged {opponent} to Game of the Generals.", challenger=names[0],
-                          opponent=names[1])),
-                 say(closed_challenge_line(game.status, names[0], names[1], declined_by))]
+        lines = [say(Text("{challenger} asked {opponent} for a rematch of Game of the Generals.",
+                          challenger=challenger, opponent=opponent) if rematch else
+                     Text("{challenger} challenged {opponent} to Game of the Generals.", challenger=challenger,
+                          opponent=opponent)),
+                 say(closed_challenge_line(game.status, challenger, opponent, decliner(declined_by, sender)))]
         return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
-    lines = [say(Text("{challenger} challenges {opponent} to Game of the Generals ({time}).", challenger=names[0],
-                      opponent=names[1], time=per_turn(game.kind, game.turn_timeout))),
+    time = per_turn(game.kind, game.turn_timeout)
+    lines = [say(Text("{challenger} asks {opponent} for a rematch of Game of the Generals ({time}).",
+                      challenger=challenger, opponent=opponent, time=time) if rematch else
+                 Text("{challenger} challenges {opponent} to Game of the Generals ({time}).", challenger=challenger,
+                      opponent=opponent, time=time)),
              *(say(line) for line in settings_lines(settings_names)),
              say(Text("Each player sets up their army in secret by DM; I am the arbiter and announce every challenge "
                       "without naming ranks."))]
@@ -95,8 +111,11 @@ def channel_embed(game: GameInfo, view: PublicView, names: Sequence[Text | str],
         lines.append(say(Text("Latest challenge (red on the board): {challenge}",
                               challenge=public_last_line(view.challenge, names))))
     if game.draw_offer is not None and view.outcome is None:
-        lines.append(say(Text("{name} offers a draw: the opponent may accept with **Offer draw**.",
-                              name=names[game.draw_offer])))
+        lines.append(say(Text("🤝 {player} offers a draw: the other player can accept with **{accept}** or just "
+                              "play on.", player=names[game.draw_offer], accept=ACCEPT_DRAW)))
+    elif game.draw_declined is not None and view.outcome is None:
+        lines.append(say(Text("✋ {player} played on: the draw {offerer} offered is declined.",
+                              player=names[1 - game.draw_declined], offerer=names[game.draw_declined])))
     if game.deadline is not None and view.outcome is None:
         # The secret setup has one deadline for both armies; in play, each turn has its own.
         deadline = int(game.deadline)
@@ -121,7 +140,7 @@ def channel_view(game: GameInfo, view: PublicView, say: Say) -> discord.ui.View 
     buttons.add_item(GeneralsButton.of(game=game.id, verb="board", label=say(TextIn("button", "My board")),
                                        style=discord.ButtonStyle.primary))
     if view.phase == PLAY and game.draws_allowed:  # a computer player never agrees to a draw
-        buttons.add_item(GeneralsButton.of(game=game.id, verb="draw", label=say(TextIn("button", "Offer draw")),
+        buttons.add_item(GeneralsButton.of(game=game.id, verb="draw", label=say(draw_label(game, None)),
                                            style=discord.ButtonStyle.secondary))
     buttons.add_item(GeneralsButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
                                        style=discord.ButtonStyle.danger))

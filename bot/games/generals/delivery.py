@@ -57,15 +57,15 @@ def _key(*parts: Any) -> str:
 
 def channel_key(game: GameInfo, view: PublicView, images: bool, *, language: str) -> str:
     """What the channel board is drawn from (in the server's `language`): the same key means the same message."""
-    return _key(view.to_dict(), game.status, game.deadline, game.draw_offer, images, language)
+    return _key(view.to_dict(), game.status, game.deadline, game.draw_offer, game.draw_declined, images, language)
 
 
 def private_key(game: GameInfo, view: PlayerView, saved: list[str], images: bool, offer_dm: bool,
                 live_until: float | None = None, *, language: str) -> str:
     """What a private board without a pick is drawn from (in its reader's `language`): the same key means the same
     message. (With a pick: this key and `PICKED`.)"""
-    return _key(view.to_dict(), game.status, game.deadline, game.draw_offer, saved, images, offer_dm, live_until,
-                language)
+    return _key(view.to_dict(), game.status, game.deadline, game.draw_offer, game.draw_declined, saved, images,
+                offer_dm, live_until, language)
 
 
 # A board key's ending for the same board with the player's pick (a piece to move, a square to swap) marked on it:

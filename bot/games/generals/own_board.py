@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.games.generals.board import COLOUR, SIDE_MARK, footer, outcome_line, ranks_button
+from bot.games.generals.board import ACCEPT_DRAW, COLOUR, SIDE_MARK, draw_label, footer, outcome_line, ranks_button
 from bot.games.generals.components import (
     FormationSelect,
     GeneralsButton,
@@ -71,10 +71,15 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[Text | str],
     if view.challenge is not None and view.challenge != view.last and view.outcome is None:
         lines.append(say(Text("Latest challenge (red on the board): {challenge}",
                               challenge=private_last_line(view, view.challenge) or "")))
-    offer = game.draw_offer
+    offer, declined = game.draw_offer, game.draw_declined
     if offer is not None and view.outcome is None:
-        lines.append(say(Text("You offered a draw.") if offer == seat else
-                         Text("**Your opponent offers a draw**: press **Offer draw** to accept it, or just play on.")))
+        lines.append(say(Text("🤝 You offered a draw: your opponent can accept it, or decline it by playing on.")
+                         if offer == seat else
+                         Text("🤝 **Your opponent offers a draw**: press **{accept}** to accept it, or just play on.",
+                              accept=ACCEPT_DRAW)))
+    elif declined is not None and view.outcome is None:
+        lines.append(say(Text("✋ Your opponent played on: your draw offer is declined.") if declined == seat else
+                         Text("✋ You played on: the draw your opponent offered is declined.")))
     known = knowledge_lines(view, say)
     if known and view.outcome is None:
         lines.append(say(Text("What you know: {facts}", facts="; ".join(known))))
@@ -214,7 +219,7 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Sa
             for button in direction_buttons(game.id, view, selected, say):
                 controls.add_item(button)
     if game.draws_allowed:  # a computer player never agrees to a draw
-        controls.add_item(GeneralsButton.of(game=game.id, verb="draw", label=say(TextIn("button", "Offer draw")),
+        controls.add_item(GeneralsButton.of(game=game.id, verb="draw", label=say(draw_label(game, view.seat)),
                                             style=discord.ButtonStyle.secondary, row=2))
     controls.add_item(GeneralsButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
                                         style=discord.ButtonStyle.danger, row=2))
