@@ -55,7 +55,7 @@ class Rematch:
         options[REMATCH_OF] = old.id  # a table option: the challenge is worded as a rematch
         async with self.games.store.transaction() as tx:
             conn = await tx.writer(read_first=True)
-            await _refuse_another(tx, conn, old.id)
+            await _refuse_another(tx, conn, old.id, user_id)
             now = self.games.clock()
             if len(seats) > 2 and others:
                 # Its computer seats are taken as it opens, in the same write (a later write could lose a race with a
@@ -81,9 +81,9 @@ class Rematch:
         return made
 
 
-async def _refuse_another(tx: GameTransaction, conn: Connection, game_id: int) -> None:
+async def _refuse_another(tx: GameTransaction, conn: Connection, game_id: int, user_id: int) -> None:
     """Refuse a second rematch of game `game_id` while the one it made waits for an answer or is played, with a link
-    to it."""
+    to it, worded for `user_id` who asked again: the one it asks is told to answer it."""
     found = await rematch_of(conn, game_id)
     if found is None:
         return
@@ -106,6 +106,10 @@ async def _refuse_another(tx: GameTransaction, conn: Connection, game_id: int) -
         return
     where = _where(game.guild_id, game.channel_id, game.message_id)
     if game.status == "pending":
+        asker = game.seats[int(game.options.get("challenger", 0))].user_id
+        if asker is not None and asker != user_id and game.seat_of(user_id) is not None:
+            raise ServiceError(Text("{asker} already asks you for a rematch: {where}. Accept or decline it there.",
+                                    asker=f"<@{asker}>", where=where))
         raise ServiceError(Text("This game's rematch already waits for an answer: {where}.", where=where))
     if game.status == "active":
         raise ServiceError(Text("This game's rematch is being played: {where}.", where=where))

@@ -63,8 +63,11 @@ async def test_the_rematch_is_asked_from_the_askers_side_and_later_clicks_point_
         rematch.content
     assert rematch.pinged == {bob.id}
     pings = len(fake.notifications(bob))
-    for user in (alice, bob, alice):  # again, by the one who asked and by the other
+    for user in (alice, alice):  # again, by the one who asked
         assert "waits for an answer" in await _pointed(world, user, ending, rematch)
+    # by the one asked: told who asks and to answer it there
+    told = await _pointed(world, bob, ending, rematch)
+    assert f"<@{alice.id}> already asks you for a rematch" in told and "Accept or decline it there" in told, told
     assert await _count(bots, "SELECT count(*) FROM games") == 2 and len(fake.notifications(bob)) == pings
 
     # Accepted and being played: still the one rematch of game 1.
