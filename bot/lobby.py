@@ -58,14 +58,17 @@ def lobby_view(lobby: LobbyRecord, say: Say) -> discord.ui.View | None:
     if lobby.status != "open":
         return None
     view = discord.ui.View(timeout=None)
-    for verb, label, style in (
-        ("join", TextIn("button", "Join"), discord.ButtonStyle.success),
-        ("leave", TextIn("button", "Leave"), discord.ButtonStyle.secondary),
-        ("bot", TextIn("button", "Add bot"), discord.ButtonStyle.secondary),
-        ("unbot", TextIn("button", "Remove bot"), discord.ButtonStyle.secondary),
-        ("start", TextIn("button", "Start"), discord.ButtonStyle.primary),
+    full, has_bots = len(lobby.members) >= lobby.max_players, any(m.bot is not None for m in lobby.members)
+    for verb, label, style, shown in (
+        ("join", TextIn("button", "Join"), discord.ButtonStyle.success, True),
+        ("leave", TextIn("button", "Leave"), discord.ButtonStyle.secondary, True),
+        # Offered only when it can do something: a seat to fill, a computer seat to free.
+        ("bot", TextIn("button", "Add bot"), discord.ButtonStyle.secondary, not full),
+        ("unbot", TextIn("button", "Remove bot"), discord.ButtonStyle.secondary, has_bots),
+        ("start", TextIn("button", "Start"), discord.ButtonStyle.primary, True),
     ):
-        view.add_item(LobbyButton.of(lobby=lobby.id, verb=verb, label=say(label), style=style))
+        if shown:
+            view.add_item(LobbyButton.of(lobby=lobby.id, verb=verb, label=say(label), style=style))
     return view
 
 

@@ -19,7 +19,7 @@ from games.sucker import texts
 from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play, parse_action
 from games.sucker.piles import Chip, captures, colours_in, forced_next
 from games.sucker.texts import chip_colour_object
-from games.text import Plural, Text, both
+from games.text import Plural, Text
 
 if TYPE_CHECKING:
     from games.sucker.engine import SuckerState
@@ -140,9 +140,17 @@ def words(said: Narration, name: Name) -> Text:
     sentence = _sentence(said, name)
     if not said.defeated:
         return sentence
-    out = both([name(s) for s in said.defeated])
+    out = _in_turn([name(s) for s in said.defeated])
     return Plural("{sentence}; {out} is defeated", "{sentence}; {out} are defeated", len(said.defeated),
                   sentence=sentence, out=out)
+
+
+def _in_turn(names: list[Text | str]) -> Text | str:
+    """"a, then b, then c": players defeated by one decision, in the order they fell (which sets their places)."""
+    said = names[0]
+    for name in names[1:]:
+        said = Text("{first}, then {second}", first=said, second=name)
+    return said
 
 
 def _sentence(said: Narration, name: Name) -> Text:

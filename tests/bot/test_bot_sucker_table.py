@@ -105,6 +105,8 @@ async def test_a_declined_rescue_and_a_rescue_name_who_was_stuck(world: World, b
     position = SuckerState.from_table(3, holdings=["", "BR", "GR"], chain=(G, R))
     _bot, status, _thread = await table(world, bots, [alice, bob, carol], position=position)
     assert f"{alice.mention} (red) has the move but no chips. **{bob.mention} (blue), rescue them" in status.text()
+    styles = {b["label"]: b["style"] for b in status.buttons()}
+    assert styles["Decline to rescue"] == 2 and styles["Rescue with a red chip"] == 1  # declining looks apart (grey)
     await click(world, bob, status, "Decline to rescue")
     assert last(status) == f"Last: {bob.mention} (blue) declines to rescue {alice.mention} (red)."
     await click(world, carol, status, "Rescue with a red chip")

@@ -231,3 +231,11 @@ def test_an_older_snapshot_keeps_its_latest_narration_as_its_recent_steps() -> N
     del data["recent"]
     restored = SuckerState.from_dict(data)
     assert restored.recent == (restored.said,)
+
+
+def test_players_defeated_by_one_decision_are_named_in_the_order_they_fell() -> None:
+    """Read in the golden transcript: "green and blue and yellow are defeated" hid the order, which sets their places
+    (../shared/rules/so-long-sucker.md: the others finish in reverse order of defeat)."""
+    said = Narration(B, Deed.PLAY, "blue", pile=1, forced=G, defeated=(G, B, Y))
+    text = words(said, lambda seat: ("red", "blue", "green", "yellow")[seat]).render()
+    assert text.endswith("green, then blue, then yellow are defeated"), text

@@ -19,6 +19,7 @@ from bot.games.sucker.people import latest_steps, name
 from bot.i18n import Say
 from bot.lobby import per_turn
 from bot.service import GameInfo, Result
+from games.sucker.actions import Decline
 from games.sucker.texts import chip_colour
 from games.sucker.views import ChoiceView, SuckerView
 from games.text import Joined, Plural, Text, TextIn, Typed, either
@@ -203,9 +204,10 @@ def status_view(result: Result[SuckerView, SuckerView], say: Say) -> discord.ui.
                                             placeholder=say(Text("Play a chip: which colour?")), row=0))
         return components
     for i, option in enumerate(view.options[:MAX_BUTTONS]):
+        # Declining a rescue looks apart from the rescues beside it: grey, not blue.
+        style = discord.ButtonStyle.secondary if option.text == Decline().text() else discord.ButtonStyle.primary
         components.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=option.text,
-                                            label=say(option.label)[:MAX_LABEL], style=discord.ButtonStyle.primary,
-                                            row=i // PER_ROW))
+                                            label=say(option.label)[:MAX_LABEL], style=style, row=i // PER_ROW))
     return components
 
 
