@@ -13,6 +13,10 @@ def _button(message: FakeMessage, label: str) -> str:
     return str(next(b["custom_id"] for b in message.buttons() if b["label"] == label))
 
 
+def _labels(message: FakeMessage) -> set[str]:
+    return {str(b["label"]) for b in message.buttons()}
+
+
 def _group_select(message: FakeMessage) -> dict[str, object] | None:
     return next((c for c in message.walk_components() if ":group:" in str(c.get("custom_id", ""))), None)
 
@@ -66,14 +70,13 @@ async def test_three_player_lobby_with_a_bot_seat_plays_to_the_end(world: World,
 
     refused = await fake.click(bob, lobby, _button(lobby, "Start"))
     assert refused.ephemeral and refused.message is not None and "Only the host" in refused.message.content
-    labels = lambda: {b["label"] for b in lobby.buttons()}  # noqa: E731
-    assert "Remove bot" not in labels() and "Add bot" in labels()  # no computer seat to free yet
+    assert "Remove bot" not in _labels(lobby) and "Add bot" in _labels(lobby)  # no computer seat to free yet
     await fake.click(bob, lobby, _button(lobby, "Join"))
     await fake.click(carol, lobby, _button(lobby, "Join"))
     await fake.click(carol, lobby, _button(lobby, "Leave"))
     await fake.click(alice, lobby, _button(lobby, "Add bot"))
     assert "Players (3/3)" in lobby.text() and "(computer, level: medium)" in lobby.text()
-    assert "Remove bot" in labels() and "Add bot" not in labels()  # full: no seat for another computer
+    assert "Remove bot" in _labels(lobby) and "Add bot" not in _labels(lobby)  # full: no seat for another computer
     full = await fake.click(carol, lobby, _button(lobby, "Join"))
     assert full.ephemeral and full.message is not None and "full" in full.message.content
 
