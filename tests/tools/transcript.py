@@ -41,6 +41,7 @@ from tests.support.world import TabletopRunner
 from tests.tools.transcript_record import Recorder
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "transcripts"
+PICTURES = TRANSCRIPTS / "pictures"  # the pictures of the latest --write, beside the texts (not in git)
 LANGUAGES = ("en", "ru")
 START = 2_000_000_000.0  # the bot's clock at the start of every scenario (18 May 2033, far from the real time)
 STEP = 5.0  # seconds the clock moves per action of a player
@@ -276,7 +277,8 @@ async def main() -> int:
     parser.add_argument("scenario", nargs="?", help="a scenario's name, or all")
     parser.add_argument("--lang", choices=LANGUAGES, default="en")
     parser.add_argument("--list", action="store_true", help="list the scenarios")
-    parser.add_argument("--pictures", type=Path, help="save every picture the bot sends in this directory")
+    parser.add_argument("--pictures", type=Path, help="save every picture the bot sends in this directory (with "
+                        "--write: in tests/transcripts/pictures/ unless given)")
     parser.add_argument("--write", action="store_true", help="rewrite the stored transcripts")
     parser.add_argument("--check", action="store_true", help="compare with the stored transcripts (diff, exit 1)")
     args = parser.parse_args()
@@ -288,6 +290,10 @@ async def main() -> int:
     unknown = [n for n in names if n not in SCENARIOS]
     if unknown:
         parser.error(f"no scenario {unknown[0]!r}; --list lists them")
+    if args.pictures is None and args.write:
+        # Rewritten transcripts are reviewed with their pictures at hand: saved beside them (not kept in git: their
+        # bytes depend on the machine's fonts and Pillow, and the text already names each one with its size).
+        args.pictures = PICTURES
     if args.pictures is not None:
         args.pictures.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
