@@ -17,6 +17,11 @@ def ending(world: World) -> FakeMessage:
     return next(m for m in world.fake.channel_messages(world.channel) if m.embeds and "is over" in m.text())
 
 
+def _endings_anywhere(world: World) -> list[FakeMessage]:
+    """Ending messages with their figures, in any channel or thread."""
+    return [m for m in world.fake.messages.values() if m.embeds and re.search(r"[0-9]+ moves? in ", m.text())]
+
+
 def counted(pattern: str, text: str) -> int:
     found = re.search(pattern, text)
     assert found is not None, (pattern, text)
@@ -93,8 +98,8 @@ async def test_a_sucker_game_counts_its_moves_of_play_alike_everywhere(world: Wo
     await bot.service.resign(1, world.bob.id)  # the table plays on without him
     await bot.service.resign(1, world.carol.id)  # and then it is over
     await bot.service.told()
-    await world.fake.wait_until(lambda: any(m.embeds and "is over" in m.text()
-                                            for m in world.fake.channel_messages(world.channel)))
-    assert counted(r"(\d+) moves? in ", ending(world).text()) == 2
+    # The ending is said in the table's thread (the channel's summary says who won, without the figures).
+    await world.fake.wait_until(lambda: bool(_endings_anywhere(world)))
+    assert counted(r"(\d+) moves? in ", _endings_anywhere(world)[0].text()) == 2
     last = await replay(world, world.carol)
     assert last.content.startswith("Move 2 of 2: ") and "resigned" in last.content, last.content

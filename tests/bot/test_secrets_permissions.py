@@ -18,6 +18,7 @@ from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, Intera
 from tests.support.fakediscord.interactions import APPLICATION_COMMAND
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.interactions import bot_idle, carrier, raw_interaction
+from tests.support.sucker import open_table
 from tests.support.world import VALIDATOR, TabletopRunner, World
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,16 +165,8 @@ async def test_settings_need_manage_server_from_discord_and_from_the_bot(world: 
 
 # ----- seated players only --------------------------------------------------------------------------------------
 async def _sucker_table(world: World, host: FakeUser, others: list[FakeUser]) -> FakeMessage:
-    fake = world.fake
-    res = await fake.slash(host, world.channel, "sucker", "new", options={"players": len(others) + 2})
-    lobby = res.message
-    assert lobby is not None
-    for user in others:
-        await fake.click(user, lobby, button(lobby, "Join"))
-    await fake.click(host, lobby, button(lobby, "Add bot"))
-    started = await fake.click(host, lobby, button(lobby, "Start"))
-    assert started.callback_type == 7, started.errors
-    return lobby
+    """A started table of `host`, `others` and one computer seat: its status message (in the table's thread)."""
+    return await open_table(world, [host, *others], bots=1)
 
 
 async def test_only_seated_players_act(world: World, bots: TabletopRunner) -> None:
