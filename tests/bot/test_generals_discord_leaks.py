@@ -163,7 +163,9 @@ async def test_changing_only_hidden_ranks_changes_nothing_sent_to_the_other_side
         runs.append(await play_scenario(folder, grids, url))
     try:
         seen = [seen_by(run, getattr(run, observer)) for run in runs]
-        assert len(seen[0]) > 40  # the scenario really reached the observer: boards, pictures, refusals
+        # The scenario really reached the observer: boards, pictures, refusals (about 40 requests; fewer turn pings
+        # since a player who just moved is not pinged, issue 23).
+        assert len(seen[0]) > 30
         assert any("files=['" in line for line in seen[0])  # pictures included
         # As multisets: concurrent redraws (the channel, two DMs) may reach Discord in either order from run to
         # run, which is timing, not information.
