@@ -18,11 +18,13 @@ from storage.server_settings import ServerSettings, ServerSettingsStore
 COLOUR = discord.Colour.from_rgb(149, 165, 166)
 
 
-def settings_embed(settings: ServerSettings, say: Say, server_language: str) -> discord.Embed:
+def settings_embed(settings: ServerSettings, say: Say, server_language: str, default_turn: float) -> discord.Embed:
     """The settings as the admin reads them (in their language; `server_language` is what the server's public
     messages use now)."""
     on, off = say(TextIn("setting", "on")), say(TextIn("setting", "off"))
-    timeout = say(duration(settings.turn_timeout) if settings.turn_timeout else Text("the bot's default"))
+    # The bot's own default is named with its length: "the default" alone leaves the admin guessing.
+    timeout = say(duration(settings.turn_timeout) if settings.turn_timeout else
+                  Text("{time} (the bot's default)", time=duration(default_turn)))
     # Each game by its name in the reader's language, as every list of games shows it (never its internal kind).
     disabled = ", ".join(sorted(say(title_of(kind)) for kind in settings.disabled_games)) or say(
         TextIn("setting", "none"))
@@ -72,7 +74,8 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
     async def _answer(self, interaction: discord.Interaction[Any], settings: ServerSettings, *, saved: bool) -> None:
         assert interaction.guild_id is not None
         say = Say.to(interaction)
-        embed = settings_embed(settings, say, await self.bot.languages.public(interaction.guild_id))
+        embed = settings_embed(settings, say, await self.bot.languages.public(interaction.guild_id),
+                               self.bot.service.turn_timeout)
         await interaction.response.send_message(say(Text("Saved.")) if saved else None, embed=embed,
                                                 ephemeral=True)
 

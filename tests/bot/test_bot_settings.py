@@ -18,6 +18,7 @@ async def test_settings_need_manage_server_and_take_effect(world: World, bots: T
     world.fake.permission_overrides.clear()
     shown = await world.fake.slash(world.alice, world.channel, "settings", "show", permissions=MANAGE_GUILD)
     assert shown.message is not None and "pictures: **on**" in shown.message.text()
+    assert "Turn time for new games: **24 h (the bot's default)**" in shown.message.text()  # not just "the default"
 
     other = world.fake.add_channel(world.guild, "elsewhere")
     saved = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,

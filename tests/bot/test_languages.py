@@ -55,6 +55,8 @@ async def test_the_servers_language_is_its_preferred_locale_unless_settings_choo
     russian = await world.fake.slash(world.bob, world.channel, "settings", "show", permissions=MANAGE_GUILD)
     assert russian.message is not None and "Язык досок и объявлений: **Русский (основной язык сервера)**" \
         in russian.message.text()
+    # "Новые игры начинаются: любой канал" was no Russian
+    assert "Новые игры начинаются: **в любом канале**" in russian.message.text()
 
 
 def _remembered(bot: TabletopBot, user_id: int) -> str | None:
