@@ -764,6 +764,8 @@ class Fuzzer:
         elsewhere = game is not None and game["guild"] != guild_id and not (template.in_dms and guild_id is None)
         if game is None or game["kind"] != template.kind or elsewhere:
             return Expect.REFUSE
+        if template.kind == "generals" and groups.get("verb") == "ranks":
+            return Expect.READ  # the rank legend: anyone who sees a Generals board may read it, in any phase
         if user.id not in stored.seats.get(game_id, set()) or game["status"] not in ("active", "pending"):
             return Expect.REFUSE
         if self.is_out(game_id, user.id):  # out of a game that goes on: nothing left to do in it
