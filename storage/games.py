@@ -303,6 +303,16 @@ class GameStore:
         )
         return [int(r[0]) for r in done.rows]
 
+    async def others_in(self, place_id: int, but: int) -> bool:
+        """Whether a game other than `but` is waiting or being played in channel or thread `place_id`, or a lobby is
+        open there (the place must stay open for them)."""
+        done = await self._query(
+            "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND status IN ('pending', 'active') AND id <> ?)"
+            " OR EXISTS (SELECT 1 FROM lobbies WHERE deadline IS NOT NULL AND channel_id = ? AND status = 'open')",
+            (place_id, but, place_id),
+        )
+        return bool(done.value())
+
     async def active_games_with_bots(self) -> list[int]:
         done = await self._query(
             "SELECT id FROM games WHERE status = 'active'"

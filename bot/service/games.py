@@ -213,6 +213,10 @@ class GameService(GameSetup, GameTimers, GameTurns):
     async def active_games_of(self, kind: str, user_id: int) -> list[int]:
         return await self.store.active_games_of(kind, user_id, None)
 
+    async def place_still_used(self, place_id: int, but: int) -> bool:
+        """Whether another game or an open lobby lives in channel or thread `place_id` (besides game `but`)."""
+        return await self.store.others_in(place_id, but)
+
     @asynccontextmanager
     async def _editing(
         self, game_id: int, *, read_first: bool = False

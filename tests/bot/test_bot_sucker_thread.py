@@ -91,6 +91,25 @@ async def test_at_the_end_the_thread_gets_the_result_and_is_locked_and_archived(
     assert closed and closed[-1].json == {"archived": True, "locked": True}
 
 
+async def test_the_thread_stays_open_while_another_game_is_played_in_it(world: World, bots: TabletopRunner) -> None:
+    """A Chopsticks game challenged in the table's thread: closing the thread at the table's end would leave that game
+    unable to post its moves and its ending (Discord refuses messages in an archived thread; found by the fuzzer)."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    _bot, status, thread = await table(world, bots, [alice, bob, carol])
+    challenge = await world.fake.slash(alice, thread, "chopsticks", "challenge", options={"opponent": bob})
+    assert challenge.message is not None, challenge.errors
+    for user in (bob, carol):
+        ask = await click(world, user, status, "Resign")
+        assert ask.message is not None
+        await click(world, user, ask.message, "Yes, resign")
+    await world.fake.wait_until(lambda: any(any("is over" in str(e.get("title")) for e in m.embeds)
+                                            for m in world.fake.channel_messages(thread)))
+    assert await bot_idle(world.fake)
+    assert not thread.archived and not thread.locked
+    accepted = await world.fake.click(bob, challenge.message, challenge.message.button("Accept")["custom_id"])
+    assert accepted.callback_type == 7, accepted.errors  # the other game goes on in the thread
+
+
 # ----- private tables -----------------------------------------------------------------------------------------------
 async def test_a_private_table_talks_in_a_private_thread_of_its_players(world: World, bots: TabletopRunner) -> None:
     alice, bob, carol = world.alice, world.bob, world.carol

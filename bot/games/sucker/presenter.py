@@ -499,6 +499,11 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             await self._update_summary(result, over=True)
         except discord.HTTPException as exc:  # deleted by a moderator: the thread still closes
             log.info("could not show the end of game %s in its summary: %s", game.id, exc)
+        if await self.service.place_still_used(game.thread_id, but=game.id):
+            # Someone started another game (or a lobby) in this table's thread: closing it would leave that game
+            # unable to post a word (Discord refuses messages in an archived thread).
+            log.info("the thread of game %s stays open: another game or a lobby lives in it", game.id)
+            return
         try:
             await self.bot.http.edit_channel(game.thread_id, archived=True, locked=True)
         except discord.Forbidden:  # locking takes Manage Threads; archiving the thread I made does not
