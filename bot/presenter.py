@@ -165,7 +165,12 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
     async def new_game_timeout(self, interaction: discord.Interaction[Any], turn_minutes: int | None) -> float | None:
         """The turn time a command asks for (None: the server's, else the bot's, as the service decides). Whether
         the game may start here at all is the service's one check of the server's settings (bot/service/starts.py),
-        which every way a game starts passes."""
+        which every way a game starts passes. A thread that is closed (archived or locked: a table's thread after
+        its game) is refused here, before anything is written: the bot could not post a word of the game there."""
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread) and (channel.archived or channel.locked):
+            raise ServiceError(Text("This thread is closed, so a game started here could not be played: start it in "
+                                    "the channel, or in an open thread."))
         return turn_minutes * 60.0 if turn_minutes else None
 
     async def pings(self, users: Sequence[int]) -> discord.AllowedMentions:

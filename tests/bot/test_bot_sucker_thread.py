@@ -21,7 +21,7 @@ from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, Intera
 from tests.support.fakediscord.payloads import PERM_CREATE_PRIVATE_THREADS
 from tests.support.interactions import bot_idle
 from tests.support.sucker import open_table, put_position, stored, summary, thread_opened
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, stored_rows
 
 R, B, G = 0, 1, 2
 PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
@@ -89,6 +89,10 @@ async def test_at_the_end_the_thread_gets_the_result_and_is_locked_and_archived(
     assert any(c.startswith("rm:1") for c in shown.custom_ids())  # Rematch is asked for in the channel
     closed = [r for r in world.fake.calls("PATCH", "/channels/{channel_id}") if r.path.endswith(f"/{thread.id}")]
     assert closed and closed[-1].json == {"archived": True, "locked": True}
+    # Nothing can start in the closed thread any more: the bot could not post a word of it (found by the fuzzer).
+    refused = await world.fake.slash(alice, thread, "chopsticks", "challenge", options={"opponent": bob})
+    assert refused.ephemeral and refused.message is not None and "thread is closed" in refused.message.content
+    assert await stored_rows(bots.target, "SELECT count(*) FROM games") == [(1,)]
 
 
 async def test_the_thread_stays_open_while_another_game_is_played_in_it(world: World, bots: TabletopRunner) -> None:
