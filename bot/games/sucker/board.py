@@ -91,13 +91,7 @@ def summary_embed(result: Result[SuckerView, SuckerView], say: Say, private: boo
         lines.append(Text("The table plays in <#{thread}>: decisions and table talk are there, and anyone can read "
                           "along.", thread=game.thread_id))
     heading = title(game.id) if view.outcome is None else Text("So Long Sucker #{number} is over", number=game.id)
-    embed = discord.Embed(title=say(heading), description="\n".join(say(line) for line in lines)[:4096],
-                          colour=COLOUR)
-    embed.set_footer(text=say(Text("{players} · {chips} · {time}",
-                                   players=Plural("{count} player", "{count} players", view.players),
-                                   chips=Plural("{count} chip each", "{count} chips each", view.chips),
-                                   time=per_turn(KIND, game.turn_timeout))))
-    return embed
+    return _table_embed(heading, lines, game, view, say)
 
 
 def status_embed(game: GameInfo, view: SuckerView, say: Say) -> discord.Embed:
@@ -136,7 +130,12 @@ def status_embed(game: GameInfo, view: SuckerView, say: Say) -> discord.Embed:
             lines.append(Text("Time for this decision runs out <t:{deadline}:R>.", deadline=int(game.deadline)))
         lines.append(Text("Talk and make deals freely; `/sucker give`, `/sucker kill` and `/sucker deal` work at any "
                           "time."))
-    embed = discord.Embed(title=say(title(game.id)), description="\n".join(say(line) for line in lines)[:4096],
+    return _table_embed(title(game.id), lines, game, view, say)
+
+
+def _table_embed(heading: Text, lines: list[Text | str], game: GameInfo, view: SuckerView, say: Say) -> discord.Embed:
+    """A table's embed (its status or its summary): the heading, the lines, and the footer of its settings."""
+    embed = discord.Embed(title=say(heading), description="\n".join(say(line) for line in lines)[:4096],
                           colour=COLOUR)
     embed.set_footer(text=say(Text("{players} · {chips} · {time}",
                                    players=Plural("{count} player", "{count} players", view.players),
