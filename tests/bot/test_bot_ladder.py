@@ -7,7 +7,7 @@ import re
 from bot.service import Player
 from storage.connection import open_database
 from storage.ratings import GLOBAL, RatingRow, save_ratings
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, seed_ratings
 
 
 async def _seed(bots: TabletopRunner, guild_id: int, users: list[int]) -> None:
@@ -143,15 +143,6 @@ FRESH_MU, FRESH_SIGMA = 25.0, 25.0 / 3  # a newcomer's rating: shown as 1000, pr
 RU_RECORD = "{}\u0412 {}\u041d {}\u041f"
 
 
-async def _seed_rows(bots: TabletopRunner, rows: list[RatingRow]) -> None:
-    db = await open_database(bots.target)
-    try:
-        async with db.transaction() as conn:
-            await save_ratings(conn, rows, now=1.0)
-    finally:
-        await db.close()
-
-
 def _two_players(world: World) -> list[RatingRow]:
     rows = []
     for scope in (world.guild.id, GLOBAL):
@@ -165,7 +156,7 @@ def _two_players(world: World) -> list[RatingRow]:
 async def test_stats_and_ladders_speak_russian(world: World, bots: TabletopRunner) -> None:
     """Defect 13: "Stats of alice", "Streak: 1 loss in a row", "Chopsticks ladder (this server)", "◀ Previous" were
     English f-strings. A private answer speaks the asker's language; the ladder, a channel message, the server's."""
-    await _seed_rows(bots, _two_players(world))
+    await seed_ratings(bots.target, _two_players(world))
     world.guild.locale = "ru"
     world.bob.locale = "ru"
     await bots.start()
@@ -201,7 +192,7 @@ async def test_stats_and_ladders_speak_russian(world: World, bots: TabletopRunne
 async def test_stats_are_private_unless_asked_to_post(world: World, bots: TabletopRunner) -> None:
     """Defect 14: /stats was posted to the channel, even empty. Now only the asker sees it, unless they ask to post
     it (`public`, localised like every option); asked to post nothing, they are told so privately."""
-    await _seed_rows(bots, _two_players(world))
+    await seed_ratings(bots.target, _two_players(world))
     await bots.start()
     fake = world.fake
     before = len(fake.channel_messages(world.channel))
@@ -230,7 +221,7 @@ async def test_stats_are_private_unless_asked_to_post(world: World, bots: Tablet
 async def test_leaderboard_in_dms_shows_the_global_ladder(world: World, bots: TabletopRunner) -> None:
     """Defect 16: in DMs /leaderboard refused ("There is no server ladder in DMs"); there is no server there, so
     the ladder of every server is the one to show, whatever the scope asked."""
-    await _seed_rows(bots, _two_players(world))
+    await seed_ratings(bots.target, _two_players(world))
     await bots.start()
     dm = world.fake.dm_channel(world.alice)
     for options in ({"game": "chopsticks"}, {"game": "chopsticks", "scope": "global"}):

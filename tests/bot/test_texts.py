@@ -15,12 +15,11 @@ from bot.service import Player
 from bot.words import closed_challenge_line
 from games.chopsticks.engine import ChopsticksState
 from games.chopsticks.rules import Rules
-from storage.connection import open_database
-from storage.ratings import GLOBAL, RatingRow, save_ratings
+from storage.ratings import GLOBAL, RatingRow
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage
 from tests.support.generals import A_GRID, to_move
-from tests.support.world import TabletopRunner, World
+from tests.support.world import TabletopRunner, World, seed_ratings
 
 MANAGE_GUILD = 1 << 5
 FRESH_MU, FRESH_SIGMA = 25.0, 25.0 / 3  # a newcomer's rating: shown as 1000
@@ -44,15 +43,6 @@ def _lines(message: FakeMessage | None) -> list[str]:
 
 
 # ----- /stats and /leaderboard ----------------------------------------------------------------------------------
-async def _seed(bots: TabletopRunner, rows: list[RatingRow]) -> None:
-    db = await open_database(bots.target)
-    try:
-        async with db.transaction() as conn:
-            await save_ratings(conn, rows, now=1.0)
-    finally:
-        await db.close()
-
-
 async def test_stats_and_ladders_count_in_words(world: World, bots: TabletopRunner) -> None:
     alice, bob = world.alice.id, world.bob.id
     rows = []
@@ -62,7 +52,7 @@ async def test_stats_and_ladders_count_in_words(world: World, bots: TabletopRunn
                  RatingRow("chopsticks", scope, bob, FRESH_MU, FRESH_SIGMA, games=2, wins=1, losses=1, streak=-1,
                            best_streak=1),
                  RatingRow("generals", scope, alice, FRESH_MU, FRESH_SIGMA, games=3, losses=3, streak=-3)]
-    await _seed(bots, rows)
+    await seed_ratings(bots.target, rows)
     await bots.start()
     fake = world.fake
 

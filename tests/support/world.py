@@ -16,6 +16,7 @@ from bot.config import Settings
 from games import replay
 from storage.connection import open_database
 from storage.postgres import is_postgres_url
+from storage.ratings import RatingRow, save_ratings
 from storage.sql import select, statement
 from tests.support.fakediscord import (
     BotRunner,
@@ -93,6 +94,16 @@ async def bots_on_sqlite(world: World, tmp_path: Path) -> AsyncIterator[Tabletop
     (its permissions, damage, backups, the integrity check)."""
     async with TabletopRunner.on(world.fake, str(tmp_path / "bot.sqlite3"), tmp_path) as runner:
         yield runner
+
+
+async def seed_ratings(target: str | Path, rows: Sequence[RatingRow]) -> None:
+    """Ladder rows written behind the bot's back (a test's own connection, either database)."""
+    db = await open_database(target)
+    try:
+        async with db.transaction() as conn:
+            await save_ratings(conn, list(rows), now=1.0)
+    finally:
+        await db.close()
 
 
 async def stored_rows(target: str | Path, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
