@@ -178,7 +178,7 @@ class ChopsticksState(GameState[ChopsticksView, ChopsticksView]):
             raise IllegalMoveError(Text("That is not a Chopsticks move."))
         table = self._successors.get(action) or self._successors.get(self._canonical(action))
         if table is None:
-            raise IllegalMoveError(why_illegal(self, action))
+            raise IllegalMoveError(why_illegal(self.rules, self.table, self.to_move, action))
         values = None
         if isinstance(action, Attack):
             rel, target = divmod(action.target, self.rules.hands)

@@ -1,32 +1,30 @@
 """Why a Chopsticks move is refused: a reason worded for the player, for each way a move can be illegal.
 
 The engine asks only once a move is not among the legal ones (`ChopsticksState.apply`); the reasons are texts,
-shown in the player's language where the refusal is answered.
+shown in the player's language where the refusal is answered. They read the position as `moves.py` does (the rules,
+one `Seat` per seat and the seat to move), so this module needs nothing of the engine's.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from games.base import Action
 from games.chopsticks.actions import Attack, Flip, Split, Swap
 from games.chopsticks.moves import redistributions
-from games.chopsticks.notation import hands_text, value_label
+from games.chopsticks.notation import Hands, hands_text, value_label
+from games.chopsticks.position import Table
+from games.chopsticks.rules import Rules
 from games.text import Plural, Text, either
 
-if TYPE_CHECKING:
-    from games.chopsticks.engine import ChopsticksState
 
-
-def why_illegal(state: ChopsticksState, action: Action) -> Text:
-    """A player-facing reason why `action`, not among the legal moves, is refused."""
-    rules, me = state.rules, state.table[state.to_move]
+def why_illegal(rules: Rules, table: Table, to_move: int, action: Action) -> Text:
+    """A player-facing reason why `action` of the seat `to_move`, not among the legal moves, is refused."""
+    me = table[to_move]
     if isinstance(action, Attack):
-        return _why_attack_illegal(state, action)
+        return _why_attack_illegal(rules, table, to_move, action)
     if me.zombie:
         return Text("A zombie can only tap.")
     if isinstance(action, Split):
-        return _why_split_illegal(state, action)
+        return _why_split_illegal(rules, me.hands, action)
     if isinstance(action, Swap):
         if not {"swap", "logan", "cherry"} & rules.variants:
             return Text("Swapping your hands is not a move in these rules.")
@@ -46,31 +44,30 @@ def why_illegal(state: ChopsticksState, action: Action) -> Text:
     return Text("That move is not allowed here.")
 
 
-def _why_attack_illegal(state: ChopsticksState, attack: Attack) -> Text:
-    p, h = state.rules.players, state.rules.hands
+def _why_attack_illegal(rules: Rules, table: Table, to_move: int, attack: Attack) -> Text:
+    p, h = rules.players, rules.hands
     if not (0 <= attack.hand < h and 0 <= attack.target < p * h):
         return Text("There is no such hand.")
     rel, j = divmod(attack.target, h)
-    mine = state.hands[state.to_move]
-    target_seat = (state.to_move + rel) % p
-    if rel == 0 and not state.rules.has("self-attack"):
+    mine = table[to_move].hands
+    target = table[(to_move + rel) % p]
+    if rel == 0 and not rules.has("self-attack"):
         return Text("You cannot tap your own hand.")
     if rel == 0 and j == attack.hand:
         return Text("A hand cannot tap itself.")
     if mine[attack.hand] == 0:
         return Text("A dead hand cannot tap.")
-    if rel and state.is_zombie(target_seat):
+    if rel and target.zombie:
         return Text("Zombies cannot be tapped.")
-    if rel and state.is_out(target_seat):
+    if rel and target.out:
         return Text("That player is out.")
-    if state.hands[target_seat][j] == 0:
+    if target.hands[j] == 0:
         return Text("You cannot tap a dead hand.")
     return Text("That tap is not allowed here.")
 
 
-def _why_split_illegal(state: ChopsticksState, split: Split) -> Text:
-    rules, unit = state.rules, state.rules.unit
-    mine = state.hands[state.to_move]
+def _why_split_illegal(rules: Rules, mine: Hands, split: Split) -> Text:
+    unit = rules.unit
     before, after = tuple(split.before), tuple(split.after)
     if before != mine:
         return Text("Your hands are {hands}, not {written}.", hands=hands_text(mine, unit),

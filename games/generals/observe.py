@@ -3,17 +3,21 @@
 Everything that reaches a renderer, an embed, autocomplete, a log line or the AI passes through here, so
 this is the one place to audit for leaks: enemy pieces appear only as squares with the viewer's own
 deductions (`Piece.known_as`), rulings carry no ranks, and the whole board only once the game is over.
+`Observed` lists everything of the state that may be read here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from games.base import Action, Outcome
 from games.generals.board import square_name
 from games.generals.pieces import Rank, Result
 from games.generals.records import Event, Piece
-from games.generals.setup import deployment
+from games.generals.rules import Settings
+from games.generals.setup import Grid, deployment
 from games.generals.views import (
     SETUP,
     EnemyPiece,
@@ -26,11 +30,37 @@ from games.generals.views import (
     RevealedPiece,
 )
 
-if TYPE_CHECKING:
-    from games.generals.engine import GeneralsState
+
+class Observed(Protocol):
+    """What the views are built from: the parts of the omniscient state (`engine.GeneralsState`) read here.
+
+    Declared here, not imported from the engine: the engine imports this module to build its views."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def drafts(self) -> tuple[Grid | None, Grid | None]: ...
+    @property
+    def ready(self) -> tuple[bool, bool]: ...
+    @property
+    def armies(self) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def quiet(self) -> int: ...
+    @property
+    def last(self) -> Event | None: ...
+    @property
+    def last_challenge(self) -> Event | None: ...
+    @property
+    def result(self) -> Outcome | None: ...
+    def current_player(self) -> int | None: ...
+    def legal_actions(self, player: int) -> Sequence[Action]: ...
 
 
-def player_view(state: GeneralsState, seat: int) -> PlayerView:
+def player_view(state: Observed, seat: int) -> PlayerView:
     """What `seat` may know: its own ranks (or its draft), enemy squares with its deductions, the rulings."""
     mine, theirs = state.armies[seat], state.armies[1 - seat]
     if mine:
@@ -51,7 +81,7 @@ def player_view(state: GeneralsState, seat: int) -> PlayerView:
     )
 
 
-def channel_view(state: GeneralsState) -> PublicView:
+def channel_view(state: Observed) -> PublicView:
     """What a spectator may know: squares without ranks, rulings, counts; the whole board once over."""
     pieces = sorted((sq, seat, p.moves) for seat, army in enumerate(state.armies) for sq, p in _standing(army))
     return PublicView(
@@ -63,7 +93,7 @@ def channel_view(state: GeneralsState) -> PublicView:
     )
 
 
-def hindsight_view(state: GeneralsState) -> PublicView:
+def hindsight_view(state: Observed) -> PublicView:
     """The channel's view with every standing piece revealed, for stepping through a finished game's replay.
 
     The caller must know the game is over: this shows ranks of a position that may still be in play."""
@@ -82,17 +112,17 @@ def _descending(ranks: frozenset[Rank]) -> tuple[int, ...]:
     return tuple(sorted(ranks, reverse=True))
 
 
-def _lost_counts(state: GeneralsState) -> tuple[int, int]:
+def _lost_counts(state: Observed) -> tuple[int, int]:
     counts = [sum(p.square is None for p in army) for army in state.armies]
     return counts[0], counts[1]
 
 
-def _challenge_for(state: GeneralsState, viewer: int | None) -> LastMove | None:
+def _challenge_for(state: Observed, viewer: int | None) -> LastMove | None:
     """The latest challenge as `viewer` may see it: marked on the board until the next one."""
     return None if state.last_challenge is None else _event_for(state.last_challenge, state, viewer)
 
 
-def _last_for(state: GeneralsState, viewer: int | None) -> LastMove | None:
+def _last_for(state: Observed, viewer: int | None) -> LastMove | None:
     """The latest action as `viewer` (None: the channel) may see it."""
     event = state.last
     if event is None:
@@ -104,7 +134,7 @@ def _last_for(state: GeneralsState, viewer: int | None) -> LastMove | None:
     return _event_for(event, state, viewer)
 
 
-def _event_for(event: Event, state: GeneralsState, viewer: int | None) -> LastMove:
+def _event_for(event: Event, state: Observed, viewer: int | None) -> LastMove:
     if event.kind != "move":
         return LastMove(event.seat, event.kind)
     your_rank = their_rank = None
@@ -120,13 +150,13 @@ def _event_for(event: Event, state: GeneralsState, viewer: int | None) -> LastMo
     return LastMove(event.seat, "move", _name(event.src), _name(event.dst), event.result, your_rank, their_rank)
 
 
-def _reveal(state: GeneralsState) -> Reveal | None:
+def _reveal(state: Observed) -> Reveal | None:
     if state.result is None or not state.armies[0]:
         return None  # nothing is revealed before the end, nor when a game ends before play started
     return _full_board(state)
 
 
-def _full_board(state: GeneralsState) -> Reveal:
+def _full_board(state: Observed) -> Reveal:
     pieces = sorted((sq, seat, p.rank) for seat, army in enumerate(state.armies) for sq, p in _standing(army))
     lost = [tuple(sorted((p.rank for p in army if p.square is None), reverse=True)) for army in state.armies]
     return Reveal(tuple(RevealedPiece(square_name(sq), seat, rank) for sq, seat, rank in pieces), (lost[0], lost[1]))

@@ -50,6 +50,7 @@ from games.base import (
 from games.sucker import narration, snapshot, views
 from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play, parse_action
 from games.sucker.piles import Chip, Pile, captures, colour_counts, colours_in, forced_next, parse_initials
+from games.sucker.position import Holdings
 from games.sucker.rules import (
     DECISION_LIMIT,
     DEFAULT_CHIPS,
@@ -62,7 +63,6 @@ from games.sucker.rules import (
 from games.sucker.texts import chip_colour, colour_name
 from games.text import Plural, Text
 
-Holdings = tuple[tuple[int, ...], ...]  # [seat][colour] -> chips held
 RECENT = 16  # narrations of the latest actions a state keeps
 
 

@@ -12,17 +12,31 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from games.base import Action, EndReason, InvalidStateError
 from games.sucker import texts
 from games.sucker.actions import COLOURS, Decline, Give, Kill, KillPrisoner, NameNext, Play, parse_action
-from games.sucker.piles import Chip, captures, colours_in, forced_next
+from games.sucker.piles import Chip, Pile, captures, colours_in, forced_next
 from games.sucker.texts import chip_colour_object
 from games.text import Plural, Text
 
-if TYPE_CHECKING:
-    from games.sucker.engine import SuckerState
+
+class NarratedPosition(Protocol):
+    """What narrating an action reads of the position it is taken in: an `engine.SuckerState`, declared here rather
+    than imported because the engine imports this module to narrate its actions."""
+
+    @property
+    def piles(self) -> tuple[Pile, ...]: ...
+    @property
+    def pile(self) -> int | None: ...
+    @property
+    def defeated(self) -> tuple[int, ...]: ...
+    def is_live(self, seat: int) -> bool: ...
+    def live_seats(self) -> tuple[int, ...]: ...
+    def held(self, seat: int) -> int: ...
+    def capture_owner(self) -> int | None: ...
+    def stuck(self) -> int | None: ...
 
 
 class Deed(StrEnum):
@@ -56,7 +70,7 @@ class Narration:
     defeated: tuple[int, ...] = ()  # who this action left defeated (besides a player resigning or timing out)
 
 
-def narrate(state: SuckerState, action: Action, actor: int) -> Narration:
+def narrate(state: NarratedPosition, action: Action, actor: int) -> Narration:
     """What `action` by `actor` does, read from `state`, the position it is taken in."""
     if isinstance(action, Play):
         return _play(state, action, actor)
@@ -75,7 +89,7 @@ def narrate(state: SuckerState, action: Action, actor: int) -> Narration:
     raise TypeError(f"not a So Long Sucker action: {action!r}")
 
 
-def _play(state: SuckerState, action: Play, actor: int) -> Narration:
+def _play(state: NarratedPosition, action: Play, actor: int) -> Narration:
     colour = _colour(action.colour)
     if action.pile is None or not 0 <= action.pile < len(state.piles):
         return Narration(actor, Deed.NEW_PILE, colour, pile=len(state.piles) + 1)
@@ -91,14 +105,14 @@ def _play(state: SuckerState, action: Play, actor: int) -> Narration:
     return Narration(actor, Deed.PLAY, colour, pile=number, forced=forced)
 
 
-def narrate_resignation(state: SuckerState, actor: int, reason: EndReason) -> Narration:
+def narrate_resignation(state: NarratedPosition, actor: int, reason: EndReason) -> Narration:
     """`actor` leaves the game in `state` (resigning or out of time), with the chips they hold."""
     deed = Deed.TIMEOUT if reason is EndReason.TIMEOUT else Deed.RESIGN
     captured = state.pile + 1 if state.pile is not None and state.capture_owner() == actor else None
     return Narration(actor, deed, count=state.held(actor), pile=captured, pile_killed=captured is not None)
 
 
-def with_defeats(narration: Narration, before: SuckerState, after: SuckerState) -> Narration:
+def with_defeats(narration: Narration, before: NarratedPosition, after: NarratedPosition) -> Narration:
     """`narration` with the players its action defeated (the actor's own resignation is said by its deed)."""
     left = narration.deed in (Deed.RESIGN, Deed.TIMEOUT)
     new = tuple(s for s in after.defeated if s not in before.defeated and not (left and s == narration.actor))

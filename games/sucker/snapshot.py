@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.base import InvalidStateError, Outcome
 from games.sucker import narration
 from games.sucker.piles import Chip, Pile, captures
+from games.sucker.position import SuckerPosition
 from games.sucker.rules import MAX_CHIPS, MAX_PLAYERS, MIN_CHIPS, MIN_PLAYERS, Phase
 
-if TYPE_CHECKING:
-    from games.sucker.engine import SuckerState
 
-
-def to_dict(state: SuckerState) -> dict[str, Any]:
+def to_dict(state: SuckerPosition) -> dict[str, Any]:
     """A JSON-able snapshot; colours and seats are indices."""
     return {
         "format": state.FORMAT_VERSION,
@@ -97,14 +95,14 @@ def fields_from_dict(data: Mapping[str, Any], version: int) -> dict[str, Any]:
     return fields
 
 
-def check(state: SuckerState) -> None:
+def check(state: SuckerPosition) -> None:
     """Refuse a state that breaks the game's invariants (InvalidStateError)."""
     problems = _problems(state)
     if problems:
         raise InvalidStateError(f"bad So Long Sucker state: {problems[0]}")
 
 
-def _problems(state: SuckerState) -> list[str]:
+def _problems(state: SuckerPosition) -> list[str]:
     if not state.chain:
         return ["nobody holds the move"]
     if len(set(state.defeated)) != len(state.defeated):

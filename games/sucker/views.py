@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from games.base import Action, Outcome
 from games.sucker.actions import COLOURS, Decline, Give, Kill, NameNext, Play
 from games.sucker.narration import Narration, colour_name, narrate, words
+from games.sucker.position import SuckerPosition
 from games.sucker.texts import Capitalised, chip_colour, chip_colour_object
 from games.text import Plural, Text
-
-if TYPE_CHECKING:
-    from games.sucker.engine import SuckerState
 
 
 @dataclass(frozen=True)
@@ -99,7 +96,7 @@ class SuckerView:
         return None if self.narration is None else str(words(self.narration, colour_name))
 
 
-def build_view(state: SuckerState, viewer: int | None) -> SuckerView:
+def build_view(state: SuckerPosition, viewer: int | None) -> SuckerView:
     """The view of `state` for `viewer` (a seat) or for spectators (None)."""
     n = state.players
     current = state.current_player()
@@ -136,7 +133,7 @@ def build_view(state: SuckerState, viewer: int | None) -> SuckerView:
     )
 
 
-def _seat_view(state: SuckerState, seat: int) -> SeatView:
+def _seat_view(state: SuckerPosition, seat: int) -> SeatView:
     row = state.holdings[seat]
     order = [seat, *(c for c in range(state.players) if c != seat)]
     return SeatView(
@@ -150,14 +147,14 @@ def _seat_view(state: SuckerState, seat: int) -> SeatView:
     )
 
 
-def _choice(state: SuckerState, action: Action, seat: int) -> ChoiceView:
+def _choice(state: SuckerPosition, action: Action, seat: int) -> ChoiceView:
     if isinstance(action, Play):
         return ChoiceView(action.text(), action_label(state, action, seat), _colour(action.colour),
                           pile_label(state, action), placed_label(state, action))
     return ChoiceView(action.text(), action_label(state, action, seat))
 
 
-def action_label(state: SuckerState, action: Action, seat: int) -> Text:
+def action_label(state: SuckerPosition, action: Action, seat: int) -> Text:
     """A short button label for a decision of `seat`, read from the action itself (never from its text form)."""
     if isinstance(action, Kill):
         return Text("Kill a {colour} chip", colour=chip_colour_object(action.colour))
@@ -172,7 +169,7 @@ def action_label(state: SuckerState, action: Action, seat: int) -> Text:
     return words(narrate(state, action, seat), colour_name)
 
 
-def pile_label(state: SuckerState, action: Play) -> Text:
+def pile_label(state: SuckerPosition, action: Play) -> Text:
     """Where a chip play goes, as its button says it."""
     if action.pile is None:
         return Text("New pile")
@@ -181,7 +178,7 @@ def pile_label(state: SuckerState, action: Play) -> Text:
                 chips=Plural("{count} chip", "{count} chips", len(pile)), colour=chip_colour(pile[-1].colour))
 
 
-def placed_label(state: SuckerState, action: Play) -> Text:
+def placed_label(state: SuckerPosition, action: Play) -> Text:
     """A chip play as its menu option reads: "red on pile 2 (3 chips, top blue)", "red on a new pile"."""
     colour = chip_colour(action.colour)
     if action.pile is None:
