@@ -6,7 +6,7 @@
 
 Games over (finished, declined or expired) for more than the given number of days lose their move logs and
 snapshots to the archive file (default: next to the database, `bot.archive.sqlite3` for `bot.sqlite3`); their
-results, seats and ratings stay, so /stats, /history and /leaderboard answer as before. /replay of an archived
+results, seats and ratings stay, so /stats, /history and /leaderboard still count them. /replay of an archived
 game says that it was archived. See storage/archive.py.
 
 The database is DATABASE_PATH from the environment or .env, as for the bot, or --database.

@@ -18,12 +18,12 @@ def tune_for_latency() -> None:
     builds a View from the clicked message to find a dynamic item (the view and its buttons point at each other), an
     Interaction and its InteractionResponse point at each other, and so on. With the default threshold a young
     collection runs several times while one interaction is being answered, so those objects are promoted and pile up
-    in the oldest generation, whose full collections stopped the event loop for 70-160 ms of CPU every few seconds at
-    200 interactions per second: in the load benchmark every stall of the loop over 50 ms was one of them, and they
-    made the dispatch->answer p99. With a young generation of 10,000 allocations most of them are garbage before a
-    collection looks at them, and freezing what exists once the bot has started (modules, classes, the command tree,
-    the cogs) keeps every later collection from walking it again. (A frozen object is still freed as soon as nothing
-    refers to it; only a cycle among frozen objects would stay, and those live as long as the process anyway.)"""
+    in the oldest generation, whose full collections, every few seconds under load, stop the event loop longer than
+    anything else the bot does and so make its slowest answers. With a young generation of 10,000 allocations most
+    are garbage before a collection looks at them, and freezing what exists once the bot has started (modules, classes,
+    the command tree, the cogs) keeps every later collection from walking it again. (A frozen object is still freed as
+    soon as nothing refers to it; only a cycle among frozen objects would stay, and those live as long as the process
+    anyway.)"""
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_GENERATION, *gc.get_threshold()[1:])

@@ -1,7 +1,7 @@
 """Every player in their own language: gettext catalogues read with Babel, and the languages we speak.
 
 Why gettext and Babel (rather than Project Fluent): the English text stays in the code as the message id, so the
-code reads as before and Babel's extractor finds every text to translate (keywords `Text` and `Plural` of
+code reads as plain English and Babel's extractor finds every text to translate (keywords `Text` and `Plural` of
 games/text.py); the catalogue of a language is one `.po` file, the format every translation tool and translator
 knows; and Babel knows each language's plural rules (Russian: 1 игра, 2 игры, 5 игр), which a test checks
 against the catalogue's header.
@@ -101,7 +101,7 @@ def for_interaction(interaction: discord.Interaction[Any]) -> str:
     return language_of(interaction.locale)
 
 
-# How long a language read from the database is trusted: another process sharing the database (a shard, issue 17) may
+# How long a language read from the database is trusted: another process sharing the database (another shard) may
 # store a server's /settings choice or a person's new Discord language; its messages follow within this many seconds.
 # A change made in this process shows at once.
 LANGUAGE_MEMORY = 30.0

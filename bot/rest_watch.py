@@ -1,4 +1,4 @@
-"""What Discord refuses, counted and logged, so an admin sees its temporary ban coming (issue 22, point 13).
+"""What Discord refuses, counted and logged, so an admin sees its temporary ban coming.
 
 Discord bans the bot's IP address from its API for a while (an hour or more) once it has made 10,000 invalid requests
 in 10 minutes; an invalid request is one Discord answers with 401, 403 or 429, except a 429 whose X-RateLimit-Scope is

@@ -1,14 +1,14 @@
 """Worker processes for the bot's CPU-heavy work: computer players' thinking, board pictures and the solver's advice.
 
-A Python process runs one thread at a time (the GIL). A bot thinking in a thread of the bot's process made the event
-loop wake 5-10 ms late and run at half speed for as long as it thought, and every board picture did the same for its
-few milliseconds. Here that work runs in other processes, so the loop only waits for the answer.
+A Python process runs one thread at a time (the GIL). A computer player thinking in a thread of the bot's process
+would make the event loop wake late and run at half speed for as long as it thinks, and every board picture would do
+the same while it is drawn. Here that work runs in other processes, so the loop only waits for the answer.
 
 - Three pools, so that a picture a player is waiting for never queues behind a bot's quarter-second of thought, and
   a computer player's reply never behind a burst of analyses: `think` (computer players), `draw` (pictures) and
   ADVISING (the solver's hints and `/chopsticks analyze`, which anyone can ask for in any amount). The advice
   workers run at a lower priority still, so on a busy machine the computer players get a core first.
-- Fair sharing (issue 22): each piece of work has an owner (the person who asked, or the game a computer player
+- Fair sharing: each piece of work has an owner (the person who asked, or the game a computer player
   moves in). A pool hands its workers one piece at a time, the owners waiting taking turns, so one person's burst
   of a hundred pieces delays another's piece by at most one of theirs. A pool can also bound how many pieces one
   owner has in it and how many may wait in all: beyond either, the work is refused at once (`Busy`, with what to
@@ -21,7 +21,7 @@ few milliseconds. Here that work runs in other processes, so the loop only waits
   replaced, and the work is tried again, so a bot's move or a picture is never lost to it.
 - Workers run at a lower priority (nice) than the bot, so on a busy machine the event loop gets a core first, and they
   exit on their own when the bot is gone (even killed with SIGKILL).
-- Where no process can be started (no /dev/shm, a sandbox), the work runs in a thread as before, with a warning.
+- Where no process can be started (no /dev/shm, a sandbox), the work runs in a thread of the bot's, with a warning.
 
 The pools are per process, shared by every bot in it (tests run several): `start()` and `stop()` count their users.
 Without `start()`, `think` and `draw` run their work in a thread (the service's own tests, tools).
@@ -393,7 +393,7 @@ _CORES = os.cpu_count() or 1
 THINKING = WorkerPool("thinking", workers=max(1, _CORES))  # one bot's decision per core at once
 DRAWING = WorkerPool("drawing", workers=max(1, min(2, _CORES)))  # pictures take milliseconds: two keep up
 # The solver for people: a hint, an analysis. Its own workers (a quarter of the cores, at least one), so that a burst of
-# analyses (0.2-1 s each on big rule sets) never holds up a computer player's reply, and a bounded line.
+# analyses (slow on big rule sets) never holds up a computer player's reply, and a bounded line.
 ADVISING = WorkerPool(
     "advising", workers=max(1, _CORES // 4), niceness=ADVICE_NICENESS, per_owner=ADVICE_PER_OWNER,
     waiting_limit=ADVICE_WAITING,

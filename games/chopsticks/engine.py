@@ -35,7 +35,7 @@ from games.chopsticks.rules import MAX_PLAYERS, MAX_PLIES, MIN_PLAYERS, Rules
 from games.chopsticks.views import ChopsticksView, MoveChoice, Tap
 from games.text import Text
 
-__all__ = ["ChopsticksState", "ChopsticksView", "parse_code"]  # the view is re-exported for older imports
+__all__ = ["ChopsticksState", "parse_code"]
 
 
 @dataclass(frozen=True)

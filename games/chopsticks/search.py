@@ -17,7 +17,7 @@ from games.chopsticks.position import Seat, Table
 from games.chopsticks.rules import Rules
 
 WIN = 100_000  # beyond any heuristic score; a win found sooner scores higher
-DEFAULT_BUDGET = 10_000  # nodes: at most about 0.3 s a move on the development machine (6 players, 4 hands)
+DEFAULT_BUDGET = 10_000  # nodes: sized for a move well under a second even at the largest tables (6 players, 4 hands)
 
 
 @dataclass(frozen=True)

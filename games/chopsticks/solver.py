@@ -7,10 +7,9 @@ them: a position is won if some move reaches a position lost for the opponent (d
 line), lost if every move reaches one won for the opponent (distance: the longest), and drawn otherwise
 (play can go on forever, which the engine ends by repetition).
 
-Measured on the 2-core development machine (Python 3.11): the standard game (225 positions) solves in 1.1 ms
-in a fresh process (0.55 ms with the move caches warm); the biggest rule sets within MAX_POSITIONS take
-0.2-0.4 s (3 hands with rollover 10: 48,400 positions, 0.37 s; stumps with rollover 10: 44,100, 0.18 s;
-rollover 10 with 4 lives: 47,089, 0.18 s), up to about 1 s while the machine is busy.
+MAX_POSITIONS bounds the graph, so that a solution, which costs about as much as the positions and their moves,
+stays within a second even for the biggest rule sets it allows (3 hands with rollover 10 has 48,400 positions; the
+standard game has 225).
 
 Solutions are cached per rule set, the most recently used within a memory budget (CACHE_BUDGET): thousands of rule
 sets can be asked for (`/chopsticks analyze` takes any), and a cache that kept them all grew a worker by about 2.5 MB

@@ -42,7 +42,7 @@ LEVELS = ("random", "greedy", "strong")  # GeneralsState.BOT_LEVELS
 WIN = 1000.0
 SAMPLES = 16  # enemy armies sampled per decision
 MIN_SAMPLES = 2
-WORK_BUDGET = 12_000  # static evaluations per decision, roughly 0.25 s on a slow core
+WORK_BUDGET = 12_000  # static evaluations per decision: sized for a decision of about a quarter second on a slow core
 VALUE: dict[Rank, float] = {
     Rank.FLAG: 0.0, Rank.SPY: 7.0, Rank.PRIVATE: 1.2, Rank.SERGEANT: 1.5, Rank.SECOND_LIEUTENANT: 2.0,
     Rank.FIRST_LIEUTENANT: 2.5, Rank.CAPTAIN: 3.0, Rank.MAJOR: 3.5, Rank.LIEUTENANT_COLONEL: 4.0,

@@ -62,8 +62,8 @@ BAND_H = BOARD_H + 2 * MARGIN  # the board with its coordinates
 IMAGE_H = HEADER + BAND_H + FOOTER  # the picture with two lines above and two below the board (the usual)
 SHADES = 1  # palette shades at each anti-aliased edge: more look no smoother on a phone, and deflate worse
 PNG_LEVEL = 7  # zlib level: the smallest files this machine deflates within the time a picture may take
-SIZE_BUDGET = 20 * 1024  # bytes per picture (issue 15): the bands of a larger one are deflated again, harder
-LINE_BUDGET = 1024  # bytes more for each line of text beyond two above and two below the board (issue 23: none cut)
+SIZE_BUDGET = 20 * 1024  # bytes per picture: the bands of a larger one are deflated again, harder
+LINE_BUDGET = 1024  # bytes more for each line of text beyond two above and two below the board: text is never cut
 
 BACKGROUND: Colour = (38, 42, 48)
 LABEL: Colour = (235, 235, 235)
@@ -404,7 +404,7 @@ def _png(board: _Board) -> bytes:
 
 
 def size_budget(height: int) -> int:
-    """The most bytes a picture `height` px high should take: the issue-15 budget, and a little more for each text
+    """The most bytes a picture `height` px high should take: SIZE_BUDGET, and a little more for each text
     line a long header or footer needed."""
     return SIZE_BUDGET + LINE_BUDGET * max(0, (height - IMAGE_H) // LINE)
 
