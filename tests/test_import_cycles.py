@@ -8,7 +8,8 @@ the graph itself with grimp, the import linter's graph library, and names each c
 each of its imports.
 
 A folder's files are its modules and its subpackages: an import from anywhere inside `bot/games/generals/` into
-`bot/games/chopsticks/` is an import between the two siblings `generals` and `chopsticks` of `bot/games/`.
+`bot/games/chopsticks/` is an import between the two siblings `generals` and `chopsticks` of `bot/games/`. An import of
+the folder's own package (`import games` in games/registry.py, to list its subpackages) is not one of a sibling.
 """
 
 from __future__ import annotations
