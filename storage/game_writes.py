@@ -12,29 +12,16 @@ import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from storage.records import GameRecord, Seat, StaleVersionError
 from storage.sql import Plan, Sql, run_sqlite
-
-if TYPE_CHECKING:
-    from storage.games import GameRecord, Seat
 
 # Columns a write may change besides the state; anything else is fixed when the game is created.
 UPDATABLE = frozenset(
     {"status", "message_id", "thread_id", "draw_offer", "draw_declined", "deadline", "remind_at", "finished_at",
      "state"}
 )
-
-
-
-class StaleVersionError(Exception):
-    """A write was based on a version of the game that is no longer current; nothing was written."""
-
-    def __init__(self, game_id: int, expected: int) -> None:
-        super().__init__(f"game {game_id} is no longer at version {expected}; reload it and try again")
-        self.game_id = game_id
-        self.expected = expected
-
 
 # A draw offer lasts until the opponent answers: the offerer's own move keeps it; anyone else's move declines it, and
 # `draw_declined` says so until the next move (SET reads the row as it was: both see the old draw_offer).

@@ -5,65 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from storage.connection import AnyDatabase, Connection, begin_writing, dialect_of, run
 from storage.game_cache import RecordCache
 from storage.game_writes import MoveWrite, UpdateWrite, dumps, move_writer, update_writer
-from storage.game_writes import StaleVersionError as StaleVersionError
+from storage.records import GameNotFoundError, GameRecord, MoveRow, Seat, StaleVersionError
 from storage.sql import Dialect, Done, Plan, Sql, statement
 
 ACTIVE_STATUSES = ("pending", "active")
-
-
-class GameNotFoundError(LookupError):
-    """No game has this id."""
-
-
-@dataclass(frozen=True)
-class Seat:
-    seat: int
-    user_id: int | None  # None for a bot seat
-    bot: str | None = None  # the bot's level, for a bot seat
-    place: int | None = None
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: int
-    kind: str
-    guild_id: int | None
-    channel_id: int
-    message_id: int | None
-    status: str
-    options: dict[str, Any]
-    initial_state: dict[str, Any]
-    state: dict[str, Any]
-    version: int
-    move_count: int
-    draw_offer: int | None
-    turn_timeout: float
-    deadline: float | None
-    remind_at: float | None
-    created_at: float
-    updated_at: float
-    finished_at: float | None
-    seats: tuple[Seat, ...]
-    thread_id: int | None = None
-    draw_declined: int | None = None  # the seat whose draw offer the latest move declined (by playing on)
-
-    def seat_of(self, user_id: int) -> int | None:
-        return next((s.seat for s in self.seats if s.user_id == user_id), None)
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    ply: int
-    seat: int
-    user_id: int | None
-    action: str
-    created_at: float
 
 
 class GameTransaction:

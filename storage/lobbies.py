@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from storage.connection import Connection, dialect_of, run
-from storage.games import StaleVersionError
+from storage.records import StaleVersionError
 from storage.sql import Dialect, Plan, Sql
 
 
