@@ -40,11 +40,12 @@ from bot.translator import CommandTranslator
 from bot.validation import TabletopTree, answer_unhandled_component
 from games.registry import descriptions
 from games.text import Text
-from storage import BotStateStore, Database
-from storage.connection import AnyDatabase, open_database
+from storage import BotStateStore
+from storage.connection import open_database
+from storage.database import Database
 from storage.deals import DealStore
 from storage.drawn_boards import DrawnBoardStore
-from storage.health import check_integrity, integrity_report
+from storage.health import integrity_report
 from storage.leases import SYNC_COMMANDS, board_post_key
 from storage.lobbies import LobbyRecord
 from storage.notifications import NotificationStore
@@ -101,7 +102,7 @@ class TabletopBot(commands.Bot):
         self.presenters: dict[str, GamePresenter] = {}
         # Top-level command name -> Discord's id for it, so /help can show clickable `</name sub:id>` mentions.
         self.command_ids: dict[str, int] = {}
-        self._db: AnyDatabase | None = None
+        self._db: Database | None = None
         self._service: GameService | None = None
         self._lobbies: LobbyService | None = None
         self._bot_turns: BotTurns | None = None
@@ -115,7 +116,7 @@ class TabletopBot(commands.Bot):
         self._workers_started = False
 
     @property
-    def db(self) -> AnyDatabase:
+    def db(self) -> Database:
         if self._db is None:
             raise RuntimeError("the bot has not finished starting")
         return self._db
@@ -147,8 +148,7 @@ class TabletopBot(commands.Bot):
         self.drawn = DrawnBoards(DrawnBoardStore(self._db))
         await self.drawn.load()
         # A full check reads every page (about half a second for 100,000 games): after start, while serving.
-        if isinstance(self._db, Database):  # PostgreSQL checks its own pages (data checksums, amcheck)
-            self._checking = background(self._check_database(self._db), name="integrity-check")
+        self._checking = background(self._check_database(self._db), name="integrity-check")
         started = time.time()  # everything written before this moment was written by an earlier process
         self._service = GameService(
             self._db,
@@ -423,9 +423,12 @@ class TabletopBot(commands.Bot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def _check_database(self, db: Database) -> None:
-        """SQLite's quick_check of the whole file; damage is an ERROR naming the file and what to do."""
+        """A check of every stored page (SQLite's quick_check of the file); damage is an ERROR naming the file and
+        what to do. A database whose server checks its own pages (PostgreSQL) leaves the bot nothing to check."""
         started = time.perf_counter()
-        problems = await check_integrity(db.path)
+        problems = await db.integrity_problems()
+        if problems is None:
+            return
         if problems:
             log.error("%s", integrity_report(db.path, problems))
         else:

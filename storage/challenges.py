@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storage.connection import Connection, run
+from storage.database import Connection
 from storage.sql import Plan, Sql
 
 
@@ -20,4 +20,4 @@ async def pending_between(conn: Connection, kind: str, first: int, second: int, 
         value = done.value()
         return int(value) if value is not None else None
 
-    return await run(conn, find())
+    return await conn.run(find())

@@ -1,4 +1,5 @@
-"""One aiosqlite connection per process, numbered migrations, and serialised transactions."""
+"""SQLite behind `storage.database.Database`: one aiosqlite connection per process, numbered migrations, and
+serialised transactions."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from typing import TypeVar
 
 import aiosqlite
 
+from storage.database import WriteUnit
 from storage.health import (
     UnusableDatabaseError,
     check_database_file,
+    check_integrity,
     create_private_file,
     damaged,
     is_damage,
@@ -25,7 +28,7 @@ from storage.health import (
 )
 from storage.snapshots import ReadOnlyConnection
 from storage.sql import Dialect, Plan, run_sqlite
-from storage.writes import GroupCommit, WriteUnit, run_sync
+from storage.writes import GroupCommit, run_sync
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +57,25 @@ def migrations() -> list[tuple[int, str]]:
 LATEST_VERSION = len(migrations())
 
 
-class Database:
-    """The bot's single SQLite connection.
+class SqliteConnection:
+    """The database's one aiosqlite connection while a transaction or a lone read holds it: each plan runs on the
+    connection's thread in one trip. `raw` is the aiosqlite connection itself, for what only SQLite has (tests that
+    trace its statements or count its steps)."""
+
+    dialect = Dialect.SQLITE
+
+    def __init__(self, raw: aiosqlite.Connection) -> None:
+        self.raw = raw
+
+    async def run(self, plan: Plan[T]) -> T:
+        return await run_plan(self.raw, plan)
+
+    async def begin_writing(self) -> None:
+        await begin_writing(self.raw)
+
+
+class SqliteDatabase:
+    """The bot's single SQLite connection (`storage.database.Database`).
 
     aiosqlite runs every statement on one worker thread, so concurrent coroutines would otherwise
     interleave statements inside each other's transactions. Every use takes `_lock`: a transaction holds
@@ -63,8 +83,8 @@ class Database:
 
     The connection uses sqlite3's implicit transactions with isolation level IMMEDIATE: the first write of
     a `transaction()` block begins the transaction in the same call (one trip to aiosqlite's thread fewer
-    per move than an explicit BEGIN, which the benchmark shows). Reads before that first write run while
-    this process holds `_lock`, so nothing in the process can change what they saw; writes from another
+    per move than an explicit BEGIN). Reads before that first write run while this process holds `_lock`,
+    so nothing in the process can change what they saw; writes from another
     process are caught by the version guard on every game write. A write computed from rows that have no version
     guard (ratings, settings, a count or a next number) must read them inside the write transaction:
     `transaction(read_first=True)` (or `begin_writing`) begins it before the first read.
@@ -77,6 +97,7 @@ class Database:
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
+        self._connection = SqliteConnection(conn)  # what transactions and lone reads hand out
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[object] | None = None
         self.path = path
@@ -103,7 +124,7 @@ class Database:
                 self._holder = None
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrate_to: int | None = None) -> Database:
+    async def open(cls, path: str | Path, *, migrate_to: int | None = None) -> SqliteDatabase:
         """Open (or create) the database and bring it up to date; a file that cannot be used is refused with an
         `UnusableDatabaseError` (one line) before SQLite changes anything in it."""
         path = Path(path)
@@ -126,7 +147,7 @@ class Database:
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             db = cls(conn, path)
-            await db.migrate(LATEST_VERSION if migrate_to is None else migrate_to)
+            await db.migrate(migrate_to)
         except BaseException as exc:
             await conn.close()
             if isinstance(exc, sqlite3.DatabaseError):
@@ -141,16 +162,18 @@ class Database:
             await conn.close()
 
     async def schema_version(self) -> int:
-        async with self.reading() as conn, conn.execute("PRAGMA user_version") as cur:
+        async with self._exclusive() as conn, conn.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
-    async def migrate(self, target: int = LATEST_VERSION) -> None:
-        """Apply every migration above the file's `user_version`, each in its own transaction.
+    async def migrate(self, target: int | None = None) -> None:
+        """Apply every migration above the file's `user_version` up to `target` (None: all), each in its own
+        transaction.
 
         Each one reads the version again inside its write transaction: two processes starting together on a new file
         both see version 0 first, and the second must find each migration already applied (and skip it) rather than
         apply it twice and fail."""
+        target = LATEST_VERSION if target is None else target
         current = await self.schema_version()
         if current > LATEST_VERSION:
             raise StorageError(
@@ -164,7 +187,7 @@ class Database:
                         log.info("applied migration %04d", number)
 
     @asynccontextmanager
-    async def transaction(self, *, read_first: bool = False) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, *, read_first: bool = False) -> AsyncIterator[SqliteConnection]:
         """Everything the block writes is committed together at its end, or rolled back if it raises.
 
         With `read_first` the block reads what it then writes from (a read-modify-write without a version
@@ -174,7 +197,7 @@ class Database:
             try:
                 if read_first:
                     await begin_writing(conn)
-                yield conn
+                yield self._connection
             except BaseException:
                 if conn.in_transaction:
                     await conn.rollback()
@@ -183,15 +206,15 @@ class Database:
                 await conn.commit()
 
     @asynccontextmanager
-    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def reading(self) -> AsyncIterator[SqliteConnection]:
         """The connection for reads outside a transaction."""
-        async with self._exclusive() as conn:
-            yield conn
+        async with self._exclusive():
+            yield self._connection
 
     async def write(self, unit: WriteUnit[T]) -> T:
-        """Run `unit` (plain sqlite3 statements, on the database's thread) in a write transaction shared with the other
-        writes waiting now, each in its own savepoint (storage/writes.py: group commit). Returns its value, or raises
-        its error, once that transaction is committed; a unit that raises is undone alone."""
+        """Run `unit`'s plan (on the database's thread) in a write transaction shared with the other writes waiting
+        now, each in its own savepoint (storage/writes.py: group commit). Returns its value, or raises its error,
+        once that transaction is committed; a unit that raises is undone alone."""
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             raise RuntimeError("a group-committed write from inside this task's own transaction would wait forever")
@@ -199,20 +222,20 @@ class Database:
 
     async def query(self, plan: Plan[T]) -> T:
         """`plan` (reads only) on the main connection, outside any transaction: it sees what this process wrote last."""
-        async with self.reading() as conn:
+        async with self._exclusive() as conn:
             return await run_plan(conn, plan)
 
     async def run(self, plan: Plan[T]) -> T:
         """`plan` (storage/sql.py) in a write transaction of its own, in one trip to the database's thread."""
         async with self.transaction() as conn:
-            return await run_plan(conn, plan)
+            return await conn.run(plan)
 
     async def read(self, plan: Plan[T]) -> T:
         """Run `plan` (reads only) on the read-only connection, in one read transaction and one trip to its thread: WAL
         lets it read the last committed state while a write is under way, so a long read (ladders, stats) neither
         holds up a move nor waits for one."""
         if self._reader is None:  # an in-memory database has no second connection: read under the lock
-            async with self.reading() as conn:
+            async with self._exclusive() as conn:
                 return await run_plan(conn, plan)
         return await self._reader.read(partial(run_sqlite, plan=plan))
 
@@ -220,9 +243,13 @@ class Database:
         """`fn` with the read-only sqlite3 connection itself, on its thread: for what only SQLite has (tests that count
         its steps). Everything else reads through `read`, which PostgreSQL serves too."""
         if self._reader is None:
-            async with self.reading() as conn:
+            async with self._exclusive() as conn:
                 return await run_sync(conn, fn)
         return await self._reader.read(fn)
+
+    async def integrity_problems(self) -> list[str]:
+        """SQLite's quick_check of the whole file, on a read-only connection of its own (storage/health.py)."""
+        return await check_integrity(self.path)
 
 
 async def run_plan(conn: aiosqlite.Connection, plan: Plan[T]) -> T:

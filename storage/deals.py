@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from storage.connection import AnyDatabase, Connection, dialect_of, run
+from storage.database import Connection, Database
 from storage.sql import READ_FIRST, Dialect, Plan, Sql
 
 
@@ -56,24 +56,24 @@ def _load(dialect: Dialect, game_id: int, number: int | None = None) -> Plan[lis
 
 async def propose_deal(conn: Connection, game_id: int, author_id: int, text: str, now: float) -> Deal:
     """Add the game's next deal, inside the caller's write transaction."""
-    return await run(conn, _propose(game_id, author_id, text, now))
+    return await conn.run(_propose(game_id, author_id, text, now))
 
 
 async def toggle_acceptance(conn: Connection, game_id: int, number: int, user_id: int, now: float) -> Deal | None:
     """Mark the deal accepted by `user_id`, or take that back; None if there is no such deal."""
-    return await run(conn, _toggle(dialect_of(conn), game_id, number, user_id, now))
+    return await conn.run(_toggle(conn.dialect, game_id, number, user_id, now))
 
 
 async def load_deals(conn: Connection, game_id: int, number: int | None = None) -> list[Deal]:
     """The game's deals in order (only deal `number`, if given)."""
-    return await run(conn, _load(dialect_of(conn), game_id, number))
+    return await conn.run(_load(conn.dialect, game_id, number))
 
 
 class DealStore:
     """Deals on their own. Who may propose or accept one is the service's to check (bot/service/deals.py), inside
     the same transaction as the write, with the functions above."""
 
-    def __init__(self, db: AnyDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
     async def propose(self, game_id: int, author_id: int, text: str, now: float) -> Deal:
@@ -82,7 +82,7 @@ class DealStore:
 
     async def set_message(self, game_id: int, number: int, message_id: int) -> None:
         async with self._db.transaction() as conn:
-            await run(conn, _set_message(game_id, number, message_id))
+            await conn.run(_set_message(game_id, number, message_id))
 
     async def toggle_acceptance(self, game_id: int, number: int, user_id: int, now: float) -> Deal | None:
         """Mark the deal accepted by `user_id`, or take that back; None if there is no such deal."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from storage.connection import AnyDatabase
+from storage.database import Database
 from storage.private_boards import SENDING
 from storage.sql import READ_FIRST, Plan, Sql, select, statement
 
@@ -23,7 +23,7 @@ class DrawnBoard:
 
 
 class DrawnBoardStore:
-    def __init__(self, db: AnyDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
     async def save(self, boards: Sequence[DrawnBoard], known: Mapping[int, int] | None = None) -> set[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.connection import AnyDatabase
+from storage.database import Database
 from storage.sql import READ_FIRST, Plan, Sql
 
 MAX_PER_USER = 25  # what one select menu can offer
@@ -24,7 +24,7 @@ class SavedFormation:
 
 
 class FormationStore:
-    def __init__(self, db: AnyDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
     async def save(self, user_id: int, kind: str, name: str, setup: str, now: float) -> SavedFormation:

@@ -10,10 +10,8 @@ a game that is over can still change under an archiving run, and nobody moves in
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from storage.games import GameRecord
+from storage.records import GameRecord
 
 KEPT_STATUSES = ("pending", "active")
 

@@ -1,7 +1,7 @@
 """The statements of a game write ("units"), as plans (storage/sql.py) that either database runs.
 
-On SQLite a unit runs on the database's thread in one trip (called with the sqlite3 connection), whether inside a
-`GameTransaction` (storage/games.py) or in a group commit with other writes (`Database.write`, storage/writes.py).
+A unit is a `storage.database.WriteUnit`: on SQLite its plan runs on the database's thread in one trip, whether inside
+a `GameTransaction` (storage/games.py) or in a group commit with other writes (`Database.write`, storage/writes.py).
 Every unit is guarded by the version its game was read at: it raises `StaleVersionError`, having written nothing,
 if the game changed since.
 """
@@ -12,29 +12,16 @@ import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from storage.sql import Plan, Sql, run_sqlite
-
-if TYPE_CHECKING:
-    from storage.games import GameRecord, Seat
+from storage.records import GameRecord, Seat, StaleVersionError
+from storage.sql import Plan, Sql
 
 # Columns a write may change besides the state; anything else is fixed when the game is created.
 UPDATABLE = frozenset(
     {"status", "message_id", "thread_id", "draw_offer", "draw_declined", "deadline", "remind_at", "finished_at",
      "state"}
 )
-
-
-
-class StaleVersionError(Exception):
-    """A write was based on a version of the game that is no longer current; nothing was written."""
-
-    def __init__(self, game_id: int, expected: int) -> None:
-        super().__init__(f"game {game_id} is no longer at version {expected}; reload it and try again")
-        self.game_id = game_id
-        self.expected = expected
-
 
 # A draw offer lasts until the opponent answers: the offerer's own move keeps it; anyone else's move declines it, and
 # `draw_declined` says so until the next move (SET reads the row as it was: both see the old draw_offer).
@@ -52,9 +39,9 @@ class MoveWrite:
     """One move: the guarded snapshot, the move log and, when the game ends, the places; then `then`'s statements
     (the ladders, for a game's last move), in the same write and only if the guard let the move through.
 
-    Called with a connection it writes the move and returns its ply (`record` then gives the game after it). A plain
-    move (no places, nothing after it) can also be written `together` with the other plain moves of a group commit:
-    one read of their versions and two statements for all of them (storage/writes.py)."""
+    Its plan writes the move and returns its ply (`record` then gives the game after it). A plain move (no places,
+    nothing after it) can also be written `together` with the other plain moves of a group commit: one read of their
+    versions and two statements for all of them (storage/writes.py)."""
 
     game: GameRecord
     seat: int
@@ -97,9 +84,6 @@ class MoveWrite:
         if self.then is not None:
             yield from self.then()
         return ply
-
-    def __call__(self, conn: sqlite3.Connection) -> int:
-        return run_sqlite(conn, self.plan())
 
     def record(self, ply: int) -> GameRecord:
         """The game as this move, written at `ply`, left it."""
@@ -193,9 +177,6 @@ class UpdateWrite:
         if done.rowcount != 1:
             raise StaleVersionError(self.game.id, self.game.version)
         return self.game.move_count
-
-    def __call__(self, conn: sqlite3.Connection) -> int:
-        return run_sqlite(conn, self.plan())
 
     def record(self, _move_count: int) -> GameRecord:
         return replace(self.game, version=self.game.version + 1, updated_at=self.now, **self.changes)

@@ -1,69 +1,19 @@
-"""Games, seats and move logs in SQLite, as plain dataclasses."""
+"""Games, seats and move logs on either database (`storage.database.Database`), as plain dataclasses."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
-from storage.connection import AnyDatabase, Connection, begin_writing, dialect_of, run
+from storage.database import Connection, Database
 from storage.game_cache import RecordCache
 from storage.game_writes import MoveWrite, UpdateWrite, dumps, move_writer, update_writer
-from storage.game_writes import StaleVersionError as StaleVersionError
+from storage.records import GameNotFoundError, GameRecord, MoveRow, Seat, StaleVersionError
 from storage.sql import Dialect, Done, Plan, Sql, statement
 
 ACTIVE_STATUSES = ("pending", "active")
-
-
-class GameNotFoundError(LookupError):
-    """No game has this id."""
-
-
-@dataclass(frozen=True)
-class Seat:
-    seat: int
-    user_id: int | None  # None for a bot seat
-    bot: str | None = None  # the bot's level, for a bot seat
-    place: int | None = None
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: int
-    kind: str
-    guild_id: int | None
-    channel_id: int
-    message_id: int | None
-    status: str
-    options: dict[str, Any]
-    initial_state: dict[str, Any]
-    state: dict[str, Any]
-    version: int
-    move_count: int
-    draw_offer: int | None
-    turn_timeout: float
-    deadline: float | None
-    remind_at: float | None
-    created_at: float
-    updated_at: float
-    finished_at: float | None
-    seats: tuple[Seat, ...]
-    thread_id: int | None = None
-    draw_declined: int | None = None  # the seat whose draw offer the latest move declined (by playing on)
-
-    def seat_of(self, user_id: int) -> int | None:
-        return next((s.seat for s in self.seats if s.user_id == user_id), None)
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    ply: int
-    seat: int
-    user_id: int | None
-    action: str
-    created_at: float
 
 
 class GameTransaction:
@@ -76,7 +26,7 @@ class GameTransaction:
     the game's lock from the read to the commit). A read once the transaction is open is always from the database.
     """
 
-    def __init__(self, db: AnyDatabase, stack: AsyncExitStack, cache: RecordCache) -> None:
+    def __init__(self, db: Database, stack: AsyncExitStack, cache: RecordCache) -> None:
         self._db = db
         self._stack = stack
         self._cache = cache
@@ -97,7 +47,7 @@ class GameTransaction:
         SQLite's write transaction then begins at once, so no other process can change them in between."""
         if self._conn is not None:
             if read_first:
-                await begin_writing(self._conn)
+                await self._conn.begin_writing()
             return self._conn
         conn: Connection = await self._stack.enter_async_context(self._db.transaction(read_first=read_first))
         self._conn = conn
@@ -110,7 +60,7 @@ class GameTransaction:
             return await _current(self._db, self._cache, game_id)
         # Locked until the commit (PostgreSQL: FOR UPDATE; SQLite's write transaction holds the whole file): what the
         # transaction then writes from this read cannot have been changed by another process in between.
-        record = await run(self._conn, _load(dialect_of(self._conn), game_id, lock=True))
+        record = await self._conn.run(_load(self._conn.dialect, game_id, lock=True))
         if record is None:
             raise GameNotFoundError(game_id)
         self.seen[game_id] = record
@@ -133,8 +83,8 @@ class GameTransaction:
     ) -> GameRecord:
         state_json = dumps(state)
         conn = await self.writer()
-        game_id = await run(conn, _insert_game(kind, guild_id, channel_id, status, dumps(options), state_json,
-                                                turn_timeout, deadline, remind_at, now, seats))
+        game_id = await conn.run(_insert_game(kind, guild_id, channel_id, status, dumps(options), state_json,
+                                              turn_timeout, deadline, remind_at, now, seats))
         return await self.load(game_id)
 
     async def record_move(
@@ -166,7 +116,7 @@ class GameTransaction:
         self._cache.writing(game.id, game.version + 1)  # until the transaction ends (GameStore.transaction)
         self.writing.append((game.id, game.version + 1))
         try:
-            record = unit.record(await run(await self.writer(), unit.plan()))
+            record = unit.record(await (await self.writer()).run(unit.plan()))
         except StaleVersionError:
             self._cache.forget(game.id)  # whatever this transaction becomes, that copy is not current
             raise
@@ -175,7 +125,7 @@ class GameTransaction:
 
 
 class GameStore:
-    def __init__(self, db: AnyDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
         self._cache = RecordCache()
 
@@ -284,7 +234,7 @@ class GameStore:
             return records
 
         async with self._db.reading() as conn:
-            records = await run(conn, read())
+            records = await conn.run(read())
         out = []
         for record in records:
             assert record is not None
@@ -356,15 +306,15 @@ def _insert_game(kind: str, guild_id: int | None, channel_id: int, status: str, 
     return game_id
 
 
-async def _read(db: AnyDatabase, game_id: int) -> GameRecord:
+async def _read(db: Database, game_id: int) -> GameRecord:
     async with db.reading() as conn:
-        record = await run(conn, _load(db.dialect, game_id))
+        record = await conn.run(_load(db.dialect, game_id))
     if record is None:
         raise GameNotFoundError(game_id)
     return record
 
 
-async def _current(db: AnyDatabase, cache: RecordCache, game_id: int) -> GameRecord:
+async def _current(db: Database, cache: RecordCache, game_id: int) -> GameRecord:
     record = cache.get(game_id)
     if record is None:
         record = await _read(db, game_id)

@@ -120,7 +120,8 @@ class IntegrityCheck:
     """SQLite's `PRAGMA quick_check` of a database file on its own read-only connection; `interrupt` stops it.
 
     quick_check reads every page (b-tree structure, records, free list) but skips comparing indexes with their
-    tables; on a database of 100,000 games it takes about half a second (see tests/tools/big_database.py)."""
+    tables: the whole file is read, so the bot runs it in the background after it starts (tests/tools/big_database.py
+    times it on a large file)."""
 
     def __init__(self, path: Path, max_problems: int = 10) -> None:
         self.path = path
@@ -179,10 +180,10 @@ async def check_integrity(path: Path, max_problems: int = 10) -> list[str]:
         raise
 
 
-def integrity_report(path: Path, problems: list[str]) -> str:
+def integrity_report(path: Path | str, problems: list[str]) -> str:
     """One line for the log: what the integrity check found and what to do."""
     shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
-    return f"the database {path.absolute()} is damaged (integrity check: {shown}); {RESTORE_HINT}."
+    return f"the database {Path(path).absolute()} is damaged (integrity check: {shown}); {RESTORE_HINT}."
 
 
 # ----- private files ---------------------------------------------------------------------------------------------

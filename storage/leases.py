@@ -1,4 +1,4 @@
-"""Leases: a piece of work that must be done once although several processes share the database (issue 17).
+"""Leases: a piece of work that must be done once although several processes share the database.
 
 A process claims a key (`bot-turn:<game>`, `owed:<game>:<event>`, `sync-commands`) and keeps it while it works;
 another process finds the key held and leaves the work alone. Each process names itself with a holder id made at its
@@ -10,10 +10,10 @@ every few seconds (a heartbeat, bot/service/heartbeat.py), has run out: the proc
 free within seconds, however long its leases were to run. A holder that never wrote a process lease (a test's service)
 is judged by `expires_at` alone.
 
-Time is the database's clock (storage/sql.py `Dialect.clock`), never a process's own (issue 22): a process whose clock
+Time is the database's clock (storage/sql.py `Dialect.clock`), never a process's own: a process whose clock
 runs a minute ahead would otherwise take every live process for dead and do their work again. Lengths are seconds.
 
-A lease is only as good as its fence (issue 22): a process paused longer than its lease (a long GC, SIGSTOP, a frozen
+A lease is only as good as its fence: a process paused longer than its lease (a long GC, SIGSTOP, a frozen
 VM) wakes up believing it still holds it, while another has taken the work over. So every claim gives the lease a new
 *token*, a number the database never gave before; the holder keeps it, and right before a side effect that must
 happen once it asks the database whether the lease still carries that token (`holds`, one statement; `keeps` inside
@@ -26,7 +26,7 @@ connection, to run inside the caller's transaction (like storage/owed.py).
 
 from __future__ import annotations
 
-from storage.connection import Connection, dialect_of, run
+from storage.database import Connection
 from storage.sql import Dialect, Plan, Sql, statement
 
 SYNC_COMMANDS = "sync-commands"
@@ -86,7 +86,7 @@ def claiming(dialect: Dialect, key: str, holder: str, seconds: float) -> Plan[in
 async def claim(conn: Connection, key: str, holder: str, seconds: float) -> int | None:
     """Hold `key` for `seconds` from now if it is free, expired, a dead process's or already `holder`'s (a renewal):
     its new token; None, changing nothing, while another live holder's lease runs."""
-    return await run(conn, claiming(dialect_of(conn), key, holder, seconds))
+    return await conn.run(claiming(conn.dialect, key, holder, seconds))
 
 
 def holding(dialect: Dialect, key: str, holder: str, token: int) -> Plan[bool]:
@@ -100,15 +100,15 @@ def holding(dialect: Dialect, key: str, holder: str, token: int) -> Plan[bool]:
 async def holds(conn: Connection, key: str, holder: str, token: int) -> bool:
     """The fence: whether `holder` still holds `key` with the token its claim gave (no other process claimed it since,
     and it has not run out, nor has its holder's process). Asked right before a side effect that must happen once."""
-    return await run(conn, holding(dialect_of(conn), key, holder, token))
+    return await conn.run(holding(conn.dialect, key, holder, token))
 
 
 async def keeps(conn: Connection, key: str, holder: str, token: int) -> bool:
     """The fence inside a write transaction (`holds`, written): while that transaction lasts, no other process can
     claim the lease (the row is locked on PostgreSQL; SQLite's write transaction holds the file), so what it commits
     is committed by the holder or not at all."""
-    clock = dialect_of(conn).clock
-    done = await run(conn, statement(
+    clock = conn.dialect.clock
+    done = await conn.run(statement(
         f"UPDATE leases SET token = token WHERE key = ? AND holder = ? AND token = ? AND {_live('leases', clock)}",
         (key, holder, token)))
     return done.rowcount > 0
@@ -116,8 +116,8 @@ async def keeps(conn: Connection, key: str, holder: str, token: int) -> bool:
 
 async def renew(conn: Connection, key: str, holder: str, seconds: float) -> bool:
     """Extend `holder`'s lease to `seconds` from now; False if it is no longer theirs (another process took it)."""
-    clock = dialect_of(conn).clock
-    done = await run(conn, statement(f"UPDATE leases SET expires_at = {clock} + ? WHERE key = ? AND holder = ?",
+    clock = conn.dialect.clock
+    done = await conn.run(statement(f"UPDATE leases SET expires_at = {clock} + ? WHERE key = ? AND holder = ?",
                                       (float(seconds), key, holder)))
     return done.rowcount > 0
 
@@ -125,7 +125,7 @@ async def renew(conn: Connection, key: str, holder: str, seconds: float) -> bool
 async def take(conn: Connection, key: str, holder: str, seconds: float) -> int:
     """Hold `key` whoever held it: for work this transaction has just made (an owed announcement it replaced), which
     a holder of the older work must no longer do (its token is no longer the lease's). Returns the new token."""
-    dialect = dialect_of(conn)
+    dialect = conn.dialect
 
     def plan() -> Plan[int]:
         token, params = yield from new_token(dialect)
@@ -136,31 +136,31 @@ async def take(conn: Connection, key: str, holder: str, seconds: float) -> int:
             (key, holder, float(seconds), *params))
         return int(done.rows[0][0])
 
-    return await run(conn, plan())
+    return await conn.run(plan())
 
 
 async def release(conn: Connection, key: str, holder: str) -> None:
     """The work is done (or given up): the key is free, unless another process holds it by now."""
-    await run(conn, statement("DELETE FROM leases WHERE key = ? AND holder = ?", (key, holder)))
+    await conn.run(statement("DELETE FROM leases WHERE key = ? AND holder = ?", (key, holder)))
 
 
 async def release_all(conn: Connection, holder: str) -> None:
     """A process stopping cleanly lets go of everything it held (an owed announcement it was sending when stopped, a
     bot turn it was thinking on), so that the next start, or another process, takes the work up at once instead of
     after the lease runs out."""
-    await run(conn, statement("DELETE FROM leases WHERE holder = ?", (holder,)))
+    await conn.run(statement("DELETE FROM leases WHERE holder = ?", (holder,)))
 
 
 async def release_expired(conn: Connection, key: str) -> None:
     """Forget a lease that ran out or whose process died, once nothing is left to do under it."""
-    clock = dialect_of(conn).clock
-    await run(conn, statement(f"DELETE FROM leases WHERE key = ? AND NOT ({_live('leases', clock)})", (key,)))
+    clock = conn.dialect.clock
+    await conn.run(statement(f"DELETE FROM leases WHERE key = ? AND NOT ({_live('leases', clock)})", (key,)))
 
 
 async def holder_of(conn: Connection, key: str) -> str | None:
     """Who holds `key` now (None: nobody, a lease that expired, or a dead process's)."""
-    clock = dialect_of(conn).clock
-    done = await run(conn, statement(f"SELECT holder FROM leases l WHERE key = ? AND {_live('l', clock)}", (key,)))
+    clock = conn.dialect.clock
+    done = await conn.run(statement(f"SELECT holder FROM leases l WHERE key = ? AND {_live('l', clock)}", (key,)))
     value = done.value()
     return None if value is None else str(value)
 

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from storage.connection import Connection, dialect_of, run
-from storage.games import StaleVersionError
+from storage.database import Connection
+from storage.records import StaleVersionError
 from storage.sql import Dialect, Plan, Sql
 
 
@@ -60,12 +60,12 @@ async def create_lobby(
     deadline: float,
     now: float,
 ) -> LobbyRecord:
-    return await run(conn, _create(dialect_of(conn), kind, guild_id, channel_id, host_id, max_players,
+    return await conn.run(_create(conn.dialect, kind, guild_id, channel_id, host_id, max_players,
                                    json.dumps(options, sort_keys=True), turn_timeout, deadline, now))
 
 
 async def load_lobby(conn: Connection, lobby_id: int) -> LobbyRecord:
-    return await run(conn, _load(dialect_of(conn), lobby_id))
+    return await conn.run(_load(conn.dialect, lobby_id))
 
 
 async def update_lobby(conn: Connection, lobby: LobbyRecord, **changes: Any) -> LobbyRecord:
@@ -73,12 +73,12 @@ async def update_lobby(conn: Connection, lobby: LobbyRecord, **changes: Any) -> 
     bad = set(changes) - _UPDATABLE
     if bad:
         raise ValueError(f"cannot update {sorted(bad)}")
-    return await run(conn, _update(lobby, changes))
+    return await conn.run(_update(lobby, changes))
 
 
 async def set_members(conn: Connection, lobby: LobbyRecord, members: Sequence[Member]) -> LobbyRecord:
     """Replace the member list (join order = seat order), guarded by the lobby's version."""
-    return await run(conn, _set_members(lobby, members))
+    return await conn.run(_set_members(lobby, members))
 
 
 def _create(dialect: Dialect, kind: str, guild_id: int | None, channel_id: int, host_id: int, max_players: int,

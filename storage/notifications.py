@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from storage.connection import AnyDatabase, Connection, run
+from storage.database import Connection, Database
 from storage.sql import Plan, Sql, statement
 
 
@@ -25,7 +25,7 @@ class TurnPing:
 
 
 class NotificationStore:
-    def __init__(self, db: AnyDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
 
@@ -101,7 +101,7 @@ class HeldPing:
 async def take_held_ping(conn: Connection, game_id: int, now: float) -> HeldPing | None:
     """The game's held notification if it is due at `now`, forgotten (inside the caller's transaction: the timer's,
     which owes it if it still applies)."""
-    done = await run(conn, statement(
+    done = await conn.run(statement(
         "DELETE FROM held_pings WHERE game_id = ? AND due_at <= ? RETURNING user_id, seat, turn, due_at",
         (game_id, now)))
     row = done.one()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.connection import Connection, run
+from storage.database import Connection
 from storage.sql import statement
 
 
@@ -32,7 +32,7 @@ async def owe(
     ply: int | None = None, now: float,
 ) -> None:
     """Record that `event` must be announced for the game; replaces an older one still owed (it no longer applies)."""
-    await run(conn, statement(
+    await conn.run(statement(
         "INSERT INTO owed_announcements (game_id, event, ending, seat, ply, attempts, created_at)"
         " VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (game_id) DO UPDATE SET event = excluded.event,"
         " ending = excluded.ending, seat = excluded.seat, ply = excluded.ply, attempts = 0,"
@@ -43,7 +43,7 @@ async def owe(
 async def owed(conn: Connection, game_id: int | None = None) -> list[OwedAnnouncement]:
     """What is owed (for game `game_id` only, if given), oldest first."""
     which, params = ("", ()) if game_id is None else (" WHERE game_id = ?", (game_id,))
-    done = await run(conn, statement(
+    done = await conn.run(statement(
         f"SELECT {_COLUMNS} FROM owed_announcements{which} ORDER BY created_at, game_id", params))
     return [OwedAnnouncement(int(r[0]), str(r[1]), r[2], r[3], r[4], int(r[5]), float(r[6])) for r in done.rows]
 
@@ -52,14 +52,14 @@ async def settle(conn: Connection, game_id: int, event: str, created_at: float |
     """It was sent (or given up): forget it, unless a newer one replaced it meanwhile (`created_at`: the one read;
     None: the one this process just recorded, under the game's lock)."""
     same, params = _same(created_at)
-    await run(conn, statement(f"DELETE FROM owed_announcements WHERE game_id = ? AND event = ?{same}",
+    await conn.run(statement(f"DELETE FROM owed_announcements WHERE game_id = ? AND event = ?{same}",
                                (game_id, event, *params)))
 
 
 async def count_failure(conn: Connection, game_id: int, event: str, created_at: float | None = None) -> int:
     """One more failed send; returns how many so far (0: it was settled or replaced meanwhile)."""
     same, params = _same(created_at)
-    done = await run(conn, statement(
+    done = await conn.run(statement(
         f"UPDATE owed_announcements SET attempts = attempts + 1 WHERE game_id = ? AND event = ?{same}"
         " RETURNING attempts", (game_id, event, *params)))
     return int(done.value() or 0)

@@ -1,5 +1,5 @@
-"""PostgreSQL behind the same storage as SQLite (issue 17), through asyncpg: for a bot that runs several processes
-over one database. SQLite stays the default; this is chosen with `DATABASE_URL=postgresql://...`.
+"""PostgreSQL behind `storage.database.Database`, through asyncpg: for a bot that runs several processes over one
+database. SQLite stays the default; this is chosen with `DATABASE_URL=postgresql://...`.
 
 - Migrations are storage/migrations/postgresql/NNNN_*.sql, numbered as SQLite's are (0014_baseline folds SQLite's
   0001-0014). Their version lives in the table `schema_version`; they are applied under an advisory lock, so of two
@@ -19,9 +19,10 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
+from storage.database import WriteUnit
 from storage.db import StorageError
 from storage.sql import READ_FIRST, Dialect, Done, Plan, Sql, numbered, returns_rows, run_awaiting
 
@@ -33,16 +34,9 @@ except ImportError:  # pragma: no cover - the SQLite-only install
     asyncpg = None
 
 T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 MIGRATION_LOCK = 7_301_917  # advisory lock keys: any fixed numbers no other program on the server uses
 READ_FIRST_LOCK = 7_301_918
-
-
-class PlannedWrite(Protocol[T_co]):
-    """A write unit that can give its statements as a plan (storage/game_writes.py)."""
-
-    def plan(self) -> Plan[T_co]: ...
 
 
 class PostgresUnavailableError(RuntimeError):
@@ -114,6 +108,10 @@ class PgConnection:
     async def run(self, plan: Plan[T]) -> T:
         return await run_awaiting(self.execute, plan)
 
+    async def begin_writing(self) -> None:
+        """Take the lock every read-first transaction takes (see the module's docstring)."""
+        await self.execute(READ_FIRST)
+
 
 class WholeConnects:
     """The pool's way to open a connection, never cut short (given to asyncpg.create_pool as `connect`).
@@ -151,7 +149,8 @@ def _close_unwanted(connecting: asyncio.Task[Any]) -> None:
 
 
 class PostgresDatabase:
-    """The bot's PostgreSQL database: a pool of connections (each process has its own pool)."""
+    """The bot's PostgreSQL database (`storage.database.Database`): a pool of connections (each process has its own
+    pool)."""
 
     dialect = Dialect.POSTGRESQL
 
@@ -222,7 +221,7 @@ class PostgresDatabase:
         async with self._pool.acquire() as conn, conn.transaction():
             connection = PgConnection(conn)
             if read_first:
-                await connection.execute(READ_FIRST)
+                await connection.begin_writing()
             yield connection
 
     @asynccontextmanager
@@ -231,7 +230,7 @@ class PostgresDatabase:
         async with self._pool.acquire() as conn:
             yield PgConnection(conn)
 
-    async def write(self, unit: PlannedWrite[T]) -> T:
+    async def write(self, unit: WriteUnit[T]) -> T:
         """A write with nothing else in its transaction (a move): SQLite commits those waiting together (group commit,
         storage/writes.py); PostgreSQL writes them side by side, each in its own transaction on its own connection."""
         return await self.run(unit.plan())
@@ -251,6 +250,10 @@ class PostgresDatabase:
         """`plan` in a transaction of its own (a write, or reads that must agree with each other)."""
         async with self.transaction() as conn:
             return await conn.run(plan)
+
+    async def integrity_problems(self) -> None:
+        """None: the server checks its own pages (data checksums, amcheck); the bot has none to read."""
+        return None
 
 
 def is_postgres_url(target: object) -> bool:

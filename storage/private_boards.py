@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from storage.connection import AnyDatabase
+from storage.database import Database
 from storage.leases import new_token
 from storage.sql import READ_FIRST, Plan, Sql, select, statement
 
@@ -55,7 +55,7 @@ class LiveBoard:
 
 
 class PrivateBoardStore:
-    def __init__(self, db: AnyDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
     async def get(self, game_id: int, seat: int) -> PrivateBoard | None:

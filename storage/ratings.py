@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from storage.connection import AnyDatabase, Connection, run
+from storage.database import Connection, Database
 from storage.sql import READ_FIRST, Dialect, Plan, Sql
 
 GLOBAL = 0  # the guild_id of the global ladder
@@ -70,7 +70,7 @@ def set_rated(game_id: int) -> Plan[None]:
 
 async def save_ratings(conn: Connection, rows: Iterable[RatingRow], now: float) -> None:
     """`write_ratings` on its own (tools and tests that fill a ladder)."""
-    await run(conn, write_ratings(rows, now))
+    await conn.run(write_ratings(rows, now))
 
 
 # The ladder order lives in the `ladder` and `ladder_buckets` tables (migration 0012), kept by triggers on `ratings`:
@@ -97,11 +97,11 @@ class LadderPage:
 
 
 class RatingStore:
-    """Ladder queries. Each costs about the same on a ladder of 100,000 players as on one of 10: a few hundred
-    bucket counts and a walk inside one bucket, never every row above a place. Each is one call to the database's
-    read-only connection, so paging a ladder never holds up a move."""
+    """Ladder queries. Each reads a few hundred bucket counts and walks inside one bucket, never every row above a
+    place, so its cost hardly grows with the ladder. Each is one `Database.read` (on SQLite, its read-only
+    connection), so paging a ladder never holds up a move."""
 
-    def __init__(self, db: AnyDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
     async def page(self, kind: str, guild_id: int, page: int, size: int = 10, caller: int | None = None) -> LadderPage:
@@ -205,7 +205,7 @@ class Rival:
     games: int
 
 
-async def favourite_opponent(db: AnyDatabase, kind: str, user_id: int, guild_id: int | None = None) -> Rival | None:
+async def favourite_opponent(db: Database, kind: str, user_id: int, guild_id: int | None = None) -> Rival | None:
     """Over every rated game of the player, or with `guild_id` only over those played on that server."""
     on_server = "" if guild_id is None else " AND g.guild_id = ?"
 
@@ -222,5 +222,5 @@ async def favourite_opponent(db: AnyDatabase, kind: str, user_id: int, guild_id:
     return await db.read(read())
 
 
-async def count_rated(db: AnyDatabase, kind: str, guild_id: int) -> int:
+async def count_rated(db: Database, kind: str, guild_id: int) -> int:
     return await RatingStore(db).count(kind, guild_id)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from storage.connection import AnyDatabase, Connection, run
+from storage.database import Connection, Database
 from storage.sql import READ_FIRST, Plan, Sql
 
 
@@ -27,7 +27,7 @@ class ServerSettingsStore:
     """Every change is one read-modify-write inside one write transaction (begun before the read): two admins
     changing different settings at the same moment, in one process or two, both keep what they changed."""
 
-    def __init__(self, db: AnyDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
     async def get(self, guild_id: int) -> ServerSettings:
@@ -66,7 +66,7 @@ class ServerSettingsStore:
 
 async def settings_in(conn: Connection, guild_id: int) -> ServerSettings:
     """The server's settings, read inside the transaction `conn` has open (a new game's, which they allow or refuse)."""
-    return await run(conn, _load(guild_id))
+    return await conn.run(_load(guild_id))
 
 
 def _load(guild_id: int) -> Plan[ServerSettings]:

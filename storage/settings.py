@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from storage.connection import AnyDatabase
+from storage.database import Database
 from storage.sql import select, statement
 
 
 class BotStateStore:
-    def __init__(self, db: AnyDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
     async def get(self, key: str) -> str | None:

@@ -1,4 +1,4 @@
-"""Statements as data, so that one piece of storage code serves SQLite and PostgreSQL (issue 17).
+"""Statements as data, so that one piece of storage code serves SQLite and PostgreSQL.
 
 A *plan* is a generator that yields `Sql` statements and receives each one's `Done` (its rows and row count), and
 finally returns its value:

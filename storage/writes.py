@@ -3,8 +3,8 @@ to aiosqlite's thread.
 
 Why: a trip to that thread costs tens of microseconds even when it is idle, and a transaction of several
 statements made one trip at a time holds the database (and every other move) for all of those trips. Here a
-write is a plain function of the sqlite3 connection (a "unit"); the units waiting when the database comes free
-run back to back in one call on its thread, between one BEGIN IMMEDIATE and one COMMIT.
+write is a plan (a "unit", storage/database.py `WriteUnit`); the units waiting when the database comes free run back
+to back in one call on its thread, between one BEGIN IMMEDIATE and one COMMIT.
 
 What each caller still gets on its own:
 - its unit runs inside a savepoint, so a unit that raises (a stale version) is undone alone and the others
@@ -30,15 +30,15 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
+from storage.database import WriteUnit
 from storage.health import damaged, is_damage
+from storage.sql import run_sqlite
 
 T = TypeVar("T")
-# Writes per group at most. With many games at once (1,000 in the benchmark) every waiting move would otherwise join
-# one group, the event loop would sit idle while SQLite writes it and the database's thread while the loop prepares
-# the next: two smaller groups let the two overlap (SQLite works without the interpreter lock). Measured: 50 -> 1.07,
-# 100 -> 1.16, 250 -> 1.34, 500 -> 1.36, unbounded -> 1.11 (ours/floor at N = 1,000, medians of 2).
+# Writes per group at most. With many games at once every waiting move would otherwise join one group, the event loop
+# would sit idle while SQLite writes it and the database's thread while the loop prepares the next: smaller groups
+# let the two overlap (SQLite works without the interpreter lock), and too small ones cost a commit each.
 MAX_GROUP = 500
-WriteUnit = Callable[[sqlite3.Connection], T]
 
 
 async def run_sync(conn: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -137,7 +137,7 @@ def _apply_group(conn: sqlite3.Connection, units: list[WriteUnit[Any]]) -> list[
 def _alone(conn: sqlite3.Connection, unit: WriteUnit[Any]) -> tuple[bool, Any]:
     conn.execute("SAVEPOINT unit")
     try:
-        value = unit(conn)
+        value = run_sqlite(conn, unit.plan())
     except Exception as exc:
         conn.execute("ROLLBACK TO unit")
         conn.execute("RELEASE unit")

@@ -68,7 +68,7 @@ from games.engines import replay
 from games.registry import describe
 from games.text import Command, Text
 from storage import GameNotFoundError, GameRecord, GameStore, GameTransaction, StaleVersionError
-from storage.connection import AnyDatabase
+from storage.database import Database
 
 T = TypeVar("T")
 
@@ -79,7 +79,7 @@ DEFAULT_CHALLENGE_TIMEOUT = 15 * 60.0
 class GameService(GameSetup, GameTimers, GameTurns):
     def __init__(
         self,
-        db: AnyDatabase,
+        db: Database,
         *,
         clock: Callable[[], float] = time.time,
         turn_timeout: float = DEFAULT_TURN_TIMEOUT,

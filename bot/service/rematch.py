@@ -19,7 +19,7 @@ from bot.service.results import Result
 from bot.service.starts import message_link
 from games.text import Text
 from storage import GameNotFoundError, GameTransaction
-from storage.connection import Connection
+from storage.database import Connection
 from storage.lobbies import LobbyRecord, load_lobby
 from storage.rematches import MadeRematch, record_rematch, rematch_of
 

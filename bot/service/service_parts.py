@@ -12,12 +12,12 @@ from bot.service.model import Game
 from bot.service.results import Result
 from games import GameState
 from storage import GameRecord, GameStore, GameTransaction
-from storage.connection import AnyDatabase
+from storage.database import Database
 
 
 class ServiceParts:
     store: GameStore
-    db: AnyDatabase
+    db: Database
     clock: Callable[[], float]
     computer_seed: str | None  # pins computer players' choices, for tests only (games.py)
     holder: str  # this process, in the leases it holds (storage/leases.py)

@@ -19,7 +19,7 @@ from bot.service.model import Player, ServiceError
 from games.registry import describe
 from games.text import Command, Text
 from storage.challenges import pending_between
-from storage.connection import Connection
+from storage.database import Connection
 from storage.games import GameTransaction
 from storage.server_settings import ServerSettings, settings_in
 

@@ -7,11 +7,12 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.service import GameService
-from storage.connection import AnyDatabase, open_database
+from storage.connection import open_database
+from storage.database import Database
 
 
 @pytest.fixture
-async def two(database_target: str) -> AsyncIterator[tuple[AnyDatabase, AnyDatabase]]:
+async def two(database_target: str) -> AsyncIterator[tuple[Database, Database]]:
     """Two connections to one database, as two bot processes have (on each database in turn)."""
     first = await open_database(database_target)
     second = await open_database(database_target)

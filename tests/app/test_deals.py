@@ -10,20 +10,21 @@ import pytest
 
 from bot.service import GameService, Player, ServiceError
 from bot.service.deals import DealService
-from storage.connection import AnyDatabase, open_database
+from storage.connection import open_database
+from storage.database import Database
 from storage.deals import DealStore
 
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 
 
 @pytest.fixture
-async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+async def db(database_target: str) -> AsyncIterator[Database]:
     database = await open_database(database_target)
     yield database
     await database.close()
 
 
-def _deals(db: AnyDatabase) -> DealService:
+def _deals(db: Database) -> DealService:
     return DealService(GameService(db), DealStore(db))
 
 
@@ -33,7 +34,7 @@ async def _table(deals: DealService) -> int:
     return game.id
 
 
-async def test_a_defeated_player_and_a_finished_game_take_no_part_in_deals(db: AnyDatabase) -> None:
+async def test_a_defeated_player_and_a_finished_game_take_no_part_in_deals(db: Database) -> None:
     deals = _deals(db)
     game_id = await _table(deals)
     deal = await deals.propose(game_id, ALICE, "Blue and I never capture each other.")
@@ -56,7 +57,7 @@ async def test_a_defeated_player_and_a_finished_game_take_no_part_in_deals(db: A
     assert [(d.number, d.accepted_by) for d in kept] == [(1, (BOB, CAROL))], "nothing changed after the refusals"
 
 
-async def test_deals_only_belong_to_so_long_sucker(db: AnyDatabase) -> None:
+async def test_deals_only_belong_to_so_long_sucker(db: Database) -> None:
     deals = _deals(db)
     game = await deals.games.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)])
     with pytest.raises(ServiceError, match="not a So Long Sucker game"):
@@ -68,7 +69,7 @@ async def test_deals_only_belong_to_so_long_sucker(db: AnyDatabase) -> None:
         await deals.toggle(sucker, 7, ALICE)
 
 
-async def test_two_processes_proposing_at_once_never_share_a_number(two: tuple[AnyDatabase, AnyDatabase]) -> None:
+async def test_two_processes_proposing_at_once_never_share_a_number(two: tuple[Database, Database]) -> None:
     # Two connections to one database, as two bot processes have: each proposal reads the game and the highest number
     # and writes the next one; all of them interleaved must still give 1..n, each once (PostgreSQL's read committed
     # would let two read the same highest number, but for the lock every such read takes).

@@ -19,7 +19,7 @@ from bot.service.games import BOT_TURN_LEASE
 from bot.service.heartbeat import Heartbeat
 from bot.service.lobbies import LobbyService
 from bot.service.timers import Fence, TimerLoop
-from storage.connection import AnyDatabase
+from storage.database import Database
 from storage.leases import beat, bot_turn_key, holder_of, owed_key
 
 ALICE, BOB = 101, 202
@@ -41,7 +41,7 @@ def _clock(offset: list[float], ahead: float = 0.0) -> Callable[[], float]:
 
 
 async def test_a_process_whose_clock_runs_a_minute_ahead_takes_no_live_process_for_dead(
-    two: tuple[AnyDatabase, AnyDatabase],
+    two: tuple[Database, Database],
 ) -> None:
     offset = [0.0]
     here = GameService(two[0], clock=_clock(offset), turn_timeout=1000.0)
@@ -76,7 +76,7 @@ async def test_a_process_whose_clock_runs_a_minute_ahead_takes_no_live_process_f
 
 
 async def test_a_bot_move_of_a_driver_that_lost_its_lease_meanwhile_is_not_committed(
-    two: tuple[AnyDatabase, AnyDatabase],
+    two: tuple[Database, Database],
 ) -> None:
     """A's bot thinks; before its move is committed (a click in A holds the game), A's heartbeat lapses and B takes
     the turn over. A's move is dropped, though the game is as A read it (the version guard alone let it land), and

@@ -18,8 +18,8 @@ from bot.service.bot_turns import BotTurns
 from bot.service.games import BOT_TURN_LEASE
 from bot.service.lobbies import LobbyService
 from bot.service.timers import TAKEOVER_EVERY, Fence, TimerLoop
-from storage import Database
-from storage.connection import AnyDatabase
+from storage.database import Database
+from storage.db import SqliteDatabase
 from storage.leases import beat, bot_turn_key, bot_turns_to_take, claim, holder_of
 from storage.lobbies import LobbyRecord
 from storage.sql import Dialect
@@ -48,7 +48,7 @@ def _trouble(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 async def test_two_timer_loops_on_one_due_timer_announce_it_once(
-    two: tuple[AnyDatabase, AnyDatabase], caplog: pytest.LogCaptureFixture
+    two: tuple[Database, Database], caplog: pytest.LogCaptureFixture
 ) -> None:
     """The second process starts (and looks at what is owed) while the first is sending the reminder it fired."""
     clock = Clock()
@@ -80,7 +80,7 @@ async def test_two_timer_loops_on_one_due_timer_announce_it_once(
 
 
 async def test_both_loops_firing_together_apply_and_announce_once(
-    two: tuple[AnyDatabase, AnyDatabase], caplog: pytest.LogCaptureFixture
+    two: tuple[Database, Database], caplog: pytest.LogCaptureFixture
 ) -> None:
     clock = Clock()
     here, there = (GameService(db, clock=clock, turn_timeout=100.0) for db in two)
@@ -103,7 +103,7 @@ async def test_both_loops_firing_together_apply_and_announce_once(
 
 
 async def test_an_owed_announcement_of_a_dead_process_is_sent_once_its_claim_ran_out(
-    two: tuple[AnyDatabase, AnyDatabase],
+    two: tuple[Database, Database],
 ) -> None:
     clock = Clock()
     dead = GameService(two[0], clock=clock, turn_timeout=1000.0, holder="dead")
@@ -139,7 +139,7 @@ async def _bot_first(service: GameService) -> int:
     return game.id
 
 
-async def test_a_live_bot_turn_lease_is_respected(two: tuple[AnyDatabase, AnyDatabase]) -> None:
+async def test_a_live_bot_turn_lease_is_respected(two: tuple[Database, Database]) -> None:
     clock = Clock()
     here, there = GameService(two[0], clock=clock), GameService(two[1], clock=clock)
     game_id = await _bot_first(here)
@@ -155,7 +155,7 @@ async def test_a_live_bot_turn_lease_is_respected(two: tuple[AnyDatabase, AnyDat
     assert moved is not None and moved.game.move_count == 1
 
 
-async def test_two_processes_driving_one_bot_turn_think_once(two: tuple[AnyDatabase, AnyDatabase]) -> None:
+async def test_two_processes_driving_one_bot_turn_think_once(two: tuple[Database, Database]) -> None:
     clock = Clock()
     here, there = GameService(two[0], clock=clock), GameService(two[1], clock=clock)
     game_id = await _bot_first(here)
@@ -164,7 +164,7 @@ async def test_two_processes_driving_one_bot_turn_think_once(two: tuple[AnyDatab
     assert (await here.load(game_id)).record.move_count == 1
 
 
-async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[AnyDatabase, AnyDatabase]) -> None:
+async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[Database, Database]) -> None:
     clock = Clock()
     setup = GameService(two[0], clock=clock)
     game_id = await _bot_first(setup)
@@ -193,7 +193,7 @@ async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[AnyDat
 async def test_looking_for_bot_turns_to_take_reads_only_what_it_must(tmp_path: Path) -> None:
     """The periodic look is one query over an index of the games without a deadline, plus the bot-turn leases (by
     their keys: a range of the primary key) and each holder's process lease (by key)."""
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await SqliteDatabase.open(tmp_path / "bot.sqlite3")
     try:
         statement = next(bot_turns_to_take(Dialect.SQLITE))
 

@@ -16,7 +16,7 @@ from bot.service.lobbies import LobbyService
 from bot.service.rematch import Rematch
 from bot.service.results import Result
 from bot.service.timers import Fence, TimerLoop
-from storage.connection import AnyDatabase
+from storage.database import Database
 from storage.lobbies import LobbyRecord
 from tests.support.clock import Clock
 from tests.support.races import Interloper
@@ -30,12 +30,12 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(two: tuple[AnyDatabase, AnyDatabase], clock: Clock) -> GameService:
+def service(two: tuple[Database, Database], clock: Clock) -> GameService:
     return GameService(two[0], clock=clock, turn_timeout=100.0, challenge_timeout=50.0)
 
 
 @pytest.fixture
-def interloper(two: tuple[AnyDatabase, AnyDatabase], monkeypatch: pytest.MonkeyPatch) -> Interloper:
+def interloper(two: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch) -> Interloper:
     return Interloper(two[1], monkeypatch)
 
 
@@ -74,7 +74,7 @@ async def test_a_players_write_that_loses_the_race_is_refused_as_stale(
 
 
 async def test_two_processes_accepting_at_once_start_the_game_once(
-    two: tuple[AnyDatabase, AnyDatabase], service: GameService, clock: Clock
+    two: tuple[Database, Database], service: GameService, clock: Clock
 ) -> None:
     there = GameService(two[1], clock=clock, turn_timeout=100.0)
     game_id = await _challenge(service)
@@ -128,7 +128,7 @@ async def test_timers_fire_despite_another_process_and_log_no_error(
 
 
 async def test_a_rematch_lobby_keeps_its_computer_seats_when_someone_joins_at_once(
-    two: tuple[AnyDatabase, AnyDatabase], service: GameService, monkeypatch: pytest.MonkeyPatch
+    two: tuple[Database, Database], service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lobbies = LobbyService(service)
     elsewhere = LobbyService(GameService(two[1]))

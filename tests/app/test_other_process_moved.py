@@ -5,7 +5,7 @@ This process's copy of the game is older: the action is judged on the game read 
 from __future__ import annotations
 
 from bot.service import GameService, Player, ServiceError
-from storage.connection import AnyDatabase
+from storage.database import Database
 
 ALICE, BOB = 11, 22
 
@@ -17,7 +17,7 @@ async def _game_both_know(here: GameService, there: GameService) -> int:
     return game.id
 
 
-async def test_a_move_typed_after_the_other_process_moved_is_applied(two: tuple[AnyDatabase, AnyDatabase]) -> None:
+async def test_a_move_typed_after_the_other_process_moved_is_applied(two: tuple[Database, Database]) -> None:
     here, there = GameService(two[0]), GameService(two[1])
     game_id = await _game_both_know(here, there)
     await there.act(game_id, ALICE, "AC")  # alice's move, made by the other process: bob to move
@@ -27,7 +27,7 @@ async def test_a_move_typed_after_the_other_process_moved_is_applied(two: tuple[
 
 
 async def test_a_click_on_the_new_position_is_applied_and_one_on_the_old_one_refused(
-    two: tuple[AnyDatabase, AnyDatabase]
+    two: tuple[Database, Database]
 ) -> None:
     here, there = GameService(two[0]), GameService(two[1])
     game_id = await _game_both_know(here, there)

@@ -8,7 +8,8 @@ import pytest
 
 from bot.service import GameService, Player
 from bot.service.ratings import PROVISIONAL_GAMES, display_rating, is_provisional, rate
-from storage.connection import AnyDatabase, open_database
+from storage.connection import open_database
+from storage.database import Database
 from storage.ratings import GLOBAL, RatingRow, RatingStore
 from storage.sql import select
 
@@ -17,7 +18,7 @@ GUILD = 5
 
 
 @pytest.fixture
-async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+async def db(database_target: str) -> AsyncIterator[Database]:
     database = await open_database(database_target)
     yield database
     await database.close()
@@ -28,7 +29,7 @@ async def _chopsticks(service: GameService, players: list[Player]) -> int:
     return game.id
 
 
-async def test_a_two_player_result_moves_both_ladders_once(db: AnyDatabase) -> None:
+async def test_a_two_player_result_moves_both_ladders_once(db: Database) -> None:
     service, ratings = GameService(db), RatingStore(db)
     game_id = await _chopsticks(service, [Player(ALICE), Player(BOB)])
     await service.act(game_id, ALICE, "AC")
@@ -44,7 +45,7 @@ async def test_a_two_player_result_moves_both_ladders_once(db: AnyDatabase) -> N
     assert await db.query(select("SELECT rated FROM games WHERE id = ?", (game_id,))) == [(1,)]
 
 
-async def test_draws_bots_and_abandoned_games(db: AnyDatabase) -> None:
+async def test_draws_bots_and_abandoned_games(db: Database) -> None:
     service, ratings = GameService(db), RatingStore(db)
     drawn = await _chopsticks(service, [Player(ALICE), Player(BOB)])
     await service.act(drawn, ALICE, "AC")
@@ -79,7 +80,7 @@ def test_displayed_rating_and_provisional_mark() -> None:
     assert display_rating(veteran) == 1000 + 40 * 24 and not is_provisional(veteran)
 
 
-async def _ladder_rows(db: AnyDatabase, kind: str) -> list[tuple[object, ...]]:
+async def _ladder_rows(db: Database, kind: str) -> list[tuple[object, ...]]:
     return list(await db.query(select("SELECT guild_id, user_id, games FROM ratings WHERE kind = ?", (kind,))))
 
 
@@ -95,7 +96,7 @@ async def _generals_in_play(service: GameService, first: int) -> tuple[int, int,
     return game.id, mover, other
 
 
-async def test_generals_is_rated_only_once_play_began_with_a_move(db: AnyDatabase) -> None:
+async def test_generals_is_rated_only_once_play_began_with_a_move(db: Database) -> None:
     """Issue 22, bug 8: six setup steps, then the first mover resigns: no move of play, so no rating moves."""
     service = GameService(db)
     game_id, mover, _other = await _generals_in_play(service, first=0)
@@ -114,7 +115,7 @@ async def test_generals_is_rated_only_once_play_began_with_a_move(db: AnyDatabas
         [(GUILD, ALICE, 1), (GUILD, BOB, 1), (GLOBAL, ALICE, 1), (GLOBAL, BOB, 1)])
 
 
-async def test_tables_given_up_before_the_first_move_are_not_rated(db: AnyDatabase) -> None:
+async def test_tables_given_up_before_the_first_move_are_not_rated(db: Database) -> None:
     """Chopsticks for three and So Long Sucker: two players resign before anyone moved; the third wins, unrated
     (the first resignation was an action, but no move of play)."""
     service = GameService(db)

@@ -11,14 +11,15 @@ import pytest
 from bot.service import GameService, Player, ServiceError, StaleStateError, TimerEvent
 from bot.service.games import Game
 from games import EndReason, replay
-from storage.connection import AnyDatabase, open_database
+from storage.connection import open_database
+from storage.database import Database
 from tests.support.clock import Clock
 
 ALICE, BOB, CAROL = 101, 202, 303
 
 
 @pytest.fixture
-async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+async def db(database_target: str) -> AsyncIterator[Database]:
     database = await open_database(database_target)
     yield database
     await database.close()
@@ -30,7 +31,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(db: AnyDatabase, clock: Clock) -> GameService:
+def service(db: Database, clock: Clock) -> GameService:
     return GameService(db, clock=clock, turn_timeout=100.0, challenge_timeout=50.0)
 
 

@@ -19,10 +19,10 @@ import bot.service.ratings
 import storage.ratings
 from bot.service import GameService, Player, ServiceError
 from bot.service.lobbies import LobbyService
-from storage.connection import AnyDatabase, open_database
-from storage.postgres import is_postgres_url
+from storage.connection import open_database
+from storage.database import Database
 from storage.ratings import GLOBAL, RatingRow, RatingStore
-from storage.sql import Plan, Sql
+from storage.sql import Dialect, Plan, Sql
 from tests.support import rating_worker
 from tests.support.world import stored_rows
 
@@ -40,7 +40,7 @@ async def _played(service: GameService, opponent: int) -> int:
 
 
 async def test_a_rating_update_from_another_process_between_read_and_write_is_kept(
-    two: tuple[AnyDatabase, AnyDatabase], database_target: str, monkeypatch: pytest.MonkeyPatch
+    two: tuple[Database, Database], database_target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     here, there = GameService(two[0]), GameService(two[1])
     first, second = await _played(here, BOB), await _played(there, CAROL)
@@ -55,7 +55,7 @@ async def test_a_rating_update_from_another_process_between_read_and_write_is_ke
         rows = yield from read(kind, guild_id, users)
         if not other:
             other.append(asyncio.run_coroutine_threadsafe(there.resign(second, CAROL), loop))
-            if is_postgres_url(database_target):
+            if two[1].dialect is Dialect.POSTGRESQL:
                 yield Sql("SELECT pg_sleep(0.5)")  # this plan awaits its statements: the other process runs meanwhile
             else:
                 time.sleep(0.5)  # on the database thread, while the event loop runs the other process
@@ -97,7 +97,7 @@ async def _games_counted(target: str) -> dict[tuple[int, int], int]:
     return {(int(r[0]), int(r[1])): int(r[2]) for r in rows}
 
 
-async def test_lobby_joins_from_two_processes_at_once_all_get_in(two: tuple[AnyDatabase, AnyDatabase]) -> None:
+async def test_lobby_joins_from_two_processes_at_once_all_get_in(two: tuple[Database, Database]) -> None:
     here, there = LobbyService(GameService(two[0])), LobbyService(GameService(two[1]))
     lobby = await here.open("sucker", guild_id=GUILD, channel_id=1, host_id=ALICE, max_players=6, options={})
     joined = await asyncio.gather(*((here, there)[i % 2].join(lobby.id, user) for i, user in

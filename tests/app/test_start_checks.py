@@ -11,7 +11,8 @@ import pytest
 from bot.service import GameService, Player, ServiceError
 from bot.service.lobbies import LobbyService
 from bot.service.starts import PACE_SWEEP, START_BURST, START_EVERY, StartPace
-from storage.connection import AnyDatabase, open_database
+from storage.connection import open_database
+from storage.database import Database
 from storage.server_settings import ServerSettingsStore
 from storage.sql import select
 from tests.support.clock import Clock
@@ -46,13 +47,13 @@ async def test_a_game_made_by_the_service_itself_meets_the_servers_settings(data
         await db.close()
 
 
-async def _pending(db: AnyDatabase) -> int:
+async def _pending(db: Database) -> int:
     [(count,)] = await db.query(select("SELECT count(*) FROM games WHERE status = 'pending'", ()))
     return int(count)
 
 
 async def test_challenges_sent_at_the_same_moment_leave_one_waiting(
-    two: tuple[AnyDatabase, AnyDatabase]
+    two: tuple[Database, Database]
 ) -> None:
     """Ten challenges from Alice to Bob and ten back, at once, through two processes' connections: one waits."""
     services = [GameService(db, clock=Clock(1_000.0)) for db in two]

@@ -12,14 +12,15 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.service.games import STALE_MESSAGE, GameService
-from storage.connection import AnyDatabase, open_database
+from storage.connection import open_database
+from storage.database import Database
 from tests.support.fakediscord import FakeMessage
 from tests.support.races import Interloper
 from tests.support.world import TabletopRunner, World
 
 
 @pytest.fixture
-async def other_process(bots: TabletopRunner) -> AsyncIterator[AnyDatabase]:
+async def other_process(bots: TabletopRunner) -> AsyncIterator[Database]:
     db = await open_database(bots.target)  # the bot's own database, whichever it is
     yield db
     await db.close()
@@ -42,7 +43,7 @@ def _button(board: FakeMessage, label: str) -> str:
 
 
 async def test_accept_and_draw_offer_that_lose_a_race_ask_to_look_again(
-    world: World, bots: TabletopRunner, other_process: AnyDatabase, monkeypatch: pytest.MonkeyPatch,
+    world: World, bots: TabletopRunner, other_process: Database, monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     interloper = Interloper(other_process, monkeypatch)
@@ -68,7 +69,7 @@ async def test_accept_and_draw_offer_that_lose_a_race_ask_to_look_again(
 
 
 async def test_the_boards_message_is_stored_even_when_another_process_writes_the_game(
-    world: World, bots: TabletopRunner, other_process: AnyDatabase, monkeypatch: pytest.MonkeyPatch,
+    world: World, bots: TabletopRunner, other_process: Database, monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     interloper = Interloper(other_process, monkeypatch)

@@ -23,7 +23,7 @@ class GameReads:
         self.count = 0
         real = storage.games._load
 
-        def counted(dialect: Dialect, game_id: int, lock: bool = False) -> Plan[storage.games.GameRecord | None]:
+        def counted(dialect: Dialect, game_id: int, lock: bool = False) -> Plan[storage.GameRecord | None]:
             self.count += 1
             return real(dialect, game_id, lock)
 

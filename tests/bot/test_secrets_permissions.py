@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from storage.connection import open_database
-from storage.postgres import is_postgres_url
-from storage.sql import select
+from storage.sql import Dialect, select
 from tests.support.boards import player_to_move
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.interactions import APPLICATION_COMMAND
@@ -29,10 +28,10 @@ MODERATOR = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 13) | (1 << 28) | (1 << 40)
 
 async def rows(target: str | Path) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table: what must not change when a request is refused."""
-    tables_sql = ("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
-                  "AND table_type = 'BASE TABLE'" if is_postgres_url(target)
-                  else "SELECT name FROM sqlite_master WHERE type = 'table'")
     db = await open_database(target)
+    tables_sql = ("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+                  "AND table_type = 'BASE TABLE'" if db.dialect is Dialect.POSTGRESQL
+                  else "SELECT name FROM sqlite_master WHERE type = 'table'")
     try:
         tables = [str(r[0]) for r in await db.query(select(tables_sql, ()))]
         found = {t: sorted(await db.query(select(f'SELECT * FROM "{t}"', ())), key=repr) for t in tables}

@@ -16,8 +16,8 @@ import pytest
 from bot.archive import main
 from bot.service import GameService, Player, ServiceError
 from games import replay
-from storage import Database
 from storage.archive import ARCHIVED_AT, ArchiveError, archive, bring_back, moved_tables
+from storage.db import SqliteDatabase
 from storage.ratings import GLOBAL, RatingStore, count_rated, favourite_opponent
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
@@ -64,7 +64,7 @@ async def _play(service: GameService, game_id: int, users: list[int], rng: rando
 async def _league(path: Path, clock: list[float]) -> tuple[list[int], list[int], list[int]]:
     """Old rated games (finished, by moves and by resignation), a declined challenge, a Sucker game with
     deals, and games still being played; returns (old over games, recent finished games, active games)."""
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     service = GameService(db, clock=lambda: clock[0])
     rng = random.Random(7)
     users = [101, 102, 103, 104]
@@ -85,10 +85,10 @@ async def _league(path: Path, clock: list[float]) -> tuple[list[int], list[int],
         sucker = await service.create("sucker", guild_id=1, channel_id=12,
                                       players=[Player(101), Player(102), Player(103)])
         async with db.transaction() as conn:
-            await conn.execute("INSERT INTO deals (game_id, number, author_id, text, created_at)"
-                               " VALUES (?, 1, 101, ?, ?)", (sucker.id, "I never attack you", clock[0]))
-            await conn.execute("INSERT INTO deal_acceptances (game_id, number, user_id, created_at)"
-                               " VALUES (?, 1, 102, ?)", (sucker.id, clock[0]))
+            await conn.raw.execute("INSERT INTO deals (game_id, number, author_id, text, created_at)"
+                                   " VALUES (?, 1, 101, ?, ?)", (sucker.id, "I never attack you", clock[0]))
+            await conn.raw.execute("INSERT INTO deal_acceptances (game_id, number, user_id, created_at)"
+                                   " VALUES (?, 1, 102, ?)", (sucker.id, clock[0]))
         await _play(service, sucker.id, [101, 102, 103], rng, 5)
         for seat_user in (101, 102):
             await service.resign(sucker.id, seat_user)
@@ -114,7 +114,7 @@ async def _league(path: Path, clock: list[float]) -> tuple[list[int], list[int],
 
 async def _what_stats_read(path: Path) -> dict[str, Any]:
     """Everything /stats, /history and /leaderboard read, in the form they show it."""
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         service, ratings = GameService(db), RatingStore(db)
         out: dict[str, Any] = {}
@@ -170,7 +170,7 @@ async def test_archiving_keeps_stats_and_active_games_and_loses_nothing(tmp_path
         assert replay(kind, json.loads(initial), moves).to_dict() == json.loads(state)
 
     # In the bot, an archived game says so; the others load as before.
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         service = GameService(db)
         with pytest.raises(ServiceError, match="was archived"):
@@ -198,7 +198,7 @@ async def test_archiving_keeps_stats_and_active_games_and_loses_nothing(tmp_path
 
 async def test_archiving_while_the_bot_writes(tmp_path: Path) -> None:
     path, store = tmp_path / "bot.sqlite3", tmp_path / "archive.sqlite3"
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     service = GameService(db, clock=lambda: time.time() - 10 * DAY)
     finished = []
     for i in range(60):
@@ -232,7 +232,7 @@ def test_the_tables_that_move_and_a_foreign_archive(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
 
     async def make() -> None:
-        db = await Database.open(path)
+        db = await SqliteDatabase.open(path)
         service = GameService(db, clock=lambda: 1000.0)
         game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(1), Player(2)],
                                     options={"first": 0})
@@ -269,7 +269,7 @@ def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     path = tmp_path / "bot.sqlite3"
 
     async def make() -> None:
-        db = await Database.open(path)
+        db = await SqliteDatabase.open(path)
         service = GameService(db, clock=lambda: time.time() - 90 * DAY)
         game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(1), Player(2)],
                                     options={"first": 0})

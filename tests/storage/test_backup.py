@@ -10,13 +10,13 @@ import pytest
 
 from bot.backup import main
 from bot.service import GameService, Player
-from storage import Database
 from storage.backup import BackupError, restore, save
+from storage.db import SqliteDatabase
 
 
 async def test_a_backup_taken_during_play_is_consistent_and_restores(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     service = GameService(db)
     game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(1), Player(2)],
                                 options={"first": 0})

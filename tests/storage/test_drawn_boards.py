@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.service import GameService, Player
-from storage.connection import AnyDatabase, open_database
+from storage.connection import open_database
+from storage.database import Database
 from storage.drawn_boards import DrawnBoard, DrawnBoardStore
 from storage.private_boards import LiveBoard, PrivateBoardStore
 from storage.sql import select
@@ -20,7 +21,7 @@ PRIVATE = ("generals",)
 
 
 @pytest.fixture
-async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+async def db(database_target: str) -> AsyncIterator[Database]:
     database = await open_database(database_target)
     yield database
     await database.close()
@@ -34,7 +35,7 @@ async def _game(service: GameService, kind: str = "chopsticks", message_id: int 
     return result.id, result.game.version
 
 
-async def test_only_games_with_a_board_behind_their_version_are_stale(db: AnyDatabase) -> None:
+async def test_only_games_with_a_board_behind_their_version_are_stale(db: Database) -> None:
     service, store = GameService(db), DrawnBoardStore(db)
     current, version = await _game(service)
     behind, behind_version = await _game(service)
@@ -55,7 +56,7 @@ async def test_only_games_with_a_board_behind_their_version_are_stale(db: AnyDat
     assert current not in await store.stale_games(LATER, 0.0, PRIVATE)
 
 
-async def test_private_boards_count_and_undelivered_ones_make_a_game_stale(db: AnyDatabase) -> None:
+async def test_private_boards_count_and_undelivered_ones_make_a_game_stale(db: Database) -> None:
     service, store, private = GameService(db), DrawnBoardStore(db), PrivateBoardStore(db)
     game, version = await _game(service, "generals")
     channel = DrawnBoard(500 + game, game, version, "c")
@@ -76,7 +77,7 @@ async def test_private_boards_count_and_undelivered_ones_make_a_game_stale(db: A
     assert await store.stale_games(LATER, 0.0, ()) == []
 
 
-async def test_records_never_go_back_and_games_over_leave_no_rows(db: AnyDatabase) -> None:
+async def test_records_never_go_back_and_games_over_leave_no_rows(db: Database) -> None:
     service, store = GameService(db), DrawnBoardStore(db)
     game, version = await _game(service)
     await store.save([DrawnBoard(1, game, version + 2, "new")])
@@ -95,7 +96,7 @@ async def test_records_never_go_back_and_games_over_leave_no_rows(db: AnyDatabas
     assert await db.query(select("SELECT count(*) FROM drawn_boards")) == [(0,)]
 
 
-async def test_a_drawing_recorded_behind_a_newer_one_or_its_game_says_so(db: AnyDatabase) -> None:
+async def test_a_drawing_recorded_behind_a_newer_one_or_its_game_says_so(db: Database) -> None:
     """Two processes: what a drawing records tells whether an older position may have landed last (issue 17)."""
     service, store = GameService(db), DrawnBoardStore(db)
     game, version = await _game(service)
@@ -111,7 +112,7 @@ async def test_a_drawing_recorded_behind_a_newer_one_or_its_game_says_so(db: Any
     assert await store.save([DrawnBoard(2, game, version, "behind its game")]) == {game}
 
 
-async def test_a_dm_board_is_claimed_by_one_sender(db: AnyDatabase) -> None:
+async def test_a_dm_board_is_claimed_by_one_sender(db: Database) -> None:
     service, private, store = GameService(db), PrivateBoardStore(db), DrawnBoardStore(db)
     game, version = await _game(service, "generals")
     await private.set(game, 1, 78, 701, 1.0)  # seat 1's DM, and both boards, show the game as it is

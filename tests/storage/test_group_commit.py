@@ -14,14 +14,15 @@ from typing import Any
 
 import pytest
 
-from storage import Database, GameRecord, GameStore, Seat, StaleVersionError
+from storage import GameRecord, GameStore, Seat, StaleVersionError
+from storage.db import SqliteDatabase
 from storage.game_cache import RecordCache
 from storage.sql import Plan, Sql
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+async def db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
+    database = await SqliteDatabase.open(tmp_path / "bot.sqlite3")
     yield database
     await database.close()
 
@@ -56,7 +57,7 @@ def _log(path: Path) -> list[tuple[int, int, str]]:
         conn.close()
 
 
-async def test_moves_waiting_together_commit_in_one_group_and_a_stale_one_fails_alone(db: Database) -> None:
+async def test_moves_waiting_together_commit_in_one_group_and_a_stale_one_fails_alone(db: SqliteDatabase) -> None:
     store = GameStore(db)
     games = await _games(store, 30)
     stale = games[7]
@@ -72,7 +73,7 @@ async def test_moves_waiting_together_commit_in_one_group_and_a_stale_one_fails_
     assert _log(db.path) == sorted((g.id, 1, "m1") for i, g in enumerate(games) if i != 7)
 
 
-async def test_the_record_written_is_the_row_stored_floats_and_all(db: Database) -> None:
+async def test_the_record_written_is_the_row_stored_floats_and_all(db: SqliteDatabase) -> None:
     store = GameStore(db)
     games = await _games(store, 5)
     written = await asyncio.gather(*(_move(store, g, 3) for g in games))  # a group: written by one statement
@@ -80,7 +81,7 @@ async def test_the_record_written_is_the_row_stored_floats_and_all(db: Database)
         assert await GameStore(db).get(before.id) == after  # another store, so a read of the file
 
 
-async def test_two_moves_of_one_game_in_a_group_the_second_meets_the_first(db: Database) -> None:
+async def test_two_moves_of_one_game_in_a_group_the_second_meets_the_first(db: SqliteDatabase) -> None:
     store = GameStore(db)
     game, other = await _games(store, 2)
     results: list[object] = await asyncio.gather(_move(store, game, 1), _move(store, game, 2),
@@ -92,7 +93,7 @@ async def test_two_moves_of_one_game_in_a_group_the_second_meets_the_first(db: D
     assert _log(db.path) == [(game.id, 1, "m1"), (other.id, 1, "m1")]
 
 
-async def test_a_game_that_ends_writes_its_places_and_what_follows_in_the_same_group(db: Database) -> None:
+async def test_a_game_that_ends_writes_its_places_and_what_follows_in_the_same_group(db: SqliteDatabase) -> None:
     store = GameStore(db)
     games = await _games(store, 3)
     seen: list[int] = []
@@ -109,7 +110,7 @@ async def test_a_game_that_ends_writes_its_places_and_what_follows_in_the_same_g
     assert all(o.move_count == 1 for o in others)
 
 
-async def test_nothing_is_answered_before_it_is_committed(db: Database) -> None:
+async def test_nothing_is_answered_before_it_is_committed(db: SqliteDatabase) -> None:
     store = GameStore(db)
     games = await _games(store, 20)
     seen_when_answered: list[tuple[int, int, str] | None] = []
@@ -122,14 +123,15 @@ async def test_nothing_is_answered_before_it_is_committed(db: Database) -> None:
     assert seen_when_answered == [(1, 1, '{"n":1}')] * 20
 
 
-async def test_a_group_that_cannot_commit_fails_every_write_in_it_and_leaves_nothing(db: Database) -> None:
+async def test_a_group_that_cannot_commit_fails_every_write_in_it_and_leaves_nothing(db: SqliteDatabase) -> None:
     store = GameStore(db)
     games = await _games(store, 6)
 
-    def breaks_the_transaction(conn: sqlite3.Connection) -> None:
-        conn.execute("ROLLBACK")  # the group's transaction is gone: its savepoint cannot even be released
+    class BreaksTheTransaction:
+        def plan(self) -> Plan[None]:
+            yield Sql("ROLLBACK")  # the group's transaction is gone: its savepoint cannot even be released
 
-    results = await asyncio.gather(*(_move(store, g, 1) for g in games[:5]), db.write(breaks_the_transaction),
+    results = await asyncio.gather(*(_move(store, g, 1) for g in games[:5]), db.write(BreaksTheTransaction()),
                                    return_exceptions=True)
     assert all(isinstance(r, sqlite3.OperationalError) for r in results), results
     assert all(row[:2] == (0, 0) for row in _stored(db.path).values()) and _log(db.path) == []
@@ -137,7 +139,9 @@ async def test_a_group_that_cannot_commit_fails_every_write_in_it_and_leaves_not
     assert all(r.version == 1 for r in retried)
 
 
-async def test_a_plain_move_that_fails_in_the_shared_statements_is_tried_alone(db: Database, tmp_path: Path) -> None:
+async def test_a_plain_move_that_fails_in_the_shared_statements_is_tried_alone(
+    db: SqliteDatabase, tmp_path: Path
+) -> None:
     """If the statements shared by a group's plain moves fail (here one move's log row already exists), the group's
     moves are written one by one instead: only the one at fault fails."""
     store = GameStore(db)
@@ -153,7 +157,7 @@ async def test_a_plain_move_that_fails_in_the_shared_statements_is_tried_alone(d
     assert _stored(db.path)[games[2].id][:2] == (0, 0)
 
 
-async def test_reads_get_their_turn_between_groups(db: Database) -> None:
+async def test_reads_get_their_turn_between_groups(db: SqliteDatabase) -> None:
     store = GameStore(db)
     games = await _games(store, 50)
     done: list[str] = []
@@ -172,7 +176,7 @@ async def test_reads_get_their_turn_between_groups(db: Database) -> None:
     assert done.index("read") <= 100, "the read waited for a group or two, not for every write after it"
 
 
-async def test_a_write_from_inside_a_transaction_is_refused_instead_of_waiting_forever(db: Database) -> None:
+async def test_a_write_from_inside_a_transaction_is_refused_instead_of_waiting_forever(db: SqliteDatabase) -> None:
     store = GameStore(db)
     (game,) = await _games(store, 1)
     with pytest.raises(RuntimeError, match="wait forever"):
@@ -201,7 +205,7 @@ def test_the_cache_keeps_the_newest_version_of_games_being_played_only() -> None
     assert cache.get(5) is None and len(cache) == 2, "the least recently used goes first"
 
 
-async def test_a_rolled_back_write_is_not_kept_in_memory(db: Database) -> None:
+async def test_a_rolled_back_write_is_not_kept_in_memory(db: SqliteDatabase) -> None:
     store = GameStore(db)
     (game,) = await _games(store, 1)
     with pytest.raises(ValueError, match="on purpose"):
@@ -212,7 +216,7 @@ async def test_a_rolled_back_write_is_not_kept_in_memory(db: Database) -> None:
     assert (await store.current(game.id)).version == 0
 
 
-async def test_a_version_being_committed_counts_as_this_process_own(db: Database) -> None:
+async def test_a_version_being_committed_counts_as_this_process_own(db: SqliteDatabase) -> None:
     """While a move of this process is being committed, the version it writes is already known here (a drawing in
     that moment must not take it for another process's newer one and draw the board again)."""
     store = GameStore(db)

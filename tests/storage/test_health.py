@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import Database
+from storage.db import SqliteDatabase
 from storage.games import GameStore
 from storage.health import (
     DamagedDatabaseError,
@@ -74,7 +74,7 @@ async def test_a_file_that_is_no_usable_database_is_refused_and_left_untouched(
     expected = make(path, sound_database)
     before = files_in(tmp_path)
     with pytest.raises(UnusableDatabaseError) as refused:
-        await Database.open(path)
+        await SqliteDatabase.open(path)
     message = str(refused.value)
     assert message.startswith(str(path)) and expected in message and "\n" not in message
     assert files_in(tmp_path) == before  # byte for byte, and no -wal or -shm beside it
@@ -82,10 +82,10 @@ async def test_a_file_that_is_no_usable_database_is_refused_and_left_untouched(
 
 async def test_a_directory_or_a_file_in_the_way_is_named(tmp_path: Path) -> None:
     with pytest.raises(UnusableDatabaseError, match="is a directory; set DATABASE_PATH to a file in it"):
-        await Database.open(tmp_path)
+        await SqliteDatabase.open(tmp_path)
     (tmp_path / "data").write_text("not a directory", encoding="utf-8")
     with pytest.raises(UnusableDatabaseError, match=r"data is not a directory, so the database .* cannot be made"):
-        await Database.open(tmp_path / "data" / "bot.sqlite3")
+        await SqliteDatabase.open(tmp_path / "data" / "bot.sqlite3")
     assert (tmp_path / "data").read_text(encoding="utf-8") == "not a directory"
 
 
@@ -95,7 +95,7 @@ async def test_a_read_only_directory_is_refused_without_creating_anything(tmp_pa
     (tmp_path / "ro").chmod(0o500)
     try:
         with pytest.raises(UnusableDatabaseError, match=r"cannot write in .*ro: the bot keeps its database"):
-            await Database.open(tmp_path / "ro" / "bot.sqlite3")
+            await SqliteDatabase.open(tmp_path / "ro" / "bot.sqlite3")
         assert list((tmp_path / "ro").iterdir()) == []
     finally:
         (tmp_path / "ro").chmod(0o700)
@@ -104,7 +104,7 @@ async def test_a_read_only_directory_is_refused_without_creating_anything(tmp_pa
 async def test_an_empty_file_becomes_a_new_database(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     path.touch()
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await db.close()
     assert quick_check(path) == []
 
@@ -126,7 +126,7 @@ async def test_a_statement_that_meets_damage_names_the_file_and_what_to_do(
 ) -> None:
     path = _copy(sound_database, tmp_path)
     overwrite_page(path, leaf_pages(path, "games")[2])
-    db = await Database.open(path)  # its schema is intact: it opens
+    db = await SqliteDatabase.open(path)  # its schema is intact: it opens
     try:
         with pytest.raises(DamagedDatabaseError) as damaged:
             await GameStore(db).history(101, limit=100)
@@ -146,7 +146,7 @@ async def test_a_damaged_schema_is_refused_at_open_and_the_file_left_as_it_was(
     overwrite_page(path, 1, start=100)  # the header stays; the table of tables is noise
     before = files_in(tmp_path)
     with pytest.raises(DamagedDatabaseError, match=r"is damaged \(.*\); keep a copy of the file"):
-        await Database.open(path)
+        await SqliteDatabase.open(path)
     assert files_in(tmp_path) == before
 
 
@@ -155,7 +155,7 @@ async def test_the_background_check_reads_beside_an_open_database_and_can_be_sto
     sound_database: Path, tmp_path: Path
 ) -> None:
     path = _copy(sound_database, tmp_path)
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         assert await check_integrity(path) == []  # a read-only connection of its own, while the bot's is open
     finally:

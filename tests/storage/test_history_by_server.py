@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage import Database, GameRecord, GameStore, Seat
+from storage import GameRecord, GameStore, Seat
 from storage.connection import open_database
+from storage.db import SqliteDatabase
 
 PLAYER, OTHER = 10, 11
 HOME, AWAY = 1001, 2002
@@ -78,19 +79,19 @@ async def test_history_in_the_channels_a_member_may_view_or_of_games_they_played
 async def test_the_players_seats_index_serves_the_history_of_one_server(tmp_path: Path) -> None:
     """The query history() really sends is planned through the index on a player's seats and the games' primary key:
     no new index on the server is needed, and no scan of every game."""
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await SqliteDatabase.open(tmp_path / "bot.sqlite3")
     try:
         store = GameStore(db)
         await _game(store, HOME, 1.0)
         sent: list[str] = []
         async with db.reading() as conn:
-            await conn.set_trace_callback(sent.append)  # the statements as SQLite runs them, values bound
+            await conn.raw.set_trace_callback(sent.append)  # the statements as SQLite runs them, values bound
         await store.history(PLAYER, guild_id=HOME)
         await store.history(PLAYER, guild_id=HOME, places=range(100, 400), viewer=OTHER)  # as a member asks
         async with db.reading() as conn:
-            await conn.set_trace_callback(None)  # type: ignore[arg-type]  # None switches tracing off
+            await conn.raw.set_trace_callback(None)  # type: ignore[arg-type]  # None switches tracing off
             queries = [q for q in sent if "JOIN game_players" in q and "guild_id" in q]
-            plans = [[str(row[3]) for row in await conn.execute_fetchall(f"EXPLAIN QUERY PLAN {query}")]
+            plans = [[str(row[3]) for row in await conn.raw.execute_fetchall(f"EXPLAIN QUERY PLAN {query}")]
                      for query in queries]
     finally:
         await db.close()

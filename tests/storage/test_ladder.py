@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from storage import Database
-from storage.connection import AnyDatabase, open_database, run
-from storage.db import migrations
+from storage.connection import open_database
+from storage.database import Database
+from storage.db import SqliteDatabase, migrations
 from storage.ratings import GLOBAL, RatingRow, RatingStore, save_ratings
 from storage.sql import Plan, Sql, select
 
@@ -27,16 +27,16 @@ TIED = [(27.625, 8.0625), (22.375, 8.0625)]
 
 
 @pytest.fixture
-async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+async def db(database_target: str) -> AsyncIterator[Database]:
     database = await open_database(database_target)
     yield database
     await database.close()
 
 
 @pytest.fixture
-async def sqlite_db(tmp_path: Path) -> AsyncIterator[Database]:
+async def sqlite_db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
     """For what only SQLite has (its read-only connection, its own step counter)."""
-    database = await Database.open(tmp_path / "bot.sqlite3")
+    database = await SqliteDatabase.open(tmp_path / "bot.sqlite3")
     yield database
     await database.close()
 
@@ -46,7 +46,7 @@ def _random_row(rng: random.Random, kind: str, guild_id: int, user_id: int) -> R
     return RatingRow(kind, guild_id, user_id, mu, sigma, games=rng.randint(1, 30), wins=rng.randint(0, 9))
 
 
-async def _reference(db: AnyDatabase, kind: str, guild_id: int) -> list[RatingRow]:
+async def _reference(db: Database, kind: str, guild_id: int) -> list[RatingRow]:
     """The whole ladder as the queries before migration 0012 ordered it."""
     rows = await db.query(select(
         "SELECT user_id FROM ratings WHERE kind = ? AND guild_id = ? ORDER BY mu - 3 * sigma DESC, user_id",
@@ -56,7 +56,7 @@ async def _reference(db: AnyDatabase, kind: str, guild_id: int) -> list[RatingRo
     return [r for r in found if r is not None]
 
 
-async def _check_every_ladder(db: AnyDatabase, page_size: int = 7) -> None:
+async def _check_every_ladder(db: Database, page_size: int = 7) -> None:
     store = RatingStore(db)
     for kind, guild_id in LADDERS:
         expected = await _reference(db, kind, guild_id)
@@ -70,7 +70,7 @@ async def _check_every_ladder(db: AnyDatabase, page_size: int = 7) -> None:
             assert page.mine == (place, row) and row in page.rows and page.total == len(expected)
 
 
-async def test_pages_places_and_counts_follow_the_old_order_through_every_kind_of_write(db: AnyDatabase) -> None:
+async def test_pages_places_and_counts_follow_the_old_order_through_every_kind_of_write(db: Database) -> None:
     rng = random.Random(15)
     users = list(range(1, 60))
     for step in range(8):
@@ -79,7 +79,7 @@ async def test_pages_places_and_counts_follow_the_old_order_through_every_kind_o
                 await save_ratings(conn, [_random_row(rng, kind, guild_id, u) for u in rng.sample(users, 12)], 1.0)
             # ... and the other ways a row can change: an UPDATE of the rating, a row deleted, an upsert.
             mu, sigma = rng.choice(TIED)
-            await run(conn, _statements(
+            await conn.run(_statements(
                 Sql("UPDATE ratings SET mu = mu + ? WHERE kind = ? AND user_id % 3 = ?",
                     (rng.uniform(-2, 2), KIND, step % 3)),
                 Sql("DELETE FROM ratings WHERE guild_id = ? AND user_id = ?", (OTHER_SERVER, rng.choice(users))),
@@ -93,20 +93,20 @@ async def test_pages_places_and_counts_follow_the_old_order_through_every_kind_o
 async def test_the_migration_orders_the_ratings_already_there(tmp_path: Path) -> None:
     before = next(n for n, script in migrations() if "CREATE TABLE ladder " in script) - 1
     path = tmp_path / "old.sqlite3"
-    old = await Database.open(path, migrate_to=before)
+    old = await SqliteDatabase.open(path, migrate_to=before)
     rng = random.Random(3)
     async with old.transaction() as conn:
         for kind, guild_id in LADDERS:
             await save_ratings(conn, [_random_row(rng, kind, guild_id, u) for u in range(1, 30)], 1.0)
     await old.close()
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         await _check_every_ladder(db)
     finally:
         await db.close()
 
 
-async def test_a_page_past_the_end_shows_the_last_one_and_an_empty_ladder_one_empty_page(db: AnyDatabase) -> None:
+async def test_a_page_past_the_end_shows_the_last_one_and_an_empty_ladder_one_empty_page(db: Database) -> None:
     store = RatingStore(db)
     empty = await store.page(KIND, SERVER, 3, 10, caller=1)
     assert (empty.total, empty.page, empty.pages, empty.rows, empty.mine) == (0, 0, 1, [], None)
@@ -117,7 +117,7 @@ async def test_a_page_past_the_end_shows_the_last_one_and_an_empty_ladder_one_em
     assert [r.user_id for r in last.rows] == [3, 2, 1] and last.mine is not None and last.mine[0] == 23
 
 
-async def test_a_ladder_is_read_while_a_move_holds_the_database(db: AnyDatabase) -> None:
+async def test_a_ladder_is_read_while_a_move_holds_the_database(db: Database) -> None:
     """Ladders are read on the read-only connection: a write transaction under way (a move, holding the lock every
     other write waits on) neither holds the page up nor shows it anything uncommitted."""
     store = RatingStore(db)
@@ -143,7 +143,7 @@ async def test_a_ladder_is_read_while_a_move_holds_the_database(db: AnyDatabase)
     assert await store.rank_of(KIND, SERVER, 1) == 2  # committed now: the next read sees it
 
 
-async def test_the_read_only_connection_cannot_write(sqlite_db: Database) -> None:
+async def test_the_read_only_connection_cannot_write(sqlite_db: SqliteDatabase) -> None:
     db = sqlite_db
     def delete() -> Plan[None]:
         yield Sql("DELETE FROM ratings")
@@ -152,7 +152,7 @@ async def test_the_read_only_connection_cannot_write(sqlite_db: Database) -> Non
         await db.read(delete())
 
 
-async def test_no_ladder_query_walks_the_rows_above_a_place(sqlite_db: Database) -> None:
+async def test_no_ladder_query_walks_the_rows_above_a_place(sqlite_db: SqliteDatabase) -> None:
     db = sqlite_db
     """Counted in SQLite's own steps (not time): each query at 10,000 players takes far fewer steps than there are
     players, where an OFFSET or count(*) takes at least one step per row it passes."""
@@ -171,7 +171,7 @@ async def test_no_ladder_query_walks_the_rows_above_a_place(sqlite_db: Database)
     # Both connections count: the read-only one (one SQLite connection, used by every read) and the writing one.
     await db.with_reader(lambda conn: conn.set_progress_handler(count, 1))
     async with db.reading() as conn:
-        await conn.set_progress_handler(count, 1)
+        await conn.raw.set_progress_handler(count, 1)
     cases: dict[str, Callable[[], Awaitable[object]]] = {
         "the last page": lambda: store.ladder(KIND, SERVER, players - 10, 10),
         "the middle page": lambda: store.ladder(KIND, SERVER, players // 2, 10),
@@ -185,9 +185,10 @@ async def test_no_ladder_query_walks_the_rows_above_a_place(sqlite_db: Database)
         assert steps < players // 2, f"{label}: {steps} steps"
     async with db.reading() as conn:  # the measure itself: the old OFFSET walk to the middle page
         steps = 0
-        await conn.execute_fetchall("SELECT user_id FROM ratings WHERE kind = ? AND guild_id = ? ORDER BY"
-                                    " mu - 3 * sigma DESC, user_id LIMIT 10 OFFSET ?", (KIND, SERVER, players // 2))
-        await conn.set_progress_handler(None, 1)  # type: ignore[arg-type]
+        await conn.raw.execute_fetchall("SELECT user_id FROM ratings WHERE kind = ? AND guild_id = ? ORDER BY"
+                                        " mu - 3 * sigma DESC, user_id LIMIT 10 OFFSET ?",
+                                        (KIND, SERVER, players // 2))
+        await conn.raw.set_progress_handler(None, 1)  # type: ignore[arg-type]
     assert steps > players
 
 

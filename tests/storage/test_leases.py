@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from storage.connection import AnyDatabase, dialect_of, open_database, run
+from storage.connection import open_database
+from storage.database import Database
 from storage.leases import (
     beat,
     bot_turn_key,
@@ -29,13 +30,13 @@ SHORT = 0.3  # seconds: a lease the tests wait out
 
 
 @pytest.fixture
-async def db(database_target: str) -> AsyncIterator[AnyDatabase]:
+async def db(database_target: str) -> AsyncIterator[Database]:
     opened = await open_database(database_target)
     yield opened
     await opened.close()
 
 
-async def test_one_holder_at_a_time_until_the_lease_runs_out(db: AnyDatabase) -> None:
+async def test_one_holder_at_a_time_until_the_lease_runs_out(db: Database) -> None:
     async with db.transaction() as conn:
         first = await claim(conn, "k", "a", SHORT)
         assert first is not None
@@ -70,7 +71,7 @@ async def test_one_holder_at_a_time_until_the_lease_runs_out(db: AnyDatabase) ->
         assert await holder_of(conn, "k") is None
 
 
-async def test_a_token_is_never_given_twice(db: AnyDatabase) -> None:
+async def test_a_token_is_never_given_twice(db: Database) -> None:
     """A lease let go of and claimed again by the same holder gets a new token: a task of that holder still holding
     the old one (paused while the work was done and the lease let go) no longer passes the fence."""
     tokens = []
@@ -86,7 +87,7 @@ async def test_a_token_is_never_given_twice(db: AnyDatabase) -> None:
     assert tokens == sorted(set(tokens))
 
 
-async def test_the_fence_inside_a_write_is_kept_only_by_the_latest_claim(db: AnyDatabase) -> None:
+async def test_the_fence_inside_a_write_is_kept_only_by_the_latest_claim(db: Database) -> None:
     async with db.transaction() as conn:
         old = await claim(conn, "k", "a", -1.0)  # a's claim ran out while it was paused
         assert old is not None
@@ -96,11 +97,11 @@ async def test_the_fence_inside_a_write_is_kept_only_by_the_latest_claim(db: Any
         assert not await keeps(conn, "k", "a", old) and await keeps(conn, "k", "b", new)
 
 
-async def test_bot_turns_to_take_are_the_unleased_and_the_expired(db: AnyDatabase) -> None:
+async def test_bot_turns_to_take_are_the_unleased_and_the_expired(db: Database) -> None:
     async with db.transaction() as conn:
         for game_id, deadline, bot in ((1, None, "easy"), (2, None, "easy"), (3, 5000.0, None), (4, 5000.0, "easy"),
                                        (5, 5000.0, "easy")):
-            await run(conn, _game(game_id, deadline, bot))
+            await conn.run(_game(game_id, deadline, bot))
         assert await claim(conn, bot_turn_key(2), "alive", 30.0)  # driven
         assert await claim(conn, bot_turn_key(4), "killed", -60.0)  # its driver died during the setup, long ago
     assert await db.query(bot_turns_to_take(db.dialect)) == [1, 4]
@@ -114,7 +115,7 @@ def _game(game_id: int, deadline: float | None, bot: str | None) -> Plan[None]:
               (game_id, None if bot else 7, bot))
 
 
-async def test_a_dead_process_lets_go_of_everything_it_held_however_long_its_leases_were(db: AnyDatabase) -> None:
+async def test_a_dead_process_lets_go_of_everything_it_held_however_long_its_leases_were(db: Database) -> None:
     """A process renews its process lease every few seconds (its heartbeat); once that runs out, its other leases are
     free, though they were to run for minutes. Until then they are its own."""
     async with db.transaction() as conn:
@@ -130,11 +131,11 @@ async def test_a_dead_process_lets_go_of_everything_it_held_however_long_its_lea
     await asyncio.sleep(SHORT / 2 + 0.05)  # past the first beat, not the second
     async with db.transaction() as conn:
         assert await claim(conn, "work", "b", 300.0) is None
-        assert await run(conn, bot_turns_to_take(dialect_of(conn))) == []
+        assert await conn.run(bot_turns_to_take(conn.dialect)) == []
     await asyncio.sleep(SHORT / 2 + 0.05)  # a stopped beating (killed, paused): now all it held is free
     async with db.transaction() as conn:
         assert await holder_of(conn, "work") is None and not await holds(conn, "work", "a", work)
-        assert await run(conn, bot_turns_to_take(dialect_of(conn))) == [7]
+        assert await conn.run(bot_turns_to_take(conn.dialect)) == [7]
         assert await claim(conn, "work", "b", 300.0)
         assert await holder_of(conn, "work") == "b"
         await release_expired(conn, bot_turn_key(7))
@@ -143,7 +144,7 @@ async def test_a_dead_process_lets_go_of_everything_it_held_however_long_its_lea
         assert not await holds(conn, "work", "a", work)
 
 
-async def test_a_holder_without_a_heartbeat_keeps_its_lease_until_it_runs_out(db: AnyDatabase) -> None:
+async def test_a_holder_without_a_heartbeat_keeps_its_lease_until_it_runs_out(db: Database) -> None:
     """Another process's heartbeat says nothing about a holder that never beat (a service without the bot's loop)."""
     async with db.transaction() as conn:
         await beat(conn, "b", -1.0)  # b's heartbeat ran out

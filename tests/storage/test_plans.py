@@ -7,18 +7,14 @@ from typing import Any
 
 import pytest
 
-from storage import Database
-from storage.postgres import PostgresDatabase, is_postgres_url
+from storage.connection import open_database
+from storage.database import Database
 from storage.sql import Dialect, Plan, Sql, numbered
 
 
 @pytest.fixture
-async def database(database_target: str) -> AsyncIterator[Database | PostgresDatabase]:
-    db: Database | PostgresDatabase
-    if is_postgres_url(database_target):
-        db = await PostgresDatabase.open(database_target)
-    else:
-        db = await Database.open(database_target)
+async def database(database_target: str) -> AsyncIterator[Database]:
+    db = await open_database(database_target)
     try:
         yield db
     finally:
@@ -53,7 +49,7 @@ def _statements_and_answers(dialect: Dialect) -> Plan[dict[str, Any]]:
     return seen
 
 
-async def test_a_plan_reads_and_writes_alike_on_both(database: Database | PostgresDatabase) -> None:
+async def test_a_plan_reads_and_writes_alike_on_both(database: Database) -> None:
     seen = await database.run(_statements_and_answers(database.dialect))
     refused = seen.pop("refused")
     assert refused in ("IntegrityError", "NotNullViolationError")

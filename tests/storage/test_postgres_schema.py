@@ -1,7 +1,7 @@
 """PostgreSQL's migrations (storage/migrations/postgresql) build the schema SQLite's (storage/migrations) build, in
 meaning (issue 17): the same tables with the same columns in the same order, nullability, types and defaults, the
 same keys, indexes and triggers, and the same verdicts on the writes those must refuse or allow. A fresh SQLite file
-made by `Database.open` is compared with a new PostgreSQL database the PostgreSQL files are applied to, in order.
+made by `SqliteDatabase.open` is compared with a new PostgreSQL database the PostgreSQL files are applied to, in order.
 
 Skipped, saying why, where no PostgreSQL server can be started (failed instead under TEST_POSTGRES=require): the
 server is the session's, tests/conftest.py's `postgres_server`; each test has a new database.
@@ -21,8 +21,7 @@ from typing import Any
 
 import pytest
 
-from storage import Database
-from storage.db import LATEST_VERSION
+from storage.db import LATEST_VERSION, SqliteDatabase
 from storage.postgres import postgres_migrations
 from storage.sql import numbered
 from tests.support.postgres import PostgresServer
@@ -159,9 +158,9 @@ async def postgres_schema(conn: Any) -> Schema:
 
 @pytest.fixture
 async def sqlite_path(tmp_path: Path) -> Path:
-    """A new SQLite file brought to the latest version by the bot's own `Database.open`."""
+    """A new SQLite file brought to the latest version by the bot's own `SqliteDatabase.open`."""
     path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await db.close()
     return path
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.service import GameService
-from storage import Database
 from storage.archive import archive
 from storage.backup import restore, save
+from storage.db import SqliteDatabase
 from tests.support.damage import database_with_games
 
 
@@ -36,7 +36,7 @@ def permissive_umask() -> Iterator[None]:
 async def test_a_new_database_its_directories_and_sqlite_files_are_private(tmp_path: Path) -> None:
     tmp_path.chmod(0o755)
     path = tmp_path / "data" / "live" / "bot.sqlite3"
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         await db.schema_version()
         assert mode(path) == 0o600
@@ -50,10 +50,10 @@ async def test_a_new_database_its_directories_and_sqlite_files_are_private(tmp_p
 
 async def test_an_existing_database_keeps_its_mode(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await db.close()
     path.chmod(0o640)  # the admin's choice (e.g. a backup group may read it)
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await db.close()
     assert mode(path) == 0o640
 
@@ -82,7 +82,7 @@ def test_archives_are_private(tmp_path: Path) -> None:
 
 
 async def _resign(database: Path, ids: list[int]) -> None:
-    db = await Database.open(database)
+    db = await SqliteDatabase.open(database)
     try:
         service = GameService(db)
         for game_id in ids:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from storage import LATEST_VERSION, Database, GameStore, Seat, StaleVersionError, StorageError
-from storage.connection import open_database, run
+from storage import LATEST_VERSION, GameStore, Seat, StaleVersionError, StorageError
+from storage.connection import open_database
+from storage.db import SqliteDatabase
 from storage.sql import Plan, Sql, statement
 from tests.support.postgres import INTEGRITY_ERRORS
 
@@ -23,7 +24,7 @@ async def _new_game(store: GameStore) -> int:
 
 
 async def test_fresh_file_ends_at_latest_schema_with_wal(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "sub" / "bot.sqlite3")
+    db = await SqliteDatabase.open(tmp_path / "sub" / "bot.sqlite3")
     try:
         assert await db.schema_version() == LATEST_VERSION >= 2
     finally:
@@ -35,16 +36,16 @@ async def test_fresh_file_ends_at_latest_schema_with_wal(tmp_path: Path) -> None
 
 async def test_old_file_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    old = await Database.open(path, migrate_to=1)
+    old = await SqliteDatabase.open(path, migrate_to=1)
     assert await old.schema_version() == 1
     async with old.transaction() as conn:
-        await conn.execute(
+        await conn.raw.execute(
             "INSERT INTO games (kind, channel_id, status, initial_state, state, created_at, updated_at)"
             " VALUES ('chopsticks', 5, 'active', '{}', '{}', 1, 1)"
         )
     await old.close()
 
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         assert await db.schema_version() == LATEST_VERSION
         record = await GameStore(db).get(1)
@@ -59,7 +60,7 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
     conn.close()
     with pytest.raises(StorageError, match="newer version"):
-        await Database.open(path)
+        await SqliteDatabase.open(path)
 
 
 async def test_a_newer_postgresql_schema_is_refused(postgres_url: str) -> None:
@@ -102,7 +103,7 @@ async def test_a_failing_transaction_leaves_nothing_behind(database_target: str)
         game = await store.get(await _new_game(store))
         with pytest.raises(INTEGRITY_ERRORS):
             async with db.transaction() as conn:
-                await run(conn, _statements(
+                await conn.run(_statements(
                     Sql("UPDATE games SET version = 7 WHERE id = ?", (game.id,)),
                     Sql("INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, 0, 1, NULL)", (game.id,))))
         assert (await store.get(game.id)).version == 0
@@ -134,7 +135,7 @@ async def test_the_move_log_cannot_be_rewritten(database_target: str) -> None:
                                 status="active", deadline=None, remind_at=None)
         with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
             async with db.transaction() as conn:
-                await run(conn, _statements(Sql("UPDATE moves SET action = 'BD' WHERE game_id = ?", (game.id,))))
+                await conn.run(_statements(Sql("UPDATE moves SET action = 'BD' WHERE game_id = ?", (game.id,))))
         assert [m.action for m in await store.moves(game.id)] == ["AC"]
     finally:
         await db.close()

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.service import GameService, Player
-from storage import Database
+from storage.db import SqliteDatabase
 
 PAGE_SIZE = 4096
 
@@ -16,7 +16,7 @@ async def database_with_games(path: Path, *, games: int = 60, guild_id: int = 1,
                               players: tuple[int, int] = (101, 202)) -> list[int]:
     """A bot database at `path` holding `games` active Chopsticks games between `players`; their ids. The
     connection is closed afterwards, so the file alone (no -wal) holds everything."""
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         service = GameService(db)
         made = [await service.create("chopsticks", guild_id=guild_id, channel_id=channel_id,

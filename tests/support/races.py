@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from storage import GameRecord, GameStore, GameTransaction, StaleVersionError
-from storage.connection import AnyDatabase
+from storage.database import Database
 
 
 class Interloper:
@@ -19,7 +19,7 @@ class Interloper:
     (SQLite's write lock, PostgreSQL's FOR UPDATE; the interloper then loses instead); any other writer finds the game
     changed under it."""
 
-    def __init__(self, other: AnyDatabase, monkeypatch: pytest.MonkeyPatch, patience: float = 1.0) -> None:
+    def __init__(self, other: Database, monkeypatch: pytest.MonkeyPatch, patience: float = 1.0) -> None:
         self._store = GameStore(other)
         self._patience = patience
         self._armed: dict[int, int] = {}  # game id -> reads of it to let pass first

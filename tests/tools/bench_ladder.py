@@ -28,7 +28,7 @@ from typing import Any
 from bot.service import GameService, Player
 from bot.service.ratings import MODEL, rate
 from games.chopsticks import ChopsticksState, Rules
-from storage import Database
+from storage.db import SqliteDatabase
 from storage.ratings import _COLUMNS, GLOBAL, RatingRow, RatingStore, _row, save_ratings
 
 GOAL_MS = 5.0  # each query at 100,000 players (issue 15, point 4)
@@ -40,9 +40,9 @@ TIED_SHARE = 0.3  # players whose only rated game was one win or one loss agains
 MOVERS_BASE = 10**16  # the players of the games played while paging (not on the big ladder)
 
 
-async def build(path: Path, players: int) -> tuple[Database, dict[str, int]]:
+async def build(path: Path, players: int) -> tuple[SqliteDatabase, dict[str, int]]:
     """The database with both ladders; returns it open, and users worth asking about (by what they show)."""
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     rng = random.Random(1)
     newcomer = RatingRow(KIND, SERVER, 0, MODEL.mu, MODEL.sigma)
     won, lost = rate([newcomer, newcomer], (1, 2))
@@ -59,9 +59,9 @@ async def build(path: Path, players: int) -> tuple[Database, dict[str, int]]:
             await save_ratings(conn, [RatingRow(r.kind, scope, r.user_id, r.mu, r.sigma, r.games) for r in rows],
                                now=1.0)
         # The index the queries before issue 15 ordered by (migration 0006; dropped by 0012).
-        await conn.execute("CREATE INDEX legacy_ratings_ladder ON ratings (kind, guild_id, (mu - 3 * sigma) DESC)")
+        await conn.raw.execute("CREATE INDEX legacy_ratings_ladder ON ratings (kind, guild_id, (mu - 3 * sigma) DESC)")
     async with db.reading() as conn:  # start every timing from an empty WAL, not with the build's to copy back
-        await conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await conn.raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store = RatingStore(db)
     order = [r.user_id for r in await store.ladder(KIND, SERVER, 0, players)]
     tied = [r.user_id for r in rows if (r.mu, r.sigma) == (lost.mu, lost.sigma)]
@@ -71,21 +71,21 @@ async def build(path: Path, players: int) -> tuple[Database, dict[str, int]]:
 
 class Before:
     """The leaderboard's queries as they were before issue 15: OFFSET and count(*) over `ratings`, each on the
-    writing connection (`Database.reading`, the lock every move waits on)."""
+    writing connection (`SqliteDatabase.reading`, the lock every move waits on)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
 
     async def ladder(self, kind: str, guild_id: int, offset: int, limit: int) -> list[RatingRow]:
         async with self._db.reading() as conn:
-            rows = await conn.execute_fetchall(
+            rows = await conn.raw.execute_fetchall(
                 f"SELECT {_COLUMNS} FROM ratings WHERE kind = ? AND guild_id = ?"
                 " ORDER BY mu - 3 * sigma DESC, user_id LIMIT ? OFFSET ?", (kind, guild_id, limit, offset))
         return [_row(r) for r in rows]
 
     async def get(self, kind: str, guild_id: int, user_id: int) -> RatingRow | None:
         async with self._db.reading() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = list(await conn.raw.execute_fetchall(
                 f"SELECT {_COLUMNS} FROM ratings WHERE kind = ? AND guild_id = ? AND user_id = ?",
                 (kind, guild_id, user_id)))
         return _row(rows[0]) if rows else None
@@ -95,7 +95,7 @@ class Before:
         if mine is None:
             return None
         async with self._db.reading() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = list(await conn.raw.execute_fetchall(
                 "SELECT count(*) FROM ratings WHERE kind = ? AND guild_id = ?"
                 " AND (mu - 3 * sigma > ? OR (mu - 3 * sigma = ? AND user_id < ?))",
                 (kind, guild_id, mine.ordinal, mine.ordinal, user_id)))
@@ -103,7 +103,7 @@ class Before:
 
     async def count(self, kind: str, guild_id: int) -> int:
         async with self._db.reading() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = list(await conn.raw.execute_fetchall(
                 "SELECT count(*) FROM ratings WHERE kind = ? AND guild_id = ?", (kind, guild_id)))
         return int(rows[0][0])
 
@@ -130,7 +130,7 @@ async def _sample(call: Callable[[Any], Awaitable[Any]], store: Any, repeat: int
     return samples
 
 
-async def query_figures(db: Database, users: dict[str, int], players: int, repeat: int) -> list[str]:
+async def query_figures(db: SqliteDatabase, users: dict[str, int], players: int, repeat: int) -> list[str]:
     before, now = Before(db), RatingStore(db)
     # The answers must agree before they are compared for speed.
     for offset in (0, players // 2, players - PAGE):
@@ -180,7 +180,7 @@ class MoveFigures:
     pages: int  # leaderboard pages served meanwhile
 
 
-async def moves_while(db: Database, lanes: int, moves_per_lane: int, pager: Any, players: int,
+async def moves_while(db: SqliteDatabase, lanes: int, moves_per_lane: int, pager: Any, players: int,
                       seed: int) -> MoveFigures:
     """`lanes` games at once through the service, each lane starting a new game when one ends (finished games are
     rated between the lane's two players), while `pager` (None: nobody) pages the leaderboard without pause."""
@@ -218,7 +218,7 @@ async def moves_while(db: Database, lanes: int, moves_per_lane: int, pager: Any,
     return MoveFigures(latencies, pages)
 
 
-async def move_figures(db: Database, players: int, lanes: int, moves_per_lane: int, repeat: int) -> list[str]:
+async def move_figures(db: SqliteDatabase, players: int, lanes: int, moves_per_lane: int, repeat: int) -> list[str]:
     conditions: list[tuple[str, Any]] = [("nobody paging", None),
                                          ("paging now (read-only connection)", RatingStore(db)),
                                          ("paging as before (writing connection)", Before(db))]

@@ -33,7 +33,7 @@ from bot import workers
 from bot.games.generals.pictures import picture
 from bot.service import GameService, Player, Result
 from games.generals.views import SETUP
-from storage import Database
+from storage.db import SqliteDatabase
 
 USER_BASE = 50_000
 PROBE_SLEEP = 0.001  # s: the probe's nap; its lateness is the loop's lag
@@ -124,7 +124,7 @@ async def run_once(in_processes: bool, games: int, seconds: float, warm_up: floa
         workers.start()
         await workers.think(os.getpid)  # the fork server and the workers are up before anything is measured
         await workers.draw(os.getpid)
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         table = Table(GameService(db), games, random.Random(7))
         start = time.monotonic()

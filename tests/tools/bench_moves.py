@@ -33,7 +33,7 @@ import aiosqlite
 
 from bot.service import GameService, Player
 from games.chopsticks import ChopsticksState, Rules
-from storage import Database
+from storage.db import SqliteDatabase
 
 USER_BASE = 10_000
 GUILD = 1
@@ -109,7 +109,7 @@ def _player(lane: int, seat: int) -> int:
 
 async def run_ours(path: Path, lanes: Lanes) -> Figures:
     """Play the planned games through the service, every lane at once."""
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     service = GameService(db)
     ids: list[list[int]] = []
     for lane, games in enumerate(lanes):
@@ -163,7 +163,7 @@ def _statements(game_id: int, ply: int, lane: int, move: PlannedMove) -> Iterato
 
 
 def _prepare(path: Path, lanes: Lanes) -> list[list[int]]:
-    """The games' rows (the schema and pragmas are the bot's own: `Database.open` made the file)."""
+    """The games' rows (the schema and pragmas are the bot's own: `SqliteDatabase.open` made the file)."""
     conn = sqlite3.connect(path, isolation_level=None)
     with conn:  # one transaction: setting up is not timed
         conn.execute("BEGIN")
@@ -184,7 +184,7 @@ def _prepare(path: Path, lanes: Lanes) -> list[list[int]]:
 
 async def run_floor(path: Path, lanes: Lanes) -> Figures:
     """The same transactions with raw aiosqlite: one connection, one lock, one statement per trip to its thread."""
-    db = await Database.open(path)  # same schema and pragmas
+    db = await SqliteDatabase.open(path)  # same schema and pragmas
     await db.close()
     ids = _prepare(path, lanes)
     conn = await aiosqlite.connect(path, isolation_level=None)
@@ -230,7 +230,7 @@ def _round_robin(lanes: Lanes, ids: list[list[int]]) -> Iterator[tuple[int, int,
 
 async def run_limit(path: Path, lanes: Lanes) -> Figures:
     """The same transactions with plain sqlite3 on this thread: nothing between the statements at all."""
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await db.close()
     ids = _prepare(path, lanes)
     conn = sqlite3.connect(path, isolation_level=None)

@@ -57,10 +57,10 @@ MIX = ("chopsticks",) * 16 + ("generals",) * 2 + ("sucker",) * 2
 COMMIT_MOVES = """
 import asyncio, sys
 from bot.service import GameService
-from storage import Database
+from storage.db import SqliteDatabase
 
 async def main(path, count):
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     service = GameService(db)
     async with db.reading() as conn:
         rows = list(await conn.execute_fetchall(

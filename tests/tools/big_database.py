@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from bot.service import GameService, Player
-from storage import Database
+from storage.db import SqliteDatabase
 from storage.health import check_database_file, quick_check
 
 # The games played for real and then copied: (kind, the bots' seats).
@@ -31,7 +31,7 @@ TEMPLATES = (
 MAX_PLIES = 600  # a template that has not ended by then is copied as it stands (still a realistic size)
 
 
-async def play_templates(db: Database) -> int:
+async def play_templates(db: SqliteDatabase) -> int:
     """Play the template games through the service; returns how many there are."""
     service = GameService(db)
     for kind, players in TEMPLATES:
@@ -75,7 +75,7 @@ def copy_games(path: Path, templates: int, games: int) -> None:
 
 
 async def build(path: Path, games: int) -> None:
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         templates = await play_templates(db)
     finally:
@@ -88,7 +88,7 @@ async def time_checks(path: Path) -> None:
     started = time.perf_counter()
     check_database_file(path)
     checked = time.perf_counter()
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     opened = time.perf_counter()
     await db.close()
     problems = await asyncio.to_thread(quick_check, path)
@@ -100,7 +100,7 @@ async def time_checks(path: Path) -> None:
         conn.close()
     done = time.perf_counter()
     print(f"file check before start    {checked - started:8.3f} s")
-    print(f"Database.open (+ its check) {opened - checked:8.3f} s")
+    print(f"SqliteDatabase.open (+ its check) {opened - checked:8.3f} s")
     print(f"background quick_check     {background - opened:8.3f} s  ({problems or 'ok'})")
     print(f"full integrity_check       {done - background:8.3f} s  ({full[0][0]})")
 

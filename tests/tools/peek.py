@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from storage.connection import AnyDatabase, open_database
+from storage.connection import open_database
+from storage.database import Database
 from storage.postgres import is_postgres_url
 from storage.sql import Plan, run_sqlite, select
 
@@ -46,7 +47,7 @@ class Peek:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._db: AnyDatabase | None = None
+        self._db: Database | None = None
 
     def exists(self) -> bool:
         """Whether there is anything to read yet (a SQLite file appears when the bot first opens it; connecting

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from storage.connection import AnyDatabase, open_database
+from storage.connection import open_database
+from storage.database import Database
 from storage.sql import select
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.support.generals import BOARD_TITLE, to_move
@@ -74,11 +75,11 @@ class Part:
 
 
 # ----- reading the database behind the bots' backs ------------------------------------------------------------------
-async def rows(db: AnyDatabase, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+async def rows(db: Database, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return await db.query(select(sql, params))
 
 
-async def move_count(db: AnyDatabase, game_id: int) -> int:
+async def move_count(db: Database, game_id: int) -> int:
     [(count,)] = await rows(db, "SELECT move_count FROM games WHERE id = ?", (game_id,))
     return int(count)
 
@@ -201,7 +202,7 @@ class GeneralsVsBot:
     def my_turn(self) -> bool:
         return self.board is not None and to_move(self.board) == self.person.id
 
-    async def over(self, db: AnyDatabase) -> bool:
+    async def over(self, db: Database) -> bool:
         [(status,)] = await rows(db, "SELECT status FROM games WHERE id = ?", (self.game_id,))
         return str(status) != "active"
 
@@ -228,7 +229,7 @@ async def bot_killed_while_thinking(server: PostgresServer | None, workdir: Path
     target = await new_target(server, workdir, "thinking")
     procs = processes(fake, workdir, target, "thinking")
     game = GeneralsVsBot(fake, fake.add_channel(guild, "generals"), fake.add_user("player"))
-    db: AnyDatabase | None = None
+    db: Database | None = None
     takeovers: list[float] = []
     missed = attempts = 0
     try:
@@ -287,7 +288,7 @@ async def bot_killed_while_thinking(server: PostgresServer | None, workdir: Path
     return part
 
 
-async def _thinking(db: AnyDatabase, game_id: int, stored: int) -> str | None:
+async def _thinking(db: Database, game_id: int, stored: int) -> str | None:
     """The process holding the game's bot-turn lease while the bot's reply is not yet stored (None: it answered
     first, or no lease was seen within 10 s)."""
     deadline = time.monotonic() + 10
@@ -303,11 +304,11 @@ async def _thinking(db: AnyDatabase, game_id: int, stored: int) -> str | None:
     return None
 
 
-async def _my_turn_or_over(game: GeneralsVsBot, db: AnyDatabase) -> bool:
+async def _my_turn_or_over(game: GeneralsVsBot, db: Database) -> bool:
     return game.my_turn() or await game.over(db)
 
 
-async def _moved(db: AnyDatabase, game_id: int, count: int) -> bool:
+async def _moved(db: Database, game_id: int, count: int) -> bool:
     return await move_count(db, game_id) >= count
 
 
@@ -320,7 +321,7 @@ async def turn_times_run_out(server: PostgresServer | None, workdir: Path, games
     procs = processes(fake, workdir, target, "timers")
     guilds = [fake.add_guild(f"Timed {n}", shard=n % SHARDS, shard_count=SHARDS) for n in range(4)]
     channels = [fake.add_channel(guilds[n % len(guilds)], f"timed-{n}") for n in range(8)]
-    db: AnyDatabase | None = None
+    db: Database | None = None
     try:
         await start(procs)
         admin = fake.add_user("admin")
@@ -384,7 +385,7 @@ async def _challenges(fake: FakeDiscord, channels: list[FakeChannel], lane: int,
         made.append(int(found.group(1)))
 
 
-async def _all_finished(db: AnyDatabase, made: list[int]) -> bool:
+async def _all_finished(db: Database, made: list[int]) -> bool:
     active = await rows(db, "SELECT COUNT(*) FROM games WHERE status IN ('pending', 'active')")
     return int(active[0][0]) == 0
 
