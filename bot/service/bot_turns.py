@@ -15,7 +15,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.service.games import GameService, ServiceError, info
+from bot.service.games import GameService
+from bot.service.model import ServiceError, info
 from bot.service.results import GameInfo
 from bot.service.tasks import background, repeatedly
 

@@ -22,8 +22,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.service.games import GameService, StaleStateError, TimerEvent
+from bot.service.games import GameService
 from bot.service.lobbies import LobbyService
+from bot.service.model import StaleStateError, TimerEvent
 from bot.service.owed import OWED_LEASE, owed_result
 from bot.service.results import Result
 from bot.service.tasks import background
@@ -100,7 +101,7 @@ class TimerLoop:
         """Announce what is still owed, then fire every timer that is due; returns how many failed."""
         failures = 0
         for debt, token in await self._owed():
-            owed_now = await owed_result(self._service, debt)
+            owed_now = await owed_result(debt, self._service.load)
             if owed_now is None:  # a reminder whose decision moved on, a game gone: nothing left to say
                 await self._settle(debt.game_id, debt.event, debt.created_at)
                 continue

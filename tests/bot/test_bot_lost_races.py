@@ -11,7 +11,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.service.games import STALE_MESSAGE, GameService
+from bot.service.games import GameService
+from bot.service.model import STALE_MESSAGE
 from storage.connection import AnyDatabase, open_database
 from tests.support.fakediscord import FakeMessage
 from tests.support.races import Interloper
