@@ -98,8 +98,8 @@ class GameTurns:
         return self._publisher.publish(result)
 
     async def stop(self, game_id: int) -> Result[Any, Any] | None:
-        """End the game now if it must not go on (`must_stop`), by a logged stop; None if it may go on. For a game
-        stored before this rule (asked before each computer move)."""
+        """End the game now if it must not go on (`must_stop`), by a logged stop; None if it may go on. Asked before
+        each computer move: a game stored without a person left, or past a length limit its kind got later, is ended."""
         async with self._locks.hold(game_id), self._games.editing(game_id, read_first=True) as (tx, game):
             reason = must_stop(game.record, game.state) if game.record.status == "active" else None
             if reason is None:

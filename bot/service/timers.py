@@ -3,12 +3,12 @@
 Nothing is scheduled in memory alone: at start-up the loop simply reads the earliest deadline, so
 timers survive restarts, and one that fell due while the bot was down fires at once.
 
-Several processes may share the database (issue 17): each fires what is due, the version guard lets one of them
+Several processes may share the database: each fires what is due, the version guard lets one of them
 apply a timer, and the others find nothing to do and say nothing. An owed announcement is sent by the process that
 claimed it (storage/leases.py); one whose process died (its heartbeat stopped, bot/service/heartbeat.py) is taken over
 `TAKEOVER_EVERY` after that is seen.
 
-Exactly once, whatever is paused (issue 22): the process that fired a timer, or took its announcement over, holds the
+Exactly once, whatever is paused: the process that fired a timer, or took its announcement over, holds the
 announcement's lease with a token (storage/leases.py), and the presenter asks the fence it is given right before the
 announcement's message. A process paused past its lease (another process took the announcement over and sent it)
 finds the token gone, and sends nothing.
