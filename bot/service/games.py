@@ -211,6 +211,7 @@ class GameService:
                                                              viewer=viewer)]
 
     async def active_games_of(self, kind: str, user_id: int) -> list[int]:
+        """The games of `kind` being played that `user_id` sits in, wherever they are; newest first."""
         return await self.store.active_games_of(kind, user_id, None)
 
     async def place_still_used(self, place_id: int, but: int) -> bool:
