@@ -4,10 +4,10 @@ The Discord layer calls these and gets `Result`s (results.py): what each audienc
 state. An import contract (pyproject.toml, `lint-imports`) keeps it that way.
 """
 
-from bot.service.games import (
+from bot.service.games import GameService
+from bot.service.model import (
     REMATCH_OF,
     TABLE_OPTIONS,
-    GameService,
     Player,
     ServiceError,
     StaleStateError,

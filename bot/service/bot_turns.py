@@ -4,7 +4,7 @@ A click is answered as soon as the human's move is stored; bots then think off t
 here is needed to recover from a restart: a game waiting for a bot is visible in the database, and
 `resume_all` picks every such game up again at start-up.
 
-Several processes may share the database (issue 17): a process drives a game's bots only while it holds the game's
+Several processes may share the database: a process drives a game's bots only while it holds the game's
 bot-turn lease (`GameService.play_bot_turn`), and `watch` looks every few seconds for games whose bot nobody alive
 drives (its process was killed mid-turn) and takes them over.
 """
@@ -15,7 +15,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.service.games import GameService, ServiceError, info
+from bot.service.games import GameService
+from bot.service.model import ServiceError, info
 from bot.service.results import GameInfo
 from bot.service.tasks import background, repeatedly
 

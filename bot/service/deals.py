@@ -7,7 +7,8 @@ cannot end, nor the player be defeated, between the check and the write, in this
 
 from __future__ import annotations
 
-from bot.service.games import Game, GameService, ServiceError
+from bot.service.games import GameService
+from bot.service.model import Game, ServiceError
 from games import GameError
 from games.sucker.deals import check_deal_party
 from games.sucker.engine import SuckerState

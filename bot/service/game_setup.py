@@ -1,41 +1,46 @@
-"""Setting up games in `GameService`: creating a game (started, or as a challenge), the messages that show it, and
-accepting or declining a challenge."""
+"""Setting up games, a part of `GameService` (games.py): creating a game (started, or as a challenge), the messages
+that show it, and accepting or declining a challenge."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from bot.service.model import TABLE_OPTIONS, Game, Player, ServiceError, _decision, present
+from bot.service.deadlines import turn_timers
+from bot.service.locks import KeyedLocks
+from bot.service.model import TABLE_OPTIONS, Game, Player, ServiceError, decision_events, present
+from bot.service.publisher import Publisher
 from bot.service.results import Result
-from bot.service.service_parts import ServiceParts
 from bot.service.starts import StartPace, check_server_settings, refuse_second_challenge
+from bot.service.stored import StoredGames
 from games import GameError, GameState
 from games.engines import game_class
 from games.registry import describe
 from games.text import Command, Text
-from storage import GameRecord, GameTransaction, Seat
+from storage import GameStore, GameTransaction, Seat
 
 
-class GameSetup(ServiceParts):
-    """`GameService`'s creating and challenges, as a mixin (what it uses of the service: ServiceParts, and the
-    settings below)."""
+class GameSetup:
+    """Creating games and challenges, and answering a challenge."""
 
-    turn_timeout: float
-    challenge_timeout: float
-    rng: random.Random | None
-    timers_changed: asyncio.Event
-    pace: StartPace
-
-    if TYPE_CHECKING:  # provided by GameService (and its GameTimers)
-        def _written(self, record: GameRecord, state: GameState[Any, Any]) -> Game: ...
-
-        @staticmethod
-        def _turn_timers(
-            state: GameState[Any, Any], seats: Sequence[Seat], timeout: float, now: float
-        ) -> tuple[float | None, float | None]: ...
+    def __init__(
+        self, store: GameStore, games: StoredGames, locks: KeyedLocks, publisher: Publisher,
+        clock: Callable[[], float], timers_changed: asyncio.Event, *, turn_timeout: float, challenge_timeout: float,
+    ) -> None:
+        self._store = store
+        self._games = games
+        self._locks = locks
+        self._publisher = publisher
+        self._clock = clock
+        self._timers_changed = timers_changed
+        self.turn_timeout = turn_timeout  # a game's turn time when neither its creator nor its server chose one
+        self.challenge_timeout = challenge_timeout  # how long a challenge waits for its answer
+        # Where new games draw their public randomness (who moves first, ...); None: the operating system's.
+        # Tests pin it to play the same game twice and compare everything the bot sent.
+        self.rng: random.Random | None = None
+        self.pace = StartPace()  # how fast each person may start games and tables (starts.py)
 
     # ----- creating ---------------------------------------------------------------------------------------
     async def create(
@@ -59,13 +64,13 @@ class GameSetup(ServiceParts):
         `turn_timeout` None: the server's turn time (/settings), else the bot's."""
         if actor is None and players:
             actor = players[0].user_id
-        async with self.store.transaction() as tx:
+        async with self._store.transaction() as tx:
             result = await self.create_in(
                 tx, kind, guild_id=guild_id, channel_id=channel_id, players=players, options=options,
                 challenge=challenge, turn_timeout=turn_timeout, rng=rng, actor=actor, asked_by=asked_by,
             )
-        self.timers_changed.set()
-        return self.publish(result)
+        self._timers_changed.set()
+        return self._publisher.publish(result)
 
     async def create_in(
         self,
@@ -96,7 +101,7 @@ class GameSetup(ServiceParts):
         timeout = self.turn_timeout if turn_timeout is None else turn_timeout
         if timeout <= 0:
             raise ServiceError(Text("The turn timeout must be positive."))
-        now = self.clock()
+        now = self._clock()
         if challenge:
             await refuse_second_challenge(tx, kind, players, int(options.get("challenger", 0)), now)
         if asked_by is not None:  # last: only a request that would otherwise be made uses up the allowance
@@ -108,7 +113,7 @@ class GameSetup(ServiceParts):
             status, deadline, remind_at = "pending", now + self.challenge_timeout, None
         else:
             status = "active"
-            deadline, remind_at = self._turn_timers(state, seats, timeout, now)
+            deadline, remind_at = turn_timers(state, seats, timeout, now)
         record = await tx.create(
             kind=kind, guild_id=guild_id, channel_id=channel_id, status=status, state=state.to_dict(),
             seats=seats, options=options, turn_timeout=timeout, deadline=deadline, remind_at=remind_at,
@@ -116,8 +121,8 @@ class GameSetup(ServiceParts):
         )
         if message_id is not None:
             record = await tx.update(record, now=now, message_id=message_id)
-        game = self._written(record, state)
-        return present(game, () if challenge else _decision(game, actor))
+        game = self._games.written(record, state)
+        return present(game, () if challenge else decision_events(game, actor))
 
     @staticmethod
     def new_state(
@@ -141,8 +146,8 @@ class GameSetup(ServiceParts):
 
     async def set_message(self, game_id: int, message_id: int) -> Result[Any, Any]:
         """Remember which channel message shows the game (set once the bot has posted it)."""
-        async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):
-            record = await self._update(tx, game.record, message_id=message_id)
+        async with self._locks.hold(game_id), self._games.editing(game_id, read_first=True) as (tx, game):
+            record = await self._games.update(tx, game.record, message_id=message_id)
             return present(Game(record, game.state))
 
     async def set_thread(self, game_id: int, thread_id: int, message_id: int | None = None) -> Result[Any, Any]:
@@ -151,36 +156,36 @@ class GameSetup(ServiceParts):
         changes: dict[str, Any] = {"thread_id": thread_id}
         if message_id is not None:
             changes["message_id"] = message_id
-        async with self._locks.hold(game_id), self._editing(game_id, read_first=True) as (tx, game):
-            return present(Game(await self._update(tx, game.record, **changes), game.state))
+        async with self._locks.hold(game_id), self._games.editing(game_id, read_first=True) as (tx, game):
+            return present(Game(await self._games.update(tx, game.record, **changes), game.state))
 
     # ----- challenges -------------------------------------------------------------------------------------
     async def accept(self, game_id: int, user_id: int, message_id: int | None = None) -> Result[Any, Any]:
         """The challenged player accepts; `message_id` (the message Accept was on) becomes the game's message if
         it has none yet (the bot stopped right after posting the challenge, before it could store its id)."""
         async with self._locks.hold(game_id):
-            async with self._editing(game_id) as (tx, game):
+            async with self._games.editing(game_id) as (tx, game):
                 self._check_can_accept(game, user_id)
                 # Accepting starts the game: the server's settings as they are now (not as when it was sent).
                 record = game.record
                 await check_server_settings(await tx.writer(), record.kind, record.guild_id, record.channel_id)
-                now = self.clock()
-                deadline, remind_at = self._turn_timers(game.state, game.record.seats, game.record.turn_timeout, now)
+                now = self._clock()
+                deadline, remind_at = turn_timers(game.state, game.record.seats, game.record.turn_timeout, now)
                 changes: dict[str, Any] = {"status": "active", "deadline": deadline, "remind_at": remind_at}
                 if game.record.message_id is None and message_id is not None:
                     changes["message_id"] = message_id
-                record = await self._update(tx, game.record, **changes)
-            self.timers_changed.set()
+                record = await self._games.update(tx, game.record, **changes)
+            self._timers_changed.set()
             started = Game(record, game.state)
-            return self.publish(present(started, _decision(started, user_id)))
+            return self._publisher.publish(present(started, decision_events(started, user_id)))
 
     async def decline(self, game_id: int, user_id: int) -> Result[Any, Any]:
         """The challenged player declines, or the challenger withdraws."""
-        async with self._locks.hold(game_id), self._editing(game_id) as (tx, game):
+        async with self._locks.hold(game_id), self._games.editing(game_id) as (tx, game):
             self._require_pending(game)
             if game.seat_of(user_id) is None:
                 raise ServiceError(Text("This challenge is not yours to decline."))
-            record = await self._update(tx, game.record, status="declined", deadline=None, remind_at=None)
+            record = await self._games.update(tx, game.record, status="declined", deadline=None, remind_at=None)
             return present(Game(record, game.state))
 
     def _check_can_accept(self, game: Game, user_id: int) -> None:

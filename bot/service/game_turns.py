@@ -1,5 +1,5 @@
-"""The computer players' turns of `GameService`, and the leases (storage/leases.py) that let one process at a time
-drive a game's bots or do a piece of one-off work.
+"""The computer players' turns, a part of `GameService` (games.py): one move at a time for the computer seat to move,
+driven by one process at a time (its bot-turn lease, storage/leases.py), and ending a game that must not go on.
 
 bot/service/bot_turns.py is the runner that asks for these turns in the background.
 """
@@ -7,23 +7,19 @@ bot/service/bot_turns.py is the runner that asks for these turns in the backgrou
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot import workers
-from bot.service.model import Game, StaleStateError, info, must_stop
+from bot.service.leases import Leases
+from bot.service.locks import KeyedLocks
+from bot.service.model import StaleStateError, info, must_stop, present
+from bot.service.publisher import Publisher
 from bot.service.results import Result
-from bot.service.service_parts import ServiceParts
+from bot.service.stored import StoredGames
 from games.engines import computer_move, computer_targets
-from storage.leases import (
-    bot_turn_key,
-    bot_turns_to_take,
-    claim,
-    holding,
-    keeps,
-    release,
-    release_all,
-    release_expired,
-)
+from storage import GameStore
+from storage.database import Database
+from storage.leases import bot_turn_key, bot_turns_to_take, keeps, release
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +28,22 @@ log = logging.getLogger(__name__)
 # heartbeat (bot/service/heartbeat.py), and another process takes the turn over then (plus bot/service/bot_turns.py's
 # TAKEOVER_EVERY).
 BOT_TURN_LEASE = 120.0
-WORK_LEASE = 120.0  # the same bound for other one-off work (`hold`): a post, a DM
 
 
-class GameTurns(ServiceParts):
-    """`GameService`'s bot turns and leases, as a mixin (what it uses of the service: ServiceParts, and below)."""
-
-    if TYPE_CHECKING:  # provided by GameService
-        async def view(self, game_id: int, *, fresh: bool = False) -> Result[Any, Any]: ...
-
-        async def _current(self, game_id: int) -> Game: ...
-
-        async def stop(self, game_id: int) -> Result[Any, Any] | None: ...
+class GameTurns:
+    def __init__(self, store: GameStore, db: Database, games: StoredGames, locks: KeyedLocks,
+                 publisher: Publisher, leases: Leases, holder: str) -> None:
+        self._store = store
+        self._db = db
+        self._games = games
+        self._locks = locks
+        self._publisher = publisher
+        self._leases = leases
+        self._holder = holder  # this process, in the bot-turn leases it holds
+        # Where computer players draw their choices: None (always, in the bot) for the operating system's, which nobody
+        # can foresee; a test sets a seed to replay the same game (tests/tools/transcript.py). Each move then draws
+        # from this seed, the game and its version, so that games played side by side do not disturb each other.
+        self.seed: str | None = None
 
     async def play_bot_turn(self, game_id: int) -> Result[Any, Any] | None:
         """Make one move for the bot seat to move, if any; returns the game after it, or None.
@@ -59,17 +59,17 @@ class GameTurns(ServiceParts):
         (storage/leases.py `keeps`): a process paused while its bot thought (past its lease) finds the turn taken
         over, and its move is dropped (None).
         """
-        token = await self._lease_bot_turn(game_id)
+        token = await self._leases.hold(bot_turn_key(game_id), BOT_TURN_LEASE)
         if token is None:
             return None
-        game = await self._current(game_id)
+        game = await self._games.current(game_id)
         if not info(game).bot_to_move:
             await self.release_bot_turn(game_id)
             return None
         if must_stop(game.record, game.state) is not None:
             # Stored so (before the rule, or past an old game's new limit): ended, never driven on. Asked again, the
             # caller then finds no bot to move.
-            return await self.stop(game_id) or await self.view(game_id)
+            return await self.stop(game_id) or present(await self._games.current(game_id))
         seat = game.state.current_player()
         assert seat is not None
         level = game.record.seats[seat].bot
@@ -79,62 +79,47 @@ class GameTurns(ServiceParts):
         engine, computer = computer_targets(game.record.kind)
         # In the game's turn among the work waiting for a thinking worker (bot/workers.py): one game's bots never
         # hold up another's, nor does a person's burst of anything.
-        seed = None if self.computer_seed is None else f"{self.computer_seed}:{game_id}:{game.record.version}"
+        seed = None if self.seed is None else f"{self.seed}:{game_id}:{game.record.version}"
         text = await workers.think(computer_move, engine, computer, game.state.to_dict(), seat, level, seed,
                                    owner=workers.game(game_id))
         new_state = game.state.apply_text(seat, text)
         try:
-            async with self._locks.hold(game_id), self.store.transaction() as tx:
+            async with self._locks.hold(game_id), self._store.transaction() as tx:
                 conn = await tx.writer()
-                if not await keeps(conn, bot_turn_key(game_id), self.holder, token):
+                if not await keeps(conn, bot_turn_key(game_id), self._holder, token):
                     log.info("the bot turn of game %s is no longer this process's (paused past its lease?); its move "
                              "here is dropped", game_id)
                     # A lease of this process's that merely lapsed is freed, for whoever looks next (bot_turns.py).
-                    await release(conn, bot_turn_key(game_id), self.holder)
+                    await release(conn, bot_turn_key(game_id), self._holder)
                     return None
-                result = await self._commit(tx, game, seat, None, text, new_state)
+                result = await self._games.commit(tx, game, seat, None, text, new_state)
         except StaleStateError:  # read again only once that transaction is closed
-            return await self.view(game_id)
-        return self.publish(result)
+            return present(await self._games.current(game_id))
+        return self._publisher.publish(result)
+
+    async def stop(self, game_id: int) -> Result[Any, Any] | None:
+        """End the game now if it must not go on (`must_stop`), by a logged stop; None if it may go on. Asked before
+        each computer move: a game stored without a person left, or past a length limit its kind got later, is ended."""
+        async with self._locks.hold(game_id), self._games.editing(game_id, read_first=True) as (tx, game):
+            reason = must_stop(game.record, game.state) if game.record.status == "active" else None
+            if reason is None:
+                return None
+            decider = game.state.current_player()
+            step = (0 if decider is None else decider, None, reason.value, game.state.stop(reason))
+            result = await self._games.write_steps(tx, game, [step], None)
+        return self._publisher.publish(result)  # once committed
 
     async def games_awaiting_bots(self) -> list[int]:
         """Active games with a bot seat, for resuming bot turns after a restart."""
-        return await self.store.active_games_with_bots()
+        return await self._store.active_games_with_bots()
 
     async def bot_turns_to_take(self) -> list[int]:
         """Games where a bot is to decide and no live process drives it (none began, or its driver died)."""
-        return await self.db.query(bot_turns_to_take(self.db.dialect))
-
-    async def _lease_bot_turn(self, game_id: int) -> int | None:
-        return await self.hold(bot_turn_key(game_id), BOT_TURN_LEASE)
+        return await self._db.query(bot_turns_to_take(self._db.dialect))
 
     async def release_bot_turn(self, game_id: int, *, expired: bool = False) -> None:
         """Let go of this process's bot-turn lease of the game (with `expired`: of a dead process's, run out)."""
-        if not expired:
-            await self.let_go_of(bot_turn_key(game_id))
-            return
-        async with self.store.transaction() as tx:
-            await release_expired(await tx.writer(), bot_turn_key(game_id))
-
-    async def let_go(self) -> None:
-        """At a clean stop, once timers and bot turns have stopped: free every lease of this process (storage/leases.py
-        release_all)."""
-        async with self.store.transaction() as tx:
-            await release_all(await tx.writer(), self.holder)
-
-    async def hold(self, key: str, seconds: float = WORK_LEASE) -> int | None:
-        """Claim a piece of work (storage/leases.py) for this process, for at most `seconds`: its token, or None while
-        another live process holds it. Held until `let_go_of(key)`, or until this process dies; right before the work's
-        side effect, ask `still_holds(key, token)`."""
-        async with self.store.transaction() as tx:
-            return await claim(await tx.writer(), key, self.holder, seconds)
-
-    async def still_holds(self, key: str, token: int) -> bool:
-        """The fence (storage/leases.py `holds`): whether this process still holds `key` with the token its claim
-        gave, one read. False: another process took the work over (this one was paused, or its lease ran out), and
-        the side effect must not happen here."""
-        return await self.db.query(holding(self.db.dialect, key, self.holder, token))
-
-    async def let_go_of(self, key: str) -> None:
-        async with self.store.transaction() as tx:
-            await release(await tx.writer(), key, self.holder)
+        if expired:
+            await self._leases.let_go_of_expired(bot_turn_key(game_id))
+        else:
+            await self._leases.let_go_of(bot_turn_key(game_id))

@@ -9,7 +9,8 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
-from bot.service.games import GameService, Player, ServiceError
+from bot.service.games import GameService
+from bot.service.model import Player, ServiceError
 from bot.service.results import GameStarted, Result
 from bot.service.starts import check_server_settings
 from games.registry import describe

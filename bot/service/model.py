@@ -81,11 +81,12 @@ def turn_token(game: Game) -> int:
     return game.record.move_count if token is None else token
 
 
-def _seats(record: GameRecord) -> tuple[SeatInfo, ...]:
+def seat_infos(record: GameRecord) -> tuple[SeatInfo, ...]:
+    """Who sits in each seat of a stored game, and their place once it ended."""
     return tuple(SeatInfo(s.seat, s.user_id, s.bot, s.place) for s in record.seats)
 
 
-def _draws_allowed(game: Game) -> bool:
+def draws_allowed(game: Game) -> bool:
     """Draws by agreement: two people, no computer player (bots never agree to one)."""
     return game.state.num_players == 2 and not any(s.bot for s in game.record.seats)
 
@@ -95,10 +96,10 @@ def info(game: Game) -> GameInfo:
     r = game.record
     return GameInfo(
         id=r.id, kind=r.kind, guild_id=r.guild_id, channel_id=r.channel_id, message_id=r.message_id,
-        thread_id=r.thread_id, status=r.status, options=dict(r.options), seats=_seats(r), move_count=r.move_count,
+        thread_id=r.thread_id, status=r.status, options=dict(r.options), seats=seat_infos(r), move_count=r.move_count,
         moves_of_play=game.state.moves_of_play(),
         version=r.version, turn_token=turn_token(game), to_decide=game.state.current_player(), began=game.state.began(),
-        draw_offer=r.draw_offer, draw_declined=r.draw_declined, draws_allowed=_draws_allowed(game),
+        draw_offer=r.draw_offer, draw_declined=r.draw_declined, draws_allowed=draws_allowed(game),
         turn_timeout=r.turn_timeout,
         deadline=r.deadline, created_at=r.created_at, updated_at=r.updated_at, finished_at=r.finished_at,
     )
@@ -111,9 +112,10 @@ def present(game: Game, events: tuple[Event, ...] = ()) -> Result[Any, Any]:
     return Result(info(game), game.state.public_view(), private, events)
 
 
-def _decision(game: Game, actor: int | None) -> tuple[Event, ...]:
-    """The decision is now `seat`'s; nobody is told of a decision they just brought about themselves (the person
-    who accepted a challenge and moves first is looking at the board already)."""
+def decision_events(game: Game, actor: int | None) -> tuple[Event, ...]:
+    """The event that the decision is now the seat to move's, unless the game is not being played or `actor` brought
+    that decision about themselves: nobody is told of a decision they are looking at (the person who accepted a
+    challenge and moves first sees the board already)."""
     seat = game.state.current_player()
     if game.record.status != "active" or seat is None:
         return ()
@@ -134,7 +136,8 @@ def must_stop(record: GameRecord, state: GameState[Any, Any]) -> EndReason | Non
     return state.past_limit()
 
 
-def _refuse_archived(record: GameRecord) -> None:
+def refuse_archived(record: GameRecord) -> None:
+    """Refuse a game whose moves were moved to the archive file: it can be neither played nor replayed here."""
     archived = archived_at(record.state)
     if archived is not None:  # its snapshots and moves are in the archive file now (python -m bot.archive)
         ended = record.finished_at or record.updated_at

@@ -7,19 +7,17 @@ from the game as stored and the recorded ending (its ratings as they were comput
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from bot.service.model import ServiceError, TimerEvent, present
+from bot.service.model import Game, ServiceError, TimerEvent, present
 from bot.service.results import GameEnded, RatingChange, Result
 from games.base import EndReason
 from storage import GameTransaction
 from storage.leases import owed_key, take
 from storage.owed import OwedAnnouncement
 from storage.owed import owe as owe_row
-
-if TYPE_CHECKING:
-    from bot.service.games import GameService
 
 # How long a process may hold an owed announcement it is sending (storage/leases.py): a bound on one send, with
 # Discord's rate limits and retries (a send that fails is tried again within seconds, bot/service/timers.py). A process
@@ -53,13 +51,13 @@ async def owe(tx: GameTransaction, event: TimerEvent, result: Result[Any, Any], 
 
 
 async def owed_result(
-    service: GameService, owed: OwedAnnouncement
+    owed: OwedAnnouncement, load: Callable[[int], Awaitable[Game]]
 ) -> tuple[TimerEvent, Result[Any, Any]] | None:
     """What to announce for an announcement a stopped process left owed, or None when it no longer applies (a reminder
-    once the decision moved on, a game that is gone or archived)."""
+    once the decision moved on, a game that is gone or archived); `load` reads a game as stored now."""
     try:
         event = TimerEvent(owed.event)
-        game = await service.load(owed.game_id)
+        game = await load(owed.game_id)
     except (ValueError, ServiceError):
         return None
     record = game.record

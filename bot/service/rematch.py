@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service.games import GameService, Player, ServiceError
+from bot.service.games import GameService
 from bot.service.lobbies import LobbyService
-from bot.service.model import REMATCH_OF
+from bot.service.model import REMATCH_OF, Player, ServiceError
 from bot.service.results import Result
 from bot.service.starts import message_link
 from games.text import Text

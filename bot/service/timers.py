@@ -3,12 +3,12 @@
 Nothing is scheduled in memory alone: at start-up the loop simply reads the earliest deadline, so
 timers survive restarts, and one that fell due while the bot was down fires at once.
 
-Several processes may share the database (issue 17): each fires what is due, the version guard lets one of them
+Several processes may share the database: each fires what is due, the version guard lets one of them
 apply a timer, and the others find nothing to do and say nothing. An owed announcement is sent by the process that
 claimed it (storage/leases.py); one whose process died (its heartbeat stopped, bot/service/heartbeat.py) is taken over
 `TAKEOVER_EVERY` after that is seen.
 
-Exactly once, whatever is paused (issue 22): the process that fired a timer, or took its announcement over, holds the
+Exactly once, whatever is paused: the process that fired a timer, or took its announcement over, holds the
 announcement's lease with a token (storage/leases.py), and the presenter asks the fence it is given right before the
 announcement's message. A process paused past its lease (another process took the announcement over and sent it)
 finds the token gone, and sends nothing.
@@ -22,8 +22,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.service.games import GameService, StaleStateError, TimerEvent
+from bot.service.games import GameService
 from bot.service.lobbies import LobbyService
+from bot.service.model import StaleStateError, TimerEvent
 from bot.service.owed import OWED_LEASE, owed_result
 from bot.service.results import Result
 from bot.service.tasks import background
@@ -100,7 +101,7 @@ class TimerLoop:
         """Announce what is still owed, then fire every timer that is due; returns how many failed."""
         failures = 0
         for debt, token in await self._owed():
-            owed_now = await owed_result(self._service, debt)
+            owed_now = await owed_result(debt, self._service.load)
             if owed_now is None:  # a reminder whose decision moved on, a game gone: nothing left to say
                 await self._settle(debt.game_id, debt.event, debt.created_at)
                 continue

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.service import GameService, Player, Result, TimerEvent
 from bot.service.bot_turns import BotTurns
-from bot.service.games import BOT_TURN_LEASE
+from bot.service.game_turns import BOT_TURN_LEASE
 from bot.service.heartbeat import Heartbeat
 from bot.service.lobbies import LobbyService
 from bot.service.timers import Fence, TimerLoop
@@ -87,7 +87,7 @@ async def test_a_bot_move_of_a_driver_that_lost_its_lease_meanwhile_is_not_commi
     game = await here.create("chopsticks", guild_id=1, channel_id=2, players=[Player(bot="medium"), Player(ALICE)],
                              options={"first": 0})
     key = bot_turn_key(game.id)
-    async with here._locks.hold(game.id):  # a click being served in A holds the game's lock meanwhile
+    async with here.locks.hold(game.id):  # a click being served in A holds the game's lock meanwhile
         moving = asyncio.create_task(here.play_bot_turn(game.id))
         for _ in range(500):
             async with two[1].reading() as conn:

@@ -15,7 +15,7 @@ import pytest
 
 from bot.service import GameService, Player, Result, TimerEvent
 from bot.service.bot_turns import BotTurns
-from bot.service.games import BOT_TURN_LEASE
+from bot.service.game_turns import BOT_TURN_LEASE
 from bot.service.lobbies import LobbyService
 from bot.service.timers import TAKEOVER_EVERY, Fence, TimerLoop
 from storage.database import Database

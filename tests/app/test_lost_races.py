@@ -11,8 +11,8 @@ import logging
 import pytest
 
 from bot.service import GameService, Player, ServiceError, StaleStateError, TimerEvent
-from bot.service.games import STALE_MESSAGE
 from bot.service.lobbies import LobbyService
+from bot.service.model import STALE_MESSAGE
 from bot.service.rematch import Rematch
 from bot.service.results import Result
 from bot.service.timers import Fence, TimerLoop

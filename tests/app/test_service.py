@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.service import GameService, Player, ServiceError, StaleStateError, TimerEvent
-from bot.service.games import Game
+from bot.service.model import Game
 from games import EndReason, replay
 from storage.connection import open_database
 from storage.database import Database

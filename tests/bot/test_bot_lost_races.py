@@ -11,7 +11,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.service.games import STALE_MESSAGE, GameService
+from bot.service.games import GameService
+from bot.service.model import STALE_MESSAGE
 from storage.connection import open_database
 from storage.database import Database
 from tests.support.fakediscord import FakeMessage

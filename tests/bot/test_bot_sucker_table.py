@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.client import TabletopBot
 from bot.games.sucker import board
 from bot.i18n import Say
-from bot.service.games import Game, present
+from bot.service.model import Game, present
 from games.sucker import SuckerState
 from storage import GameRecord, Seat
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult

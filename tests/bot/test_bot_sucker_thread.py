@@ -13,7 +13,7 @@ import re
 from bot.client import TabletopBot
 from bot.games.sucker import board
 from bot.i18n import Say
-from bot.service.games import Game, present
+from bot.service.model import Game, present
 from games import EndReason
 from games.sucker import SuckerState
 from storage import GameRecord, Seat

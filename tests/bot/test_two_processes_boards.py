@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 from bot.client import TabletopBot
-from bot.service.games import StaleStateError
+from bot.service.model import StaleStateError
 from tests.support.boards import player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.generals import BOARD_TITLE

@@ -13,7 +13,7 @@ from bot.games.chopsticks import board as ui
 from bot.games.chopsticks import components
 from bot.i18n import LANGUAGES, Say
 from bot.service import Result
-from bot.service.games import Game, present
+from bot.service.model import Game, present
 from games.chopsticks import ChopsticksState, ChopsticksView, Rules
 from storage import GameRecord, Seat
 from tests.support.fakediscord.limits import check_message
