@@ -56,6 +56,7 @@ from discord import app_commands
 from bot.client import TabletopBot
 from bot.components import Select
 from bot.endings import RematchButton
+from bot.games.generals.components import RanksButton
 from bot.lobby import LobbyButton
 from bot.logs import RedactSecrets
 from bot.validation import is_guild_only
@@ -214,6 +215,7 @@ class Template:
     lobby: bool = False
     in_dms: bool = False  # the game's components also work in the players' DMs
     rematch: bool = False  # a finished game's Rematch: it acts for the game's players
+    legend: bool = False  # Generals' Ranks: the rank legend, for anyone who sees a board of the game
 
     @property
     def read_only(self) -> bool:
@@ -286,7 +288,7 @@ class Fuzzer:
             found.append(Template(item.__discord_ui_compiled_template__, presenter.kind if presenter else None,
                                   SELECT if issubclass(item, Select) else BUTTON, lobby=item is LobbyButton,
                                   in_dms=presenter is not None and presenter.components_in_dms,
-                                  rematch=item is RematchButton))
+                                  rematch=item is RematchButton, legend=item is RanksButton))
         return found
 
     def template_of(self, custom_id: str) -> tuple[re.Match[str] | None, Template | None]:
@@ -764,7 +766,7 @@ class Fuzzer:
         elsewhere = game is not None and game["guild"] != guild_id and not (template.in_dms and guild_id is None)
         if game is None or game["kind"] != template.kind or elsewhere:
             return Expect.REFUSE
-        if template.kind == "generals" and groups.get("verb") == "ranks":
+        if template.legend:
             return Expect.READ  # the rank legend: anyone who sees a Generals board may read it, in any phase
         if user.id not in stored.seats.get(game_id, set()) or game["status"] not in ("active", "pending"):
             return Expect.REFUSE
