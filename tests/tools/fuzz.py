@@ -282,13 +282,17 @@ class Fuzzer:
     def _templates(self) -> list[Template]:
         # Every component the bot registered; a game's are those its presenter lists.
         owners = {item: presenter for presenter in self.bot.presenters.values() for item in presenter.components}
+        # A game's components are told by template, not by class: each bot that loads a game's extension imports its
+        # modules afresh (discord.py drops them when a bot stops), so the classes imported here may be an older copy.
+        ranks = RanksButton.custom_id_shape.pattern
         found = []
         for item in self.bot._connection._view_store._dynamic_items.values():
             presenter = owners.get(item)
             found.append(Template(item.__discord_ui_compiled_template__, presenter.kind if presenter else None,
                                   SELECT if issubclass(item, Select) else BUTTON, lobby=item is LobbyButton,
                                   in_dms=presenter is not None and presenter.components_in_dms,
-                                  rematch=item is RematchButton, legend=item is RanksButton))
+                                  rematch=item is RematchButton,
+                                  legend=item.__discord_ui_compiled_template__.pattern == ranks))
         return found
 
     def template_of(self, custom_id: str) -> tuple[re.Match[str] | None, Template | None]:
