@@ -1,9 +1,9 @@
 """Custom ids and the component classes that answer them.
 
 discord.py hands a click to every dynamic item whose template matches the custom id in full, so no two registered
-templates may be able to match one id. Game of the Generals' buttons are one class per behaviour, and the ids of
-its buttons and forms are those boards already posted in Discord carry: each is still answered, by exactly one
-class, and the class formats the very same id.
+templates may be able to match one id. Game of the Generals' buttons and forms and the lobby's buttons are one class
+per behaviour, and their ids are those messages already posted in Discord carry: each is still answered, by exactly
+one class, and the class formats the very same id.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from bot.client import TabletopBot
 from bot.components import Button
 from bot.games.generals.components import FORMS
+from bot.lobby import LobbyButton
 from tests.support.fakediscord import FakeMessage
 from tests.support.generals import A_GRID
 from tests.support.interactions import carrier
@@ -25,6 +26,7 @@ from tests.support.world import TabletopRunner, World
 GENERALS_VERBS = ("accept", "decline", "board", "dm", "resign", "resign-yes", "draw", "ready", "swap", "import",
                   "export", "save", "delete", "ranks")
 GENERALS_FORMS = ("swap", "import", "save")  # `ggf:<game>:<what>`
+LOBBY_VERBS = ("join", "leave", "bot", "unbot", "start")  # `cl:<lobby>:<verb>`
 GAMES = (1, 42, 2**63 - 1)
 BUTTON, MODAL = 2, 9  # a component's type; the callback that shows a form
 
@@ -32,6 +34,13 @@ BUTTON, MODAL = 2, 9  # a component's type; the callback that shows a form
 def registered(bot: TabletopBot) -> dict[re.Pattern[str], type[Any]]:
     """Every dynamic item class the bot dispatches clicks to, by its template."""
     return dict(bot._connection._view_store._dynamic_items)
+
+
+def only_class(items: dict[re.Pattern[str], type[Any]], custom_id: str) -> type[Any]:
+    """The one registered class whose template matches `custom_id` (discord.py would run each that does)."""
+    matching = [cls for pattern, cls in items.items() if pattern.fullmatch(custom_id)]
+    assert len(matching) == 1, (custom_id, matching)
+    return matching[0]
 
 
 def test_the_overlap_check_finds_a_common_id_and_only_a_real_one() -> None:
@@ -65,9 +74,7 @@ async def test_every_generals_button_id_ever_posted_reaches_one_class_of_its_own
     for verb in GENERALS_VERBS:
         for game in GAMES:
             custom_id = f"gg:{game}:{verb}"
-            matching = [cls for pattern, cls in items.items() if pattern.fullmatch(custom_id)]
-            assert len(matching) == 1, (custom_id, matching)
-            cls = matching[0]
+            cls = only_class(items, custom_id)
             assert cls in generals and issubclass(cls, Button), (custom_id, cls)
             assert cls.custom_id_shape.template == f"gg:{{game}}:{verb}", (custom_id, cls.custom_id_shape.template)
             button = cls.of(game=game)
@@ -81,6 +88,23 @@ async def test_every_generals_button_id_ever_posted_reaches_one_class_of_its_own
             assert len(forms) == 1 and forms[0].custom_id(game) == custom_id, (custom_id, forms)
             assert forms[0](custom_id).game_id == game
             assert sum(bool(re.fullmatch(t, custom_id)) for t in bot.presenters["generals"].form_templates) == 1
+
+
+async def test_every_lobby_button_id_ever_posted_reaches_one_class_of_its_own(world: World,
+                                                                             bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    items = registered(bot)
+    answered_by: dict[str, type[Any]] = {}
+    for verb in LOBBY_VERBS:
+        for lobby in (1, 42, 10**18 - 1):
+            custom_id = f"cl:{lobby}:{verb}"
+            cls = only_class(items, custom_id)
+            assert issubclass(cls, LobbyButton), (custom_id, cls)
+            assert cls.custom_id_shape.template == f"cl:{{lobby}}:{verb}", (custom_id, cls.custom_id_shape.template)
+            button = cls.of(lobby=lobby)
+            assert button.item.custom_id == custom_id and button.lobby_id == lobby
+            assert answered_by.setdefault(verb, cls) is cls
+    assert len(set(answered_by.values())) == len(LOBBY_VERBS), answered_by
 
 
 async def test_the_swap_and_delete_buttons_of_older_setup_boards_still_work(world: World,

@@ -57,7 +57,7 @@ from bot.client import TabletopBot
 from bot.components import Select
 from bot.endings import RematchButton
 from bot.games.generals.components import RanksButton
-from bot.lobby import LobbyButton
+from bot.lobby import JoinButton, LeaveButton, LobbyButton
 from bot.logs import RedactSecrets
 from bot.validation import is_guild_only
 from games import game_class
@@ -216,6 +216,7 @@ class Template:
     in_dms: bool = False  # the game's components also work in the players' DMs
     rematch: bool = False  # a finished game's Rematch: it acts for the game's players
     legend: bool = False  # Generals' Ranks: the rank legend, for anyone who sees a board of the game
+    component: type[Any] | None = None  # the class that answers it
 
     @property
     def read_only(self) -> bool:
@@ -289,9 +290,9 @@ class Fuzzer:
         for item in self.bot._connection._view_store._dynamic_items.values():
             presenter = owners.get(item)
             found.append(Template(item.__discord_ui_compiled_template__, presenter.kind if presenter else None,
-                                  SELECT if issubclass(item, Select) else BUTTON, lobby=item is LobbyButton,
+                                  SELECT if issubclass(item, Select) else BUTTON, lobby=issubclass(item, LobbyButton),
                                   in_dms=presenter is not None and presenter.components_in_dms,
-                                  rematch=item is RematchButton,
+                                  rematch=item is RematchButton, component=item,
                                   legend=item.__discord_ui_compiled_template__.pattern == ranks))
         return found
 
@@ -754,10 +755,9 @@ class Fuzzer:
             if lobby is None or lobby["guild"] != guild_id or lobby["status"] != "open":
                 return Expect.REFUSE
             members = stored.members.get(int(groups["lobby"]), [])
-            verb = groups["verb"]
-            if verb == "join":
+            if template.component is JoinButton:
                 return Expect.REFUSE if user.id in members or len(members) >= lobby["max"] else Expect.ANY
-            if verb == "leave":
+            if template.component is LeaveButton:
                 return Expect.ANY if user.id in members else Expect.REFUSE
             return Expect.ANY if user.id == lobby["host"] else Expect.REFUSE
         game_id = int(groups["game"])
