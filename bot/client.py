@@ -24,7 +24,7 @@ from bot.drawn import DrawnBoards
 from bot.endings import RematchButton, ReplayFromStartButton, announce_ending
 from bot.errors import reply_with_error
 from bot.i18n import Languages, Say
-from bot.lobby import LobbyButton, show_closed
+from bot.lobby import LOBBY_BUTTONS, show_closed
 from bot.notifications import NotificationsCog, Notifier
 from bot.presenter import GamePresenter
 from bot.rest_watch import InvalidRequests
@@ -173,7 +173,7 @@ class TabletopBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.add_cog(NotificationsCog(self, self.notifier.store))
-        self.add_dynamic_items(LobbyButton, RematchButton, ReplayFromStartButton)
+        self.add_dynamic_items(*LOBBY_BUTTONS, RematchButton, ReplayFromStartButton)
         self._heartbeat = Heartbeat(self.service)  # before any claim: this process's leases are those of a live one
         await self._heartbeat.start()
         self._bot_turns = BotTurns(self.service, self.redraw)

@@ -59,16 +59,17 @@ def lobby_view(lobby: LobbyRecord, say: Say) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     full, has_bots = len(lobby.members) >= lobby.max_players, any(m.bot is not None for m in lobby.members)
-    for verb, label, style, shown in (
-        ("join", TextIn("button", "Join"), discord.ButtonStyle.success, True),
-        ("leave", TextIn("button", "Leave"), discord.ButtonStyle.secondary, True),
+    buttons: tuple[tuple[type[LobbyButton], Text, discord.ButtonStyle, bool], ...] = (
+        (JoinButton, TextIn("button", "Join"), discord.ButtonStyle.success, True),
+        (LeaveButton, TextIn("button", "Leave"), discord.ButtonStyle.secondary, True),
         # Offered only when it can do something: a seat to fill, a computer seat to free.
-        ("bot", TextIn("button", "Add bot"), discord.ButtonStyle.secondary, not full),
-        ("unbot", TextIn("button", "Remove bot"), discord.ButtonStyle.secondary, has_bots),
-        ("start", TextIn("button", "Start"), discord.ButtonStyle.primary, True),
-    ):
+        (AddBotButton, TextIn("button", "Add bot"), discord.ButtonStyle.secondary, not full),
+        (RemoveBotButton, TextIn("button", "Remove bot"), discord.ButtonStyle.secondary, has_bots),
+        (StartGameButton, TextIn("button", "Start"), discord.ButtonStyle.primary, True),
+    )
+    for button, label, style, shown in buttons:
         if shown:
-            view.add_item(LobbyButton.of(lobby=lobby.id, verb=verb, label=say(label), style=style))
+            view.add_item(button.of(lobby=lobby.id, label=say(label), style=style))
     return view
 
 
@@ -81,35 +82,84 @@ def format_duration(seconds: float) -> Text:
     return duration(seconds)
 
 
-class LobbyButton(Button, custom_id=CustomId("cl:{lobby}:{verb}", lobby=r"[0-9]{1,18}",
-                                             verb=r"join|leave|bot|unbot|start")):
-    """Every lobby button, for every game kind; the custom id names the lobby and the verb."""
+LOBBY = r"[0-9]{1,18}"
+
+
+class LobbyButton(Button):
+    """What every lobby button shares, for every game kind: its custom id names the table, which is only run on its
+    own server; each subclass's template names what it does (`cl:<lobby>:join`, ...)."""
+
+    @property
+    def lobby_id(self) -> int:
+        return int(self.fields["lobby"])
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         client: Any = interaction.client
         lobbies: LobbyService = client.lobbies
-        lobby_id, verb, user = int(self.fields["lobby"]), self.fields["verb"], interaction.user.id
-        current = await lobbies.load(lobby_id)
+        current = await lobbies.load(self.lobby_id)
         presenter: GamePresenter = client.presenter(current.kind)
         if current.guild_id != interaction.guild_id:
             raise ServiceError(Text("Table #{number} is on another server; you can only join or run it there.",
-                                    number=lobby_id))
-        if verb == "start":
-            message_id = interaction.message.id if interaction.message is not None else None
-            lobby, game = await lobbies.start(lobby_id, user, message_id=message_id)
-            await presenter.show_started(interaction, lobby, game)
-            return
-        if verb == "join":
-            lobby = await lobbies.join(lobby_id, user)
-        elif verb == "leave":
-            lobby = await lobbies.leave(lobby_id, user)
-        elif verb == "bot":
-            lobby = await lobbies.add_bot(lobby_id, user, bot_level(current))
-        else:
-            lobby = await lobbies.remove_bot(lobby_id, user)
-        say = Say(await client.languages.public(lobby.guild_id))
-        await interaction.response.edit_message(embed=_embed(presenter, lobby, say), view=lobby_view(lobby, say),
-                                                allowed_mentions=discord.AllowedMentions.none())
+                                    number=self.lobby_id))
+        await self.use(interaction, lobbies, current, presenter)
+
+    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
+                  presenter: GamePresenter) -> None:
+        raise NotImplementedError  # every lobby button defines what it does to the table
+
+
+async def _show_changed(interaction: discord.Interaction[Any], presenter: GamePresenter, lobby: LobbyRecord) -> None:
+    """Answer a lobby button by redrawing the table's message with its new seats (in the server's language)."""
+    client: Any = interaction.client
+    say = Say(await client.languages.public(lobby.guild_id))
+    await interaction.response.edit_message(embed=_embed(presenter, lobby, say), view=lobby_view(lobby, say),
+                                            allowed_mentions=discord.AllowedMentions.none())
+
+
+class JoinButton(LobbyButton, custom_id=CustomId("cl:{lobby}:join", lobby=LOBBY)):
+    """Take a seat at the table."""
+
+    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
+                  presenter: GamePresenter) -> None:
+        await _show_changed(interaction, presenter, await lobbies.join(self.lobby_id, interaction.user.id))
+
+
+class LeaveButton(LobbyButton, custom_id=CustomId("cl:{lobby}:leave", lobby=LOBBY)):
+    """Give up one's seat (the host leaving closes the table)."""
+
+    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
+                  presenter: GamePresenter) -> None:
+        await _show_changed(interaction, presenter, await lobbies.leave(self.lobby_id, interaction.user.id))
+
+
+class AddBotButton(LobbyButton, custom_id=CustomId("cl:{lobby}:bot", lobby=LOBBY)):
+    """The host seats a computer player, at the table's level."""
+
+    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
+                  presenter: GamePresenter) -> None:
+        lobby = await lobbies.add_bot(self.lobby_id, interaction.user.id, bot_level(current))
+        await _show_changed(interaction, presenter, lobby)
+
+
+class RemoveBotButton(LobbyButton, custom_id=CustomId("cl:{lobby}:unbot", lobby=LOBBY)):
+    """The host frees a computer player's seat."""
+
+    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
+                  presenter: GamePresenter) -> None:
+        await _show_changed(interaction, presenter, await lobbies.remove_bot(self.lobby_id, interaction.user.id))
+
+
+class StartGameButton(LobbyButton, custom_id=CustomId("cl:{lobby}:start", lobby=LOBBY)):
+    """The host starts the game with the seated players; the lobby message shows the game from then on."""
+
+    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
+                  presenter: GamePresenter) -> None:
+        message_id = interaction.message.id if interaction.message is not None else None
+        lobby, game = await lobbies.start(self.lobby_id, interaction.user.id, message_id=message_id)
+        await presenter.show_started(interaction, lobby, game)
+
+
+LOBBY_BUTTONS = (JoinButton, LeaveButton, AddBotButton, RemoveBotButton, StartGameButton)
 
 
 def bot_level(lobby: LobbyRecord) -> str:

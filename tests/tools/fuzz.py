@@ -56,7 +56,8 @@ from discord import app_commands
 from bot.client import TabletopBot
 from bot.components import Select
 from bot.endings import RematchButton
-from bot.lobby import LobbyButton
+from bot.games.generals.components import RanksButton
+from bot.lobby import JoinButton, LeaveButton, LobbyButton
 from bot.logs import RedactSecrets
 from bot.validation import is_guild_only
 from games import game_class
@@ -214,6 +215,8 @@ class Template:
     lobby: bool = False
     in_dms: bool = False  # the game's components also work in the players' DMs
     rematch: bool = False  # a finished game's Rematch: it acts for the game's players
+    legend: bool = False  # Generals' Ranks: the rank legend, for anyone who sees a board of the game
+    component: type[Any] | None = None  # the class that answers it
 
     @property
     def read_only(self) -> bool:
@@ -280,13 +283,17 @@ class Fuzzer:
     def _templates(self) -> list[Template]:
         # Every component the bot registered; a game's are those its presenter lists.
         owners = {item: presenter for presenter in self.bot.presenters.values() for item in presenter.components}
+        # A game's components are told by template, not by class: each bot that loads a game's extension imports its
+        # modules afresh (discord.py drops them when a bot stops), so the classes imported here may be an older copy.
+        ranks = RanksButton.custom_id_shape.pattern
         found = []
         for item in self.bot._connection._view_store._dynamic_items.values():
             presenter = owners.get(item)
             found.append(Template(item.__discord_ui_compiled_template__, presenter.kind if presenter else None,
-                                  SELECT if issubclass(item, Select) else BUTTON, lobby=item is LobbyButton,
+                                  SELECT if issubclass(item, Select) else BUTTON, lobby=issubclass(item, LobbyButton),
                                   in_dms=presenter is not None and presenter.components_in_dms,
-                                  rematch=item is RematchButton))
+                                  rematch=item is RematchButton, component=item,
+                                  legend=item.__discord_ui_compiled_template__.pattern == ranks))
         return found
 
     def template_of(self, custom_id: str) -> tuple[re.Match[str] | None, Template | None]:
@@ -748,10 +755,9 @@ class Fuzzer:
             if lobby is None or lobby["guild"] != guild_id or lobby["status"] != "open":
                 return Expect.REFUSE
             members = stored.members.get(int(groups["lobby"]), [])
-            verb = groups["verb"]
-            if verb == "join":
+            if template.component is JoinButton:
                 return Expect.REFUSE if user.id in members or len(members) >= lobby["max"] else Expect.ANY
-            if verb == "leave":
+            if template.component is LeaveButton:
                 return Expect.ANY if user.id in members else Expect.REFUSE
             return Expect.ANY if user.id == lobby["host"] else Expect.REFUSE
         game_id = int(groups["game"])
@@ -764,7 +770,7 @@ class Fuzzer:
         elsewhere = game is not None and game["guild"] != guild_id and not (template.in_dms and guild_id is None)
         if game is None or game["kind"] != template.kind or elsewhere:
             return Expect.REFUSE
-        if template.kind == "generals" and groups.get("verb") == "ranks":
+        if template.legend:
             return Expect.READ  # the rank legend: anyone who sees a Generals board may read it, in any phase
         if user.id not in stored.seats.get(game_id, set()) or game["status"] not in ("active", "pending"):
             return Expect.REFUSE

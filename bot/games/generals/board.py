@@ -15,7 +15,14 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.games.generals.components import GeneralsButton
+from bot.games.generals.components import (
+    AcceptButton,
+    DeclineButton,
+    DrawButton,
+    MyBoardButton,
+    RanksButton,
+    ResignButton,
+)
 from bot.games.generals.words import RULING, SIDE_NAMES, reason_words
 from bot.i18n import Say
 from bot.lobby import per_turn
@@ -73,10 +80,10 @@ def challenge_embed(game: GameInfo, names: Sequence[Text | str], settings_names:
 
 def challenge_view(game_id: int, say: Say) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(GeneralsButton.of(game=game_id, verb="accept", label=say(TextIn("button", "Accept")),
-                                    style=discord.ButtonStyle.success))
-    view.add_item(GeneralsButton.of(game=game_id, verb="decline", label=say(TextIn("button", "Decline")),
-                                    style=discord.ButtonStyle.danger))
+    view.add_item(AcceptButton.of(game=game_id, label=say(TextIn("button", "Accept")),
+                                  style=discord.ButtonStyle.success))
+    view.add_item(DeclineButton.of(game=game_id, label=say(TextIn("button", "Decline")),
+                                   style=discord.ButtonStyle.danger))
     return view
 
 
@@ -137,21 +144,21 @@ def channel_view(game: GameInfo, view: PublicView, say: Say) -> discord.ui.View 
     if view.outcome is not None or game.status != "active":
         return None
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(GeneralsButton.of(game=game.id, verb="board", label=say(TextIn("button", "My board")),
-                                       style=discord.ButtonStyle.primary))
+    buttons.add_item(MyBoardButton.of(game=game.id, label=say(TextIn("button", "My board")),
+                                      style=discord.ButtonStyle.primary))
     if view.phase == PLAY and game.draws_allowed:  # a computer player never agrees to a draw
-        buttons.add_item(GeneralsButton.of(game=game.id, verb="draw", label=say(draw_label(game, None)),
-                                           style=discord.ButtonStyle.secondary))
-    buttons.add_item(GeneralsButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
-                                       style=discord.ButtonStyle.danger))
+        buttons.add_item(DrawButton.of(game=game.id, label=say(draw_label(game, None)),
+                                       style=discord.ButtonStyle.secondary))
+    buttons.add_item(ResignButton.of(game=game.id, label=say(TextIn("button", "Resign")),
+                                     style=discord.ButtonStyle.danger))
     buttons.add_item(ranks_button(game.id, say))
     return buttons
 
 
-def ranks_button(game_id: int, say: Say, row: int | None = None) -> GeneralsButton:
+def ranks_button(game_id: int, say: Say, row: int | None = None) -> RanksButton:
     """The legend: every rank's insignia with its name, and the board's colours, shown privately to whoever asks."""
-    return GeneralsButton.of(game=game_id, verb="ranks", label=say(TextIn("button", "Ranks")), emoji="🎖",
-                             style=discord.ButtonStyle.secondary, row=row)
+    return RanksButton.of(game=game_id, label=say(TextIn("button", "Ranks")), emoji="🎖",
+                          style=discord.ButtonStyle.secondary, row=row)
 
 
 def footer(game: GameInfo, settings_names: Sequence[str], lost: tuple[int, int]) -> Text:

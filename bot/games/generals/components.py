@@ -1,31 +1,39 @@
-"""The persistent buttons and menus of Game of the Generals, and the id of its forms.
+"""The persistent buttons, menus and forms of Game of the Generals: one class per thing a player can do.
 
-Custom ids carry game numbers, public move counts and squares only, never a rank:
-- `gg:<game>:<verb>`: every button except moves (challenge, channel board, setup tools, draw, resign, ranks);
+Custom ids carry game numbers, public move counts and squares only, never a rank. Each id's template names what
+its component does; the ids are those boards already posted in Discord carry, so they never change:
+- `gg:<game>:accept`, `gg:<game>:decline`: a challenge's answer;
+- `gg:<game>:board` (My board), `gg:<game>:dm` (the same board by DM), `gg:<game>:ranks` (the rank legend);
+- `gg:<game>:draw`, `gg:<game>:resign` and its confirmation `gg:<game>:resign-yes`;
+- `gg:<game>:ready`, `gg:<game>:export`, `gg:<game>:import`, `gg:<game>:save`, and `gg:<game>:swap`,
+  `gg:<game>:delete` (only on older setup boards): the setup tools;
 - `ggm:<game>:<ply>:<from>-<to>`: a direction button of a private board's chosen piece, drawn at move count `ply`;
 - `ggs:<game>:formation`, `ggs:<game>:square:<rank>`, `ggs:<game>:piece:<ply>`, `ggs:<game>:forget`: the
   formation menu and the square menus (one per home rank) of the setup, the piece menu of play, and the
   saved-formation menu to delete from;
-- `ggf:<game>:<what>`: the forms (swap, import, save), answered by the presenter's `on_interaction`.
+- `ggf:<game>:swap`, `ggf:<game>:import`, `ggf:<game>:save`: the forms, each answered by its `Form` class.
 
-A use reaches the presenter, which holds the concerns (setup, play, private boards) that answer it.
+A use calls the one method of the presenter (or of its setup, play or private-board part) that does it; what every
+use of a game's component checks first (the game is a Generals game, played where the click comes from) is
+`bot.components.dispatch`'s.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.components import Button, CustomId, Select, presenter_for
+from bot.components import Button, CustomId, Select, dispatch, presenter_for
+from bot.service import ServiceError
+from bot.validation import storable
+from games.text import Text
 
 if TYPE_CHECKING:
     from bot.games.generals.presenter import GeneralsPresenter
 
 KIND = "generals"
-BUTTON_VERBS = "accept|decline|board|dm|resign|resign-yes|draw|ready|swap|import|export|save|delete|ranks"
 MOVE = r"[a-i][1-8]-[a-i][1-8]"
-FORM = CustomId("ggf:{game}:{what}", what=r"swap|import|save")
 
 
 def presenter_of(interaction: discord.Interaction[Any]) -> GeneralsPresenter:
@@ -35,13 +43,132 @@ def presenter_of(interaction: discord.Interaction[Any]) -> GeneralsPresenter:
     return presenter_for(interaction, KIND, GeneralsPresenter)
 
 
-class GeneralsButton(Button, custom_id=CustomId("gg:{game}:{verb}", verb=BUTTON_VERBS)):
-    """Every Generals button except moves: the custom id names the game and what to do."""
+class AcceptButton(Button, custom_id=CustomId("gg:{game}:accept")):
+    """The challenged player accepts: the game starts and each player's board goes to them."""
 
     game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
-        await presenter_of(interaction).on_button(interaction, self.game_id, self.fields["verb"])
+        await presenter_of(interaction).accept_challenge(interaction, self.game_id)
+
+
+class DeclineButton(Button, custom_id=CustomId("gg:{game}:decline")):
+    """A player of the challenge declines it (or the challenger withdraws it)."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).decline_challenge(interaction, self.game_id)
+
+
+class MyBoardButton(Button, custom_id=CustomId("gg:{game}:board")):
+    """My board: the player's own board, shown just to them."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).private_boards.show(interaction, self.game_id, edit=False)
+
+
+class SendByDmButton(Button, custom_id=CustomId("gg:{game}:dm")):
+    """On an ephemeral board: send the player's board to their DMs instead."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).private_boards.send_by_dm(interaction, self.game_id)
+
+
+class DrawButton(Button, custom_id=CustomId("gg:{game}:draw")):
+    """Offer a draw, or accept the opponent's offer."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).offer_draw(interaction, self.game_id)
+
+
+class ResignButton(Button, custom_id=CustomId("gg:{game}:resign")):
+    """Resign: first asks the player, privately, to confirm (ConfirmResignButton)."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).ask_to_resign(interaction, self.game_id)
+
+
+class ConfirmResignButton(Button, custom_id=CustomId("gg:{game}:resign-yes")):
+    """Yes, resign: the player loses the game."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).resign_now(interaction, self.game_id)
+
+
+class RanksButton(Button, custom_id=CustomId("gg:{game}:ranks")):
+    """The rank legend, privately, for anyone who sees a board of the game."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).show_ranks(interaction)
+
+
+class ReadyButton(Button, custom_id=CustomId("gg:{game}:ready")):
+    """The player's army is deployed: their setup is final."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).setup_tools.act(interaction, self.game_id, "ready")
+
+
+class ExportButton(Button, custom_id=CustomId("gg:{game}:export")):
+    """The player's current setup as a grid to copy, privately."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).setup_tools.export(interaction, self.game_id)
+
+
+class ImportFormButton(Button, custom_id=CustomId("gg:{game}:import")):
+    """Opens the form to paste a setup grid (ImportForm)."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).setup_tools.open_import_form(interaction, self.game_id)
+
+
+class SaveFormButton(Button, custom_id=CustomId("gg:{game}:save")):
+    """Opens the form to name the current setup and save it as a formation (SaveForm)."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).setup_tools.open_save_form(interaction, self.game_id)
+
+
+class SwapFormButton(Button, custom_id=CustomId("gg:{game}:swap")):
+    """Opens the form to swap two squares of the setup (SwapForm). Setup boards now swap with their square menus;
+    older boards still carry this button."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).setup_tools.open_swap_form(interaction, self.game_id)
+
+
+class DeleteFormationButton(Button, custom_id=CustomId("gg:{game}:delete")):
+    """Asks which saved formation to delete (ForgetSelect). Setup boards now offer it in their formation menu;
+    older boards still carry this button."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await presenter_of(interaction).setup_tools.choose_to_delete(interaction, self.game_id)
 
 
 class GeneralsMoveButton(Button, custom_id=CustomId("ggm:{game}:{ply}:{move}", move=MOVE)):
@@ -92,4 +219,102 @@ class ForgetSelect(Select, custom_id=CustomId("ggs:{game}:forget")):
         await presenter_of(interaction).setup_tools.forget(interaction, self.game_id, self.choice())
 
 
-COMPONENTS = (GeneralsButton, GeneralsMoveButton, FormationSelect, SquareSelect, PieceSelect, ForgetSelect)
+class Form:
+    """A form (a modal) of the setup tools. Discord sends a submitted form to no component, so the presenter hands
+    every submission to `answer_form`, which finds the form class whose custom id template matches; being answered
+    from its id alone, a form opened before a restart still works."""
+
+    custom_id_shape: ClassVar[CustomId]
+
+    def __init_subclass__(cls, *, custom_id: CustomId, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.custom_id_shape = custom_id
+
+    def __init__(self, custom_id: str) -> None:
+        self.fields = self.custom_id_shape.parse(custom_id)
+
+    @classmethod
+    def custom_id(cls, game_id: int) -> str:
+        """The id of this form for game `game_id`."""
+        return cls.custom_id_shape.format(game=game_id)
+
+    @property
+    def game_id(self) -> int:
+        return int(self.fields["game"])
+
+    async def on_submit(self, interaction: discord.Interaction[Any], values: dict[str, str]) -> None:
+        raise NotImplementedError  # every form defines what its answer does
+
+
+class SwapForm(Form, custom_id=CustomId("ggf:{game}:swap")):
+    """Two of the player's squares (`squares`) whose pieces swap places."""
+
+    async def on_submit(self, interaction: discord.Interaction[Any], values: dict[str, str]) -> None:
+        await presenter_of(interaction).setup_tools.swap_squares(interaction, self.game_id, values.get("squares", ""))
+
+
+class ImportForm(Form, custom_id=CustomId("ggf:{game}:import")):
+    """A whole setup as a grid (`grid`), deployed as the player's army."""
+
+    async def on_submit(self, interaction: discord.Interaction[Any], values: dict[str, str]) -> None:
+        await presenter_of(interaction).setup_tools.import_grid(interaction, self.game_id, values.get("grid", ""))
+
+
+class SaveForm(Form, custom_id=CustomId("ggf:{game}:save")):
+    """The name (`name`) to save the player's current setup under."""
+
+    async def on_submit(self, interaction: discord.Interaction[Any], values: dict[str, str]) -> None:
+        await presenter_of(interaction).setup_tools.save(interaction, self.game_id, values.get("name", ""))
+
+
+async def answer_form(interaction: discord.Interaction[Any]) -> None:
+    """A submitted form of ours, answered by its form class; it is checked like a button of the game it names.
+    Anything else (another interaction, a form of no Generals template) is left alone."""
+    if interaction.type is not discord.InteractionType.modal_submit or not isinstance(interaction.data, dict):
+        return
+    form = _form_of(str(interaction.data.get("custom_id", "")))
+    if form is None:
+        return
+    values = modal_values(dict(interaction.data))
+
+    async def answer(interaction: discord.Interaction[Any]) -> None:
+        if not all(storable(value) for value in values.values()):
+            raise ServiceError(Text("The form arrived garbled; please fill it in again."))
+        await form.on_submit(interaction, values)
+
+    await dispatch(interaction, answer, game_kind=KIND, game_id=form.game_id)
+
+
+def _form_of(custom_id: str) -> Form | None:
+    """The form whose template `custom_id` fits, or None."""
+    for kind in FORMS:
+        try:
+            return kind(custom_id)
+        except ValueError:
+            continue
+    return None
+
+
+def modal_values(data: dict[str, Any]) -> dict[str, str]:
+    """custom_id -> value of every text input in a submitted form (rows or labelled components)."""
+    values: dict[str, str] = {}
+
+    def walk(components: Any) -> None:
+        for component in components or []:
+            if not isinstance(component, dict):
+                continue
+            if "custom_id" in component and isinstance(component.get("value"), str):
+                values[str(component["custom_id"])] = component["value"]
+            walk(component.get("components"))
+            if isinstance(component.get("component"), dict):
+                walk([component["component"]])
+
+    walk(data.get("components"))
+    return values
+
+
+COMPONENTS = (AcceptButton, DeclineButton, MyBoardButton, SendByDmButton, DrawButton, ResignButton,
+              ConfirmResignButton, RanksButton, ReadyButton, ExportButton, ImportFormButton, SaveFormButton,
+              SwapFormButton, DeleteFormationButton, GeneralsMoveButton, FormationSelect, SquareSelect, PieceSelect,
+              ForgetSelect)
+FORMS: tuple[type[Form], ...] = (SwapForm, ImportForm, SaveForm)

@@ -28,7 +28,7 @@ import discord
 from discord.http import Route, handle_message_parameters
 
 from bot.drawn import DrawnBoards
-from bot.games.generals.components import GeneralsButton
+from bot.games.generals.components import SendByDmButton
 from bot.games.generals.own_board import private_embed, private_view, selectable_piece
 from bot.games.generals.pictures import picture
 from bot.i18n import Say
@@ -109,7 +109,7 @@ class PrivateBoards:
         controls = private_view(game, view, saved, say, selected, room_for_dm=offer_dm)
         if offer_dm and game.status == "active" and view.outcome is None:
             controls = controls or discord.ui.View(timeout=None)
-            controls.add_item(GeneralsButton.of(game=game.id, verb="dm",
+            controls.add_item(SendByDmButton.of(game=game.id,
                                                 label=say(TextIn("button", "Send my board by DM")),
                                                 style=discord.ButtonStyle.secondary, row=4))
         embed = private_embed(game, view, seat_names(self.presenter, result), text, say, selected)

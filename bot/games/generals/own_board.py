@@ -12,10 +12,15 @@ import discord
 
 from bot.games.generals.board import ACCEPT_DRAW, COLOUR, SIDE_MARK, draw_label, footer, outcome_line, ranks_button
 from bot.games.generals.components import (
+    DrawButton,
+    ExportButton,
     FormationSelect,
-    GeneralsButton,
     GeneralsMoveButton,
+    ImportFormButton,
     PieceSelect,
+    ReadyButton,
+    ResignButton,
+    SaveFormButton,
     SquareSelect,
 )
 from bot.games.generals.words import SIDE_NAMES, deduction_words
@@ -197,13 +202,12 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Sa
             for row, menu in enumerate(square_menus(game.id, view, selected, say), start=1):
                 menu.row = row
                 controls.add_item(menu)
-        tools = (("import", TextIn("button", "Import grid…")), ("export", TextIn("button", "Export grid")),
-                 ("save", TextIn("button", "Save formation…")))
-        for verb, label in tools:
-            controls.add_item(GeneralsButton.of(game=game.id, verb=verb, label=say(label),
-                                                style=discord.ButtonStyle.secondary, row=4))
-        controls.add_item(GeneralsButton.of(game=game.id, verb="ready", label=say(TextIn("button", "Ready ✅")),
-                                            style=discord.ButtonStyle.success, row=4))
+        tools = ((ImportFormButton, TextIn("button", "Import grid…")), (ExportButton, TextIn("button", "Export grid")),
+                 (SaveFormButton, TextIn("button", "Save formation…")))
+        for tool, label in tools:
+            controls.add_item(tool.of(game=game.id, label=say(label), style=discord.ButtonStyle.secondary, row=4))
+        controls.add_item(ReadyButton.of(game=game.id, label=say(TextIn("button", "Ready ✅")),
+                                         style=discord.ButtonStyle.success, row=4))
         if not room_for_dm:
             controls.add_item(ranks_button(game.id, say, row=4))
         return controls
@@ -219,10 +223,10 @@ def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Sa
             for button in direction_buttons(game.id, view, selected, say):
                 controls.add_item(button)
     if game.draws_allowed:  # a computer player never agrees to a draw
-        controls.add_item(GeneralsButton.of(game=game.id, verb="draw", label=say(draw_label(game, view.seat)),
-                                            style=discord.ButtonStyle.secondary, row=2))
-    controls.add_item(GeneralsButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
-                                        style=discord.ButtonStyle.danger, row=2))
+        controls.add_item(DrawButton.of(game=game.id, label=say(draw_label(game, view.seat)),
+                                        style=discord.ButtonStyle.secondary, row=2))
+    controls.add_item(ResignButton.of(game=game.id, label=say(TextIn("button", "Resign")),
+                                      style=discord.ButtonStyle.danger, row=2))
     controls.add_item(ranks_button(game.id, say, row=2))
     return controls
 

@@ -33,7 +33,7 @@ from bot.games.generals.board import (
     outcome_line,
     settings_lines,
 )
-from bot.games.generals.components import COMPONENTS, FORM, KIND, GeneralsButton
+from bot.games.generals.components import COMPONENTS, FORMS, KIND, ConfirmResignButton, answer_form
 from bot.games.generals.delivery import PrivateBoards, channel_key
 from bot.games.generals.legend import LEGEND_NAME, legend_lines, render_legend
 from bot.games.generals.pictures import picture, text_board
@@ -68,7 +68,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                         group_description="Play Game of the Generals (Salpakan)"):
     kind = KIND
     components = COMPONENTS
-    form_templates = (FORM.pattern,)  # answered by on_interaction below
+    form_templates = tuple(form.custom_id_shape.pattern for form in FORMS)  # answered by on_interaction below
     components_in_dms = True  # private boards live in the players' DMs
 
     def __init__(self, bot: Any) -> None:
@@ -190,51 +190,45 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         return result
 
     # ----- components and forms ---------------------------------------------------------------------------
-    async def on_button(self, interaction: discord.Interaction[Any], game_id: int, verb: str) -> None:
+    async def accept_challenge(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The challenged player accepts: the challenge becomes the game's board, and each player's board is sent."""
+        shown_on = interaction.message.id if interaction.message else None
+        result = await self.service.accept(game_id, interaction.user.id, shown_on)
+        await self.show_board(interaction, result)
+        await self.bot.languages.saw(interaction)  # the board DMed now is in the language of this click
+        await self.private_boards.open(result.id)
+
+    async def decline_challenge(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A player of the challenge declines (or withdraws) it: the challenge message says so, without buttons."""
         user = interaction.user.id
-        if verb == "accept":
-            result = await self.service.accept(game_id, user, interaction.message.id if interaction.message else None)
-            await self.show_board(interaction, result)
-            await self.bot.languages.saw(interaction)  # the board DMed now is in the language of this click
-            await self.private_boards.open(result.id)
-        elif verb == "decline":
-            result = await self.service.decline(game_id, user)
-            embed = self._challenge_embed(result, await self.public_say(result), declined_by=result.game.seat_of(user))
-            await interaction.response.edit_message(content=None, embed=embed, view=None)
-        elif verb == "board":
-            await self.private_boards.show(interaction, game_id, edit=False)
-        elif verb == "dm":
-            await self.private_boards.send_by_dm(interaction, game_id)
-        elif verb == "draw":
-            result, drawn = await self.service.offer_draw(game_id, user)
-            text = (Text("The game is drawn by agreement.") if drawn
-                    else Text("You offered a draw; your opponent can accept it."))
-            await interaction.response.send_message(Say.to(interaction)(text), ephemeral=True)
-            await self.bot.redraw(result.id)
-        elif verb == "resign":
-            await self.service.require_player(game_id, user)
-            say = Say.to(interaction)
-            confirm = discord.ui.View(timeout=None)
-            confirm.add_item(GeneralsButton.of(game=game_id, verb="resign-yes",
-                                               label=say(TextIn("button", "Yes, resign")),
-                                               style=discord.ButtonStyle.danger))
-            await interaction.response.send_message(
-                say(Text("Resign Game of the Generals #{number}? You lose the game.", number=game_id)),
-                view=confirm, ephemeral=True)
-        elif verb == "resign-yes":
-            result = await self.service.resign(game_id, user)
-            await interaction.response.edit_message(content=Say.to(interaction)(Text("You resigned.")), view=None)
-            await self.bot.redraw(result.id)
-        elif verb == "ready":
-            await self.setup_tools.act(interaction, game_id, "ready")
-        elif verb == "export":
-            await self.setup_tools.export(interaction, game_id)
-        elif verb in ("swap", "import", "save"):
-            await self.setup_tools.open_form(interaction, game_id, verb)
-        elif verb == "delete":
-            await self.setup_tools.choose_to_delete(interaction, game_id)
-        elif verb == "ranks":
-            await self.show_ranks(interaction)
+        result = await self.service.decline(game_id, user)
+        embed = self._challenge_embed(result, await self.public_say(result), declined_by=result.game.seat_of(user))
+        await interaction.response.edit_message(content=None, embed=embed, view=None)
+
+    async def offer_draw(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Offer a draw, or accept the opponent's offer; the player is told privately which it was."""
+        result, drawn = await self.service.offer_draw(game_id, interaction.user.id)
+        text = (Text("The game is drawn by agreement.") if drawn
+                else Text("You offered a draw; your opponent can accept it."))
+        await interaction.response.send_message(Say.to(interaction)(text), ephemeral=True)
+        await self.bot.redraw(result.id)
+
+    async def ask_to_resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Resigning loses the game: a player is first asked, privately, to confirm."""
+        await self.service.require_player(game_id, interaction.user.id)
+        say = Say.to(interaction)
+        confirm = discord.ui.View(timeout=None)
+        confirm.add_item(ConfirmResignButton.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
+                                                style=discord.ButtonStyle.danger))
+        await interaction.response.send_message(
+            say(Text("Resign Game of the Generals #{number}? You lose the game.", number=game_id)),
+            view=confirm, ephemeral=True)
+
+    async def resign_now(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The confirmed resignation: the player loses, and the confirmation says so."""
+        result = await self.service.resign(game_id, interaction.user.id)
+        await interaction.response.edit_message(content=Say.to(interaction)(Text("You resigned.")), view=None)
+        await self.bot.redraw(result.id)
 
     async def show_ranks(self, interaction: discord.Interaction[Any]) -> None:
         """The legend, privately, in the reader's language: every rank's insignia and name, the board's colours."""
@@ -258,7 +252,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Our forms (swap, import, save) are answered here from their custom id, so they work after a restart."""
-        await self.setup_tools.on_submit(interaction)
+        await answer_form(interaction)
 
     def own_seat(self, result: GeneralsResult, user_id: int) -> OwnView[PlayerView]:
         """The user's own seat and view in this game; refuses someone who does not play in it."""

@@ -12,12 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import dispatch
-from bot.games.generals.components import FORM, KIND, ForgetSelect
+from bot.games.generals.components import KIND, ForgetSelect, ImportForm, SaveForm, SwapForm
 from bot.games.generals.own_board import board_rows_hint, export_text
 from bot.i18n import Say
 from bot.service import ServiceError
-from bot.validation import storable
 from games.generals.setup import FORMATIONS, Grid, as_owner_sees_it, compact, format_grid, grid_from_squares, parse_grid
 from games.generals.views import SETUP, PlayerView
 from games.text import Text, TextIn, Typed, one_line
@@ -81,66 +79,63 @@ class SetupTools:
         await self.presenter.private_boards.answer(interaction, game_id,
                                                    selected=squares if verb == "pick" else None)
 
-    async def open_form(self, interaction: discord.Interaction[Any], game_id: int, what: str) -> None:
+    async def open_swap_form(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The form naming two of the player's squares to swap (SwapForm)."""
+        await self._setup_view(interaction, game_id)
+        say = Say.to(interaction)
+        modal = discord.ui.Modal(title=say(Text("Swap two squares")), custom_id=SwapForm.custom_id(game_id),
+                                 timeout=900)
+        modal.add_item(discord.ui.TextInput(label=say(Text("Two of your squares, e.g. a1 b2")), custom_id="squares",
+                                            min_length=4, max_length=12, placeholder="a1 b2"))
+        await interaction.response.send_modal(modal)
+
+    async def open_import_form(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The form to paste a setup grid into (ImportForm), holding the player's current setup if they have one."""
+        view = await self._setup_view(interaction, game_id)
+        say = Say.to(interaction)
+        modal = discord.ui.Modal(title=say(Text("Import a setup grid")), custom_id=ImportForm.custom_id(game_id),
+                                 timeout=900)
+        current = draft_grid(view)
+        # The hint is a text of its own above the field (a placeholder holds 100 characters and hides once
+        # the field has the current grid in it), so it is always shown whole.
+        modal.add_item(discord.ui.TextDisplay(say(board_rows_hint(view.seat))))
+        modal.add_item(discord.ui.Label(text=say(Text("Your grid (3 rows of 9 cells)")),
+                                        component=discord.ui.TextInput(
+            custom_id="grid", style=discord.TextStyle.paragraph,
+            default=format_grid(current, view.seat) if current else None, max_length=1000)))
+        await interaction.response.send_modal(modal)
+
+    async def open_save_form(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The form naming the player's current setup, to save it as a formation (SaveForm)."""
+        view = await self._setup_view(interaction, game_id)
+        if not view.own:
+            raise ServiceError(Text("Deploy a setup first; then you can save it."))
+        say = Say.to(interaction)
+        modal = discord.ui.Modal(title=say(Text("Save this setup as a formation")),
+                                 custom_id=SaveForm.custom_id(game_id), timeout=900)
+        modal.add_item(discord.ui.TextInput(label=say(TextIn("form field", "Name")), custom_id="name",
+                                            min_length=1, max_length=40))
+        await interaction.response.send_modal(modal)
+
+    async def _setup_view(self, interaction: discord.Interaction[Any], game_id: int) -> PlayerView:
+        """The user's own view of a game whose setup they may still change; refuses anyone else, and a player who
+        is ready or past the setup."""
         result = await self.presenter.service.require_player(game_id, interaction.user.id)
         view = self.presenter.own_view(result, interaction.user.id)
         if view.phase != SETUP or view.ready[view.seat]:
             raise ServiceError(Text("Setup tools are for your army before you are ready."))
-        say = Say.to(interaction)
-        modal = discord.ui.Modal(title=say(Text("Your setup")), custom_id=FORM.format(game=game_id, what=what),
-                                 timeout=900)
-        if what == "swap":
-            modal.title = say(Text("Swap two squares"))
-            modal.add_item(discord.ui.TextInput(label=say(Text("Two of your squares, e.g. a1 b2")), custom_id="squares",
-                                                min_length=4, max_length=12, placeholder="a1 b2"))
-        elif what == "import":
-            modal.title = say(Text("Import a setup grid"))
-            current = draft_grid(view)
-            # The hint is a text of its own above the field (a placeholder holds 100 characters and hides once
-            # the field has the current grid in it), so it is always shown whole.
-            modal.add_item(discord.ui.TextDisplay(say(board_rows_hint(view.seat))))
-            modal.add_item(discord.ui.Label(text=say(Text("Your grid (3 rows of 9 cells)")),
-                                            component=discord.ui.TextInput(
-                custom_id="grid", style=discord.TextStyle.paragraph,
-                default=format_grid(current, view.seat) if current else None, max_length=1000)))
-        else:
-            if not view.own:
-                raise ServiceError(Text("Deploy a setup first; then you can save it."))
-            modal.title = say(Text("Save this setup as a formation"))
-            modal.add_item(discord.ui.TextInput(label=say(TextIn("form field", "Name")), custom_id="name",
-                                                min_length=1, max_length=40))
-        await interaction.response.send_modal(modal)
+        return view
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        """A submitted form of ours (swap, import, save), answered from its custom id so it works after a restart;
-        it is checked like a button of the game it names."""
-        if interaction.type is not discord.InteractionType.modal_submit or not isinstance(interaction.data, dict):
-            return
-        try:
-            fields = FORM.parse(str(interaction.data.get("custom_id", "")))
-        except ValueError:
-            return
-        values = modal_values(dict(interaction.data))
-        game_id, what = int(fields["game"]), fields["what"]
+    async def swap_squares(self, interaction: discord.Interaction[Any], game_id: int, squares: str) -> None:
+        """Swap the pieces on the two squares named in `squares` (`a1 b2`, `a1,b2` or `a1-b2`)."""
+        named = squares.replace(",", " ").replace("-", " ").split()
+        if len(named) != 2:
+            raise ServiceError(Text("Name two of your squares, like `a1 b2`."))
+        await self.act(interaction, game_id, f"swap:{named[0]}-{named[1]}")
 
-        async def answer(interaction: discord.Interaction[Any]) -> None:
-            if not all(storable(value) for value in values.values()):
-                raise ServiceError(Text("The form arrived garbled; please fill it in again."))
-            await self.on_form(interaction, game_id, what, values)
-
-        await dispatch(interaction, answer, game_kind=KIND, game_id=game_id)
-
-    async def on_form(self, interaction: discord.Interaction[Any], game_id: int, what: str,
-                      values: dict[str, str]) -> None:
-        if what == "swap":
-            squares = values.get("squares", "").replace(",", " ").replace("-", " ").split()
-            if len(squares) != 2:
-                raise ServiceError(Text("Name two of your squares, like `a1 b2`."))
-            await self.act(interaction, game_id, f"swap:{squares[0]}-{squares[1]}")
-        elif what == "import":
-            await self.act(interaction, game_id, "setup:" + values.get("grid", ""))
-        else:
-            await self.save(interaction, game_id, values.get("name", ""))
+    async def import_grid(self, interaction: discord.Interaction[Any], game_id: int, grid: str) -> None:
+        """Deploy the setup written as `grid` (the engine reads and checks it)."""
+        await self.act(interaction, game_id, "setup:" + grid)
 
     async def save(self, interaction: discord.Interaction[Any], game_id: int, name: str) -> None:
         """Save the player's current setup under `name`, as its owner sees it (it loads on either side)."""
@@ -216,21 +211,3 @@ def draft_grid(view: PlayerView) -> Grid | None:
     if not view.own:
         return None
     return grid_from_squares({piece.square: piece.rank for piece in view.own}, view.seat)
-
-
-def modal_values(data: dict[str, Any]) -> dict[str, str]:
-    """custom_id -> value of every text input in a submitted form (rows or labelled components)."""
-    values: dict[str, str] = {}
-
-    def walk(components: Any) -> None:
-        for component in components or []:
-            if not isinstance(component, dict):
-                continue
-            if "custom_id" in component and isinstance(component.get("value"), str):
-                values[str(component["custom_id"])] = component["value"]
-            walk(component.get("components"))
-            if isinstance(component.get("component"), dict):
-                walk([component["component"]])
-
-    walk(data.get("components"))
-    return values
