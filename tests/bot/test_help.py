@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from games.registry import GameDescription, describe, descriptions, register, unregister
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
 from tests.support.nim import DESCRIPTION as NIM
 from tests.support.world import TabletopRunner, World
@@ -169,6 +170,6 @@ async def test_a_computer_seat_in_a_lobby_is_said_in_words(world: World, bots: T
     assert lobby is not None
     added = await world.fake.click(world.alice, lobby, next(b["custom_id"] for b in lobby.buttons()
                                                               if str(b["custom_id"]).endswith(":bot")))
-    assert added.callback_type == 7, added.errors
+    assert added.callback_type == Callback.UPDATE_MESSAGE, added.errors
     assert bot.user is not None and f"<@{bot.user.id}> (компьютер, уровень: базовый)" in lobby.text(), lobby.text()
     assert "(bot, basic)" not in lobby.text()

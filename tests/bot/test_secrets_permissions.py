@@ -14,8 +14,8 @@ from storage.connection import open_database
 from storage.postgres import is_postgres_url
 from storage.sql import select
 from tests.support.boards import player_to_move
+from tests.support.codes import Callback, CommandType, InteractionType, OptionType
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
-from tests.support.fakediscord.interactions import APPLICATION_COMMAND
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.interactions import bot_idle, carrier, raw_interaction
 from tests.support.sucker import open_table
@@ -52,7 +52,8 @@ async def rows(target: str | Path) -> dict[str, list[tuple[Any, ...]]]:
 def refused(res: InteractionResult, *words: str) -> bool:
     """Answered privately, with a reason containing `words`."""
     message = res.message
-    return (res.callback_type == 4 and message is not None and message.ephemeral and bool(message.content.strip())
+    return (res.callback_type == Callback.CHANNEL_MESSAGE and message is not None and message.ephemeral
+            and bool(message.content.strip())
             and all(w in message.content for w in words))
 
 
@@ -150,10 +151,11 @@ async def test_settings_need_manage_server_from_discord_and_from_the_bot(world: 
         for permissions in (0, MODERATOR):
             res = await fake.slash(world.bob, world.channel, "settings", sub, options=options, permissions=permissions)
             assert refused(res, "Manage Server"), res.message and res.message.content
-    data = {"id": definition["id"], "name": "settings", "type": 1,
-            "options": [{"name": "set", "type": 1, "options": [{"name": "images", "type": 5, "value": False}]}]}
-    in_dm = await raw_interaction(fake, APPLICATION_COMMAND, world.alice, fake.dm_channel(world.alice), data,
-                                  permissions=MANAGE_GUILD)
+    data = {"id": definition["id"], "name": "settings", "type": CommandType.CHAT_INPUT,
+            "options": [{"name": "set", "type": OptionType.SUB_COMMAND,
+                         "options": [{"name": "images", "type": OptionType.BOOLEAN, "value": False}]}]}
+    in_dm = await raw_interaction(fake, InteractionType.APPLICATION_COMMAND, world.alice, fake.dm_channel(world.alice),
+                                  data, permissions=MANAGE_GUILD)
     assert refused(in_dm, "server")
     assert await rows(bots.target) == before
 
@@ -247,4 +249,4 @@ async def test_no_one_acts_in_a_game_from_another_server_or_a_dm(world: World, b
 
     # The same move on the game's own board is played.
     done = await fake.click(mover, board, move)
-    assert done.callback_type == 7 and await rows(bots.target) != before
+    assert done.callback_type == Callback.UPDATE_MESSAGE and await rows(bots.target) != before

@@ -20,6 +20,7 @@ from storage import Database
 from storage.archive import ARCHIVED_AT, ArchiveError, archive, bring_back, moved_tables
 from storage.ratings import GLOBAL, RatingStore, count_rated, favourite_opponent
 from tests.support.boards import move_buttons, player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.world import (
     TabletopRunner,
@@ -345,5 +346,5 @@ async def test_stats_leaderboard_history_and_replay_through_the_bot(world: World
     playing = await fake.slash(alice, world.channel, "replay", options={"game": 4})
     assert playing.message is not None and "move 1 of 1" in playing.message.text()
     res = await fake.click(users[player_to_move(live) or 0], live, move_buttons(live)[0]["custom_id"])
-    assert res.callback_type == 7, res.errors
+    assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
     assert _rows(sqlite_bots.database, "SELECT count(*) FROM moves WHERE game_id = 4") == [(2,)]

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.fakediscord.interactions import InteractionTimeout
 
@@ -230,7 +231,7 @@ class Timekeeper:
     async def _slash(self, user: FakeUser, channel: FakeChannel, command: str, sub: str,
                      options: dict[str, Any]) -> FakeMessage | None:
         res = await self.fz.fake.slash(user, channel, command, sub, options=options, timeout=15)
-        if res.callback_type == 5:
+        if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             await res.wait_for_original(15)
         return None if res.message is None or res.message.ephemeral else res.message
 

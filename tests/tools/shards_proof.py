@@ -39,6 +39,7 @@ from typing import Any
 
 from storage.connection import AnyDatabase, open_database
 from storage.sql import select
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.support.generals import BOARD_TITLE, to_move
 from tests.support.postgres import PostgresServer, create_database, running_server
@@ -184,9 +185,9 @@ class GeneralsVsBot:
         self.game_id = int(found.group(1))
         dm_board = await self._dm_board()
         chose = await self.fake.select(self.person, dm_board, f"ggs:{self.game_id}:formation", ["f:balanced"])
-        assert chose.callback_type == 7, chose.errors
+        assert chose.callback_type == Callback.UPDATE_MESSAGE, chose.errors
         ready = await self.fake.click(self.person, dm_board, f"gg:{self.game_id}:ready")
-        assert ready.callback_type == 7, ready.errors
+        assert ready.callback_type == Callback.UPDATE_MESSAGE, ready.errors
 
     async def _dm_board(self) -> FakeMessage:
         deadline = time.monotonic() + 30
@@ -214,7 +215,7 @@ class GeneralsVsBot:
         res = await self.fake.slash(self.person, where, "generals", "move", options={"move": choices[0]["value"]},
                                     wait=False)
         await res.wait(30)
-        if res.callback_type == 5:
+        if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             await res.wait_for_followups(1, 30)
         self.moves_made += 1
         return res.message is not None and "You " in res.message.text()
@@ -378,7 +379,7 @@ async def _challenges(fake: FakeDiscord, channels: list[FakeChannel], lane: int,
         assert res.message is not None, res.errors
         board = res.message
         accepted = await fake.click(opponent, board, board.button("Accept")["custom_id"])
-        assert accepted.callback_type == 7, accepted.errors
+        assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
         found = _TITLE.search(board.text())
         assert found is not None, board.text()
         made.append(int(found.group(1)))
