@@ -61,12 +61,9 @@ from bot.logs import RedactSecrets
 from bot.validation import is_guild_only
 from games import game_class
 from storage.sql import Plan, select
+from tests.support.codes import Callback, InteractionType
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.interactions import (
-    APPLICATION_COMMAND,
-    AUTOCOMPLETE,
-    MESSAGE_COMPONENT,
-    MODAL_SUBMIT,
     InteractionTimeout,
 )
 from tests.support.fakediscord.payloads import EVERYONE_PERMISSIONS, channel_payload, member_payload, user_payload
@@ -394,9 +391,9 @@ class Fuzzer:
         figures.interactions += 1
         figures.by_family[case.family] += 1
         figures.by_expect[case.expect.value] += 1
-        if case.kind in (APPLICATION_COMMAND, AUTOCOMPLETE):
+        if case.kind in (InteractionType.APPLICATION_COMMAND, InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE):
             figures.commands[_path_of(case.data)] += 1
-        elif case.kind == MESSAGE_COMPONENT:
+        elif case.kind == InteractionType.MESSAGE_COMPONENT:
             custom_id = str(case.data.get("custom_id", ""))
             known = self.template_of(custom_id)[1] is not None
             figures.components[custom_id.split(":")[0] if known else "(none)"] += 1
@@ -432,9 +429,10 @@ class Fuzzer:
             figures.unanswered.append(f"{label}: {str(exc)[:300]}")
         if res is not None and res.errors:
             figures.rejected.append(f"{label}: {res.errors}")
-        if res is not None and res.modal is not None and case.kind == MESSAGE_COMPONENT:
+        if res is not None and res.modal is not None and case.kind == InteractionType.MESSAGE_COMPONENT:
             self.remember_form(res, str(case.data.get("custom_id", "")))
-        if res is not None and res.answered and case.kind == AUTOCOMPLETE and res.callback_type != 8:
+        if (res is not None and res.answered and case.kind == InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE
+                and res.callback_type != Callback.AUTOCOMPLETE_RESULT):
             figures.rejected.append(f"{label}: autocomplete answered with callback {res.callback_type}")
         if case.expect is Expect.REFUSE and res is not None and res.answered:
             self._check_refusal(label, res)
@@ -449,8 +447,9 @@ class Fuzzer:
             self.modals.append((res.modal, res.user, res.channel, res.source_message))
 
     def _check_refusal(self, label: str, res: InteractionResult) -> None:
-        message = res.followups[0] if res.callback_type == 5 and res.followups else res.message
-        if res.callback_type not in (4, 5) or message is None:
+        deferred = res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE
+        message = res.followups[0] if deferred and res.followups else res.message
+        if res.callback_type not in (Callback.CHANNEL_MESSAGE, Callback.DEFERRED_CHANNEL_MESSAGE) or message is None:
             self.figures.bad_refusals.append(f"{label}: answered with callback {res.callback_type}, not a message")
         elif not message.ephemeral:
             self.figures.bad_refusals.append(f"{label}: public refusal {message.text()[:200]!r}")
@@ -587,7 +586,7 @@ class Fuzzer:
         label = f"{user.name} {'clicks' if ctype == BUTTON else 'selects'} {custom_id[:80]!r}" + (
             f" {[v[:20] for v in values]}" if values is not None and ctype == SELECT else "") + (
             f" in {channel.name}" + ("" if on_message else " (not on its message)"))
-        return Case(family, expect, MESSAGE_COMPONENT, user, channel, data, source=message, label=label,
+        return Case(family, expect, InteractionType.MESSAGE_COMPONENT, user, channel, data, source=message, label=label,
                     component=real)
 
     def real_click(self, template: Template | None = None) -> Case | None:
@@ -812,7 +811,7 @@ class Fuzzer:
         if channel.is_dm:
             user = self.fake.users.get(channel.recipient_id or 0, user)
         expect = self.classify_form(custom_id, user, channel.guild_id)
-        return Case(f"modal/{how}", expect, MODAL_SUBMIT, user, channel, data, source=source,
+        return Case(f"modal/{how}", expect, InteractionType.MODAL_SUBMIT, user, channel, data, source=source,
                     label=f"{user.name} submits {custom_id!r} {json.dumps(rows)[:120]} in {channel.name}")
 
     def classify_form(self, custom_id: str, user: FakeUser, guild_id: int | None) -> Expect:
@@ -927,7 +926,8 @@ class Fuzzer:
         data = self._data(top, path, options, resolved)
         expect = self.classify_slash(path, values, user, channel, permissions)
         label = f"{user.name} /{' '.join(path)} {_show(values)} in {channel.name}"
-        return Case(family, expect, APPLICATION_COMMAND, user, channel, data, permissions=permissions, label=label)
+        return Case(family, expect, InteractionType.APPLICATION_COMMAND, user, channel, data, permissions=permissions,
+                    label=label)
 
     def slash_valid(self, leaf_path: list[str] | None = None) -> Case | None:
         """Any command with values Discord would accept (including odd unicode), anywhere, by anyone."""
@@ -1025,8 +1025,9 @@ class Fuzzer:
             while target.get("options") and target["options"][0].get("type") in (1, 2):
                 target = target["options"][0]
             target["options"] = broken
-            return Case("slash/malformed broken shape", Expect.REFUSE, APPLICATION_COMMAND, user, channel, data,
-                        permissions=permissions, label=f"{user.name} /{' '.join(path)} options={broken!r}")
+            return Case("slash/malformed broken shape", Expect.REFUSE, InteractionType.APPLICATION_COMMAND, user,
+                        channel, data, permissions=permissions,
+                        label=f"{user.name} /{' '.join(path)} options={broken!r}")
         elif how == "wrong type":
             entry = pick(lambda o: True)
             wrong: dict[int, list[Any]] = {
@@ -1083,7 +1084,7 @@ class Fuzzer:
                 how = "foreign channel (dm)"
         data = self._data(top, path, options, resolved)
         label = f"{user.name} /{' '.join(path)} {json.dumps(options, default=str)[:160]} in {channel.name}"
-        return Case(f"slash/malformed {how}", Expect.REFUSE, APPLICATION_COMMAND, user, channel, data,
+        return Case(f"slash/malformed {how}", Expect.REFUSE, InteractionType.APPLICATION_COMMAND, user, channel, data,
                     permissions=permissions, label=label)
 
     def slash_context(self) -> Case | None:
@@ -1114,7 +1115,7 @@ class Fuzzer:
             groups = [c for c in self.commands if any(o.get("type") in (1, 2) for o in c.get("options", []))]
             top = rng.choice(groups)
             data = {"id": top["id"], "name": top["name"], "type": 1}
-        return Case(f"slash/context {how}", Expect.REFUSE, APPLICATION_COMMAND, user, channel, data,
+        return Case(f"slash/context {how}", Expect.REFUSE, InteractionType.APPLICATION_COMMAND, user, channel, data,
                     label=f"{user.name} {json.dumps(data)[:160]} in {channel.name}")
 
     def slash_in_dm(self, path: list[str], leaf: dict[str, Any]) -> Case | None:
@@ -1155,8 +1156,8 @@ class Fuzzer:
                             "focused": True})
         data = self._data(top, path, options, resolved)
         label = f"{user.name} types into /{' '.join(path)} {focused['name']}: {json.dumps(options)[:120]}"
-        return Case("autocomplete", Expect.READ, AUTOCOMPLETE, user, channel, data, permissions=permissions,
-                    label=label)
+        return Case("autocomplete", Expect.READ, InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE, user, channel, data,
+                    permissions=permissions, label=label)
 
 
 def command_paths(commands: list[dict[str, Any]]) -> set[str]:
@@ -1215,7 +1216,7 @@ async def start_games(fake: FakeDiscord, bot: TabletopBot, channels: list[FakeCh
     async def slash(user: FakeUser, channel: FakeChannel, command: str, sub: str | None,
                     options: dict[str, Any]) -> FakeMessage:
         res = await fake.slash(user, channel, command, sub, options=options, timeout=15)
-        if res.callback_type == 5:
+        if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             await res.wait_for_original(15)
         assert res.message is not None, res.errors
         return res.message

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.support.codes import ChannelType
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.support.fakediscord.models import CHANNEL_PRIVATE_THREAD
 
 STYLES = {1: "blue", 3: "green", 4: "red", 5: "link"}  # 2 (grey) is the usual one and left unsaid
 SNOWFLAKE = re.compile(r"(?<![0-9])[0-9]{15,21}(?![0-9])")
@@ -241,7 +241,7 @@ class Recorder:
             if before == state or (before is None) != opened:
                 continue
             self._threads[channel.id] = state
-            kind = "private thread" if channel.type == CHANNEL_PRIVATE_THREAD else "thread"
+            kind = "private thread" if channel.type == ChannelType.PRIVATE_THREAD else "thread"
             if before is None:
                 parent = self._channel_name(channel.parent_id) if channel.parent_id else "?"
                 self.lines.append(f"  {parent} · {kind} #{channel.name} opened")
