@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.support.chopsticks import accepted_game
 from tests.support.world import TabletopRunner, World
 
 MANAGE_GUILD = 1 << 5
@@ -62,10 +63,7 @@ async def test_history_lists_recent_games_with_links(world: World, bots: Tableto
 
 async def test_replay_steps_through_a_game(world: World, bots: TabletopRunner) -> None:
     await bots.start()
-    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"opponent": world.bob})
-    board = res.message
-    assert board is not None
-    await world.fake.click(world.bob, board, next(b["custom_id"] for b in board.buttons() if b["label"] == "Accept"))
+    board = await accepted_game(world)
     users = {world.alice.id: world.alice, world.bob.id: world.bob}
     for _ in range(3):
         mover = users[int(board.text().split("▶ <@")[1].split(">")[0])]

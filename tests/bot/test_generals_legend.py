@@ -10,9 +10,9 @@ from PIL import Image
 
 from bot.games.generals.legend import LEGEND_NAME, render_legend
 from bot.games.generals.pictures import IMAGE_W
-from tests.bot.test_bot_generals import accepted, dm_board
 from tests.bot.test_generals_live_board import bob_on_my_board
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.support.generals import accepted, dm_board
 from tests.support.world import TabletopRunner, World
 
 
