@@ -8,6 +8,7 @@ from typing import Any
 
 from tests.support.codes import Callback, Component, InteractionType
 from tests.support.fakediscord import FakeMessage
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.generals import (
     A_GRID,
     B_GRID,
@@ -286,7 +287,7 @@ async def test_saved_formations_are_per_user_and_load_on_either_side(world: Worl
 async def test_with_pictures_off_the_boards_are_text(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
-    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=1 << 5,
+    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                              options={"images": False})
     assert saved.ephemeral, saved.errors
     channel_board = await challenge(world, world.alice, level="random")

@@ -19,13 +19,12 @@ from games.sucker import SuckerState
 from storage import GameRecord, Seat
 from tests.support.codes import Callback, ChannelType
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
-from tests.support.fakediscord.payloads import PERM_CREATE_PRIVATE_THREADS
+from tests.support.fakediscord.payloads import PERM_CREATE_PRIVATE_THREADS, PERM_MANAGE_GUILD
 from tests.support.interactions import bot_idle
 from tests.support.sucker import open_table, put_position, stored, summary, thread_opened
 from tests.support.world import TabletopRunner, World, stored_rows
 
 R, B, G = 0, 1, 2
-MANAGE_GUILD = 1 << 5
 
 
 async def table(world: World, bots: TabletopRunner, users: list[FakeUser], computers: int = 0,
@@ -130,7 +129,7 @@ async def test_a_private_table_talks_in_a_private_thread_of_its_players(world: W
 async def test_the_server_can_make_every_table_private_and_a_table_can_choose_public(world: World,
                                                                                     bots: TabletopRunner) -> None:
     await bots.start()
-    saved = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+    saved = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                                    options={"private_tables": True})
     assert saved.message is not None and "private to the players" in saved.message.text(), saved.errors
     first = await open_table(world, [world.alice, world.bob, world.carol])

@@ -12,10 +12,9 @@ import pytest
 from games.registry import GameDescription, describe, descriptions, register, unregister
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.nim import DESCRIPTION as NIM
 from tests.support.world import TabletopRunner, World
-
-MANAGE_GUILD = 1 << 5
 
 
 @pytest.fixture
@@ -86,7 +85,7 @@ async def test_how_to_start_says_when_a_game_is_switched_off_and_survives_a_rest
 ) -> None:
     bot = await bots.start()
     ids = _command_ids(world)
-    off = await world.fake.slash(world.alice, world.channel, "settings", "game", permissions=MANAGE_GUILD,
+    off = await world.fake.slash(world.alice, world.channel, "settings", "game", permissions=PERM_MANAGE_GUILD,
                                  options={"game": "sucker", "enabled": False})
     assert off.message is not None
     message = await _help(world)

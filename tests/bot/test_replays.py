@@ -10,6 +10,7 @@ from tests.bot.test_bot_generals import db_row, play_plans
 from tests.support.chopsticks import accepted_game
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.generals import set_up
 from tests.support.sucker import open_table, stored
 from tests.support.world import TabletopRunner, World
@@ -34,7 +35,7 @@ async def replay(world: World, user: FakeUser, move: int | None = None) -> FakeM
 
 
 async def images(world: World, on: bool) -> None:
-    res = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=1 << 5,
+    res = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                                  options={"images": on})
     assert res.message is not None and not res.errors, res.errors
 

@@ -16,13 +16,13 @@ from storage.sql import select
 from tests.support.boards import player_to_move
 from tests.support.codes import Callback, CommandType, InteractionType, OptionType
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.interactions import bot_idle, carrier, raw_interaction
 from tests.support.sucker import open_table
 from tests.support.world import VALIDATOR, TabletopRunner, World
 
 ROOT = Path(__file__).resolve().parents[2]
-MANAGE_GUILD = 1 << 5
 # Everything a moderator might have except Manage Server (and Administrator, which implies it).
 MODERATOR = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 13) | (1 << 28) | (1 << 40)
 
@@ -136,7 +136,7 @@ async def test_settings_need_manage_server_from_discord_and_from_the_bot(world: 
     await bots.start()
     fake = world.fake
     definition = next(c for c in fake.registered_commands() if c["name"] == "settings")
-    assert definition["default_member_permissions"] == str(MANAGE_GUILD) and definition["dm_permission"] is False
+    assert definition["default_member_permissions"] == str(PERM_MANAGE_GUILD) and definition["dm_permission"] is False
     try:  # Discord shows /settings only to members with Manage Server ...
         await fake.slash(world.bob, world.channel, "settings", "show", permissions=MODERATOR)
         raise AssertionError("the fake let a member without Manage Server run /settings")
@@ -155,12 +155,12 @@ async def test_settings_need_manage_server_from_discord_and_from_the_bot(world: 
             "options": [{"name": "set", "type": OptionType.SUB_COMMAND,
                          "options": [{"name": "images", "type": OptionType.BOOLEAN, "value": False}]}]}
     in_dm = await raw_interaction(fake, InteractionType.APPLICATION_COMMAND, world.alice, fake.dm_channel(world.alice),
-                                  data, permissions=MANAGE_GUILD)
+                                  data, permissions=PERM_MANAGE_GUILD)
     assert refused(in_dm, "server")
     assert await rows(bots.target) == before
 
     allowed = await fake.slash(world.alice, world.channel, "settings", "set", options={"images": False},
-                               permissions=MANAGE_GUILD)
+                               permissions=PERM_MANAGE_GUILD)
     assert allowed.ephemeral and allowed.message is not None and "pictures: **off**" in allowed.message.text()
     assert await rows(bots.target) != before
 

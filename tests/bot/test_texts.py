@@ -19,10 +19,10 @@ from storage.ratings import GLOBAL, RatingRow
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.generals import A_GRID, to_move
 from tests.support.world import TabletopRunner, World, seed_ratings
 
-MANAGE_GUILD = 1 << 5
 FRESH_MU, FRESH_SIGMA = 25.0, 25.0 / 3  # a newcomer's rating: shown as 1000
 RATING_FOOTER = "rating: a cautious estimate of skill; it settles after 10 games (provisional until then)"
 IMPORT_HINT_A = ("Three lines, ranks 3, 2, 1 (a label like `3 |` is optional), nine cells each for files "
@@ -144,7 +144,7 @@ async def test_against_the_bot_no_draw_offer_and_the_sides_are_named_alike(world
     bot = await bots.start()
     assert bot.user is not None
     fake = world.fake
-    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                              options={"images": False})  # text boards: what the pictures say, readable here
     assert saved.ephemeral, saved.errors
     res = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"level": "random"})
@@ -248,12 +248,12 @@ async def test_settings_name_switched_off_games_in_the_readers_language(world: W
     await bots.start()
     fake = world.fake
     for kind in ("generals", "sucker"):
-        off = await fake.slash(world.alice, world.channel, "settings", "game", permissions=MANAGE_GUILD,
+        off = await fake.slash(world.alice, world.channel, "settings", "game", permissions=PERM_MANAGE_GUILD,
                                options={"game": kind, "enabled": False})
         assert off.ephemeral and off.message is not None, off.errors
     assert "Games switched off: **Game of the Generals, So Long Sucker**" in _lines(off.message)
     world.bob.locale = "ru"
-    shown = await fake.slash(world.bob, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    shown = await fake.slash(world.bob, world.channel, "settings", "show", permissions=PERM_MANAGE_GUILD)
     assert shown.message is not None
     line = next(line for line in _lines(shown.message) if line.startswith("Выключенные игры: "))
     assert "generals" not in line and "sucker" not in line and "Sucker" not in line, line

@@ -66,14 +66,19 @@ from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeM
 from tests.support.fakediscord.interactions import (
     InteractionTimeout,
 )
-from tests.support.fakediscord.payloads import EVERYONE_PERMISSIONS, channel_payload, member_payload, user_payload
+from tests.support.fakediscord.payloads import (
+    EVERYONE_PERMISSIONS,
+    PERM_MANAGE_GUILD,
+    channel_payload,
+    member_payload,
+    user_payload,
+)
 from tests.support.interactions import BUTTON, SELECT, bot_idle, carrier, raw_interaction
 from tests.tools.fuzz_checks import CheckFigures, burst, judge_case, target_case, watch
 from tests.tools.fuzz_oracle import refusal_of, seat_is_out
 from tests.tools.fuzz_time import BOT_SETTINGS, TimeFigures, Timekeeper, VirtualClock
 from tests.tools.peek import Peek, Target
 
-MANAGE_GUILD = 1 << 5
 # Commands that only look; everything else may change state when used validly.
 READ_ONLY = {"leaderboard", "stats", "history", "replay", "chopsticks rules", "chopsticks analyze", "sucker status",
              "settings show", "generals rules", "generals replay"}
@@ -906,7 +911,7 @@ class Fuzzer:
     def _place(self, path: list[str]) -> tuple[FakeUser, FakeChannel, int]:
         user = self.rng.choice(self.users)
         channel = self.rng.choice([*self.channels, *self._threads()])
-        permissions = MANAGE_GUILD if path[0] == "settings" and self.rng.random() < 0.5 else 0
+        permissions = PERM_MANAGE_GUILD if path[0] == "settings" and self.rng.random() < 0.5 else 0
         return user, channel, permissions
 
     def _threads(self) -> list[FakeChannel]:
@@ -949,7 +954,7 @@ class Fuzzer:
         in_dm = channel.guild_id is None
         if in_dm and is_guild_only(command):
             return Expect.REFUSE
-        if path[0] == "settings" and not permissions & MANAGE_GUILD:
+        if path[0] == "settings" and not permissions & PERM_MANAGE_GUILD:
             return Expect.REFUSE
         if " ".join(path) in READ_ONLY:
             return Expect.READ
@@ -979,7 +984,7 @@ class Fuzzer:
         rng = self.rng
         path, top, leaf = self._leaf(leaf_path)
         user, channel, _ = self._place(path)
-        permissions = MANAGE_GUILD if path[0] == "settings" else 0
+        permissions = PERM_MANAGE_GUILD if path[0] == "settings" else 0
         specs = list(leaf.get("options", []))
         resolved: dict[str, Any] = {}
         options = [{"name": o["name"], "type": o["type"],
@@ -1126,7 +1131,7 @@ class Fuzzer:
                   if o.get("required") or rng.random() < 0.5}
         values = {k: v for k, v in values.items() if not isinstance(v, FakeChannel)}
         case = self.slash_case("slash/context dm", path, user, self.fake.dm_channel(user), values,
-                               MANAGE_GUILD if rng.random() < 0.5 else 0)
+                               PERM_MANAGE_GUILD if rng.random() < 0.5 else 0)
         if case is not None:
             case.expect = Expect.REFUSE
         return case

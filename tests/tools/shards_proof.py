@@ -41,6 +41,7 @@ from storage.connection import AnyDatabase, open_database
 from storage.sql import select
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.generals import BOARD_TITLE, to_move
 from tests.support.postgres import PostgresServer, create_database, running_server
 from tests.tools.bot_process import BotProcess
@@ -50,7 +51,6 @@ from tests.tools.peek import close_peeks
 
 SHARDS = 2
 TURN_TIME = 5  # seconds, the shortest a server's admin may set; the reminder comes a little before
-MANAGE_GUILD = 1 << 5
 _REMINDER = re.compile(r"it is your move in [^#]*#(\d+)\b")
 _ENDING = re.compile(r"#(\d+) is over")
 _TITLE = re.compile(r"#(\d+)")
@@ -327,7 +327,7 @@ async def turn_times_run_out(server: PostgresServer | None, workdir: Path, games
         admin = fake.add_user("admin")
         for guild in guilds:
             res = await fake.slash(admin, next(c for c in channels if c.guild_id == guild.id), "settings", "set",
-                                   {"turn_time": f"{TURN_TIME}s"}, permissions=MANAGE_GUILD)
+                                   {"turn_time": f"{TURN_TIME}s"}, permissions=PERM_MANAGE_GUILD)
             assert res.message is not None and "Saved" in res.message.text(), res.errors
         began = time.monotonic()
         made: list[int] = []
