@@ -11,6 +11,25 @@ from __future__ import annotations
 from enum import IntEnum, IntFlag
 
 
+class Opcode(IntEnum):
+    """``op`` of a gateway payload.
+
+    https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-opcodes
+    """
+
+    DISPATCH = 0  # an event
+    HEARTBEAT = 1
+    IDENTIFY = 2
+    PRESENCE_UPDATE = 3
+    VOICE_STATE_UPDATE = 4
+    RESUME = 6
+    RECONNECT = 7
+    REQUEST_GUILD_MEMBERS = 8
+    INVALID_SESSION = 9
+    HELLO = 10
+    HEARTBEAT_ACK = 11
+
+
 class InteractionType(IntEnum):
     """What the user did: ``type`` of an interaction.
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 import pytest
+from discord.gateway import DiscordWebSocket
 
 from tests.support.codes import (
     ButtonStyle,
@@ -18,6 +19,7 @@ from tests.support.codes import (
     InteractionType,
     MessageFlag,
     MessageType,
+    Opcode,
     OptionType,
     TextInputStyle,
 )
@@ -37,6 +39,17 @@ SAME_AS: dict[Enum, Any] = {
     Callback.AUTOCOMPLETE_RESULT: discord.InteractionResponseType.autocomplete_result,
     Callback.MODAL: discord.InteractionResponseType.modal,
     Component.STRING_SELECT: discord.ComponentType.select,
+    Opcode.DISPATCH: DiscordWebSocket.DISPATCH,
+    Opcode.HEARTBEAT: DiscordWebSocket.HEARTBEAT,
+    Opcode.IDENTIFY: DiscordWebSocket.IDENTIFY,
+    Opcode.PRESENCE_UPDATE: DiscordWebSocket.PRESENCE,
+    Opcode.VOICE_STATE_UPDATE: DiscordWebSocket.VOICE_STATE,
+    Opcode.RESUME: DiscordWebSocket.RESUME,
+    Opcode.RECONNECT: DiscordWebSocket.RECONNECT,
+    Opcode.REQUEST_GUILD_MEMBERS: DiscordWebSocket.REQUEST_MEMBERS,
+    Opcode.INVALID_SESSION: DiscordWebSocket.INVALIDATE_SESSION,
+    Opcode.HELLO: DiscordWebSocket.HELLO,
+    Opcode.HEARTBEAT_ACK: DiscordWebSocket.HEARTBEAT_ACK,
     InteractionContext.GUILD: discord.app_commands.AppCommandContext.GUILD,
     InteractionContext.BOT_DM: discord.app_commands.AppCommandContext.DM_CHANNEL,
     InteractionContext.PRIVATE_CHANNEL: discord.app_commands.AppCommandContext.PRIVATE_CHANNEL,
@@ -57,15 +70,15 @@ DISCORD_PY: dict[type[Enum], Any] = {
     ChannelType: discord.ChannelType,
     MessageType: discord.MessageType,
 }
-ALL = [InteractionType, InteractionContext, Callback, Component, ButtonStyle, TextInputStyle, OptionType, CommandType,
-       ChannelType, MessageType]
+ALL = [Opcode, InteractionType, InteractionContext, Callback, Component, ButtonStyle, TextInputStyle, OptionType,
+       CommandType, ChannelType, MessageType]
 
 
 @pytest.mark.parametrize("codes", ALL, ids=lambda codes: codes.__name__)
 def test_each_code_is_discord_pys_number_for_it(codes: type[Enum]) -> None:
     for code in codes:
         theirs = SAME_AS[code] if code in SAME_AS else getattr(DISCORD_PY[codes], code.name.lower())
-        number = theirs if isinstance(theirs, int) else theirs.value  # AppCommandContext keeps plain numbers
+        number = theirs if isinstance(theirs, int) else theirs.value  # plain numbers in AppCommandContext, the gateway
         assert code.value == number, f"{code!r} is {theirs!r} in discord.py"
 
 

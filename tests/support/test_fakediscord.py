@@ -15,9 +15,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from tests.support.codes import ButtonStyle, Callback, CommandType, Component, OptionType
+from tests.support.codes import ButtonStyle, Callback, CommandType, Component, Opcode, OptionType
 from tests.support.fakediscord import BotRunner, FakeChannel, FakeDiscord, FakeUser, load_spec_validator
 from tests.support.fakediscord import spec as spec_module
+from tests.support.fakediscord.gateway import CLOSE_AUTHENTICATION_FAILED, INTENT_GUILD_MESSAGES, INTENT_GUILDS
 from tests.support.fakediscord.interactions import build_options, resolve_command
 from tests.support.fakediscord.limits import check_message
 
@@ -500,10 +501,11 @@ async def test_gateway_protocol_with_plain_text_frames(world: World) -> None:
     async with aiohttp.ClientSession() as session:
         async with session.ws_connect(f"{fake.gateway_url}?v=10&encoding=json") as ws:
             hello = await ws.receive_json(timeout=2)
-            assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
-            await ws.send_json({"op": 1, "d": None})
-            assert (await ws.receive_json(timeout=2))["op"] == 11
-            await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 513, "properties": {}}})
+            assert hello["op"] == Opcode.HELLO and hello["d"]["heartbeat_interval"] > 0
+            await ws.send_json({"op": Opcode.HEARTBEAT, "d": None})
+            assert (await ws.receive_json(timeout=2))["op"] == Opcode.HEARTBEAT_ACK
+            identify = {"token": fake.token, "intents": INTENT_GUILDS | INTENT_GUILD_MESSAGES, "properties": {}}
+            await ws.send_json({"op": Opcode.IDENTIFY, "d": identify})
             ready = await ws.receive_json(timeout=2)
             assert (ready["t"], ready["s"]) == ("READY", 1)
             assert ready["d"]["resume_gateway_url"] == fake.gateway_url
@@ -512,9 +514,9 @@ async def test_gateway_protocol_with_plain_text_frames(world: World) -> None:
             assert [c["name"] for c in guild["d"]["channels"]] == ["games"]
         async with session.ws_connect(f"{fake.gateway_url}?v=10&encoding=json") as ws:
             await ws.receive_json(timeout=2)
-            await ws.send_json({"op": 2, "d": {"token": "wrong", "properties": {}}})
+            await ws.send_json({"op": Opcode.IDENTIFY, "d": {"token": "wrong", "properties": {}}})
             closing = await ws.receive(timeout=2)
-            assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
+            assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == CLOSE_AUTHENTICATION_FAILED
 
 
 def test_autocomplete_with_choices_is_refused_at_registration() -> None:

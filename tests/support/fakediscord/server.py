@@ -346,11 +346,11 @@ class FakeDiscord:
     # ------------------------------------------------------------------ faults
 
     async def gateway_reconnect(self) -> None:
-        """Send op 7 RECONNECT, as Discord does before moving a session; discord.py reconnects and RESUMEs."""
+        """Send a RECONNECT, as Discord does before moving a session; discord.py reconnects and RESUMEs."""
         await self.hub.request_reconnect()
 
     async def gateway_invalid_session(self, resumable: bool) -> None:
-        """Send op 9 INVALID SESSION with ``d=resumable``.
+        """Send an INVALID_SESSION with ``d=resumable``.
 
         ``True``: discord.py reconnects and RESUMEs (the session is kept). ``False``: the session is gone
         (events since the last one the bot saw are lost) and discord.py IDENTIFYs anew.
