@@ -14,7 +14,7 @@ from storage.connection import open_database
 from storage.postgres import is_postgres_url
 from storage.sql import select
 from tests.support.boards import player_to_move
-from tests.support.codes import Callback, CommandType, InteractionType, OptionType
+from tests.support.codes import Callback, CommandType, Component, InteractionType, OptionType
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
@@ -189,9 +189,9 @@ async def test_only_seated_players_act(world: World, bots: TabletopRunner) -> No
     for message in (board, status, challenge):
         for component in message.walk_components():
             custom_id = str(component.get("custom_id", ""))
-            if component.get("type") == 2:
+            if component.get("type") == Component.BUTTON:
                 answers.append(await fake.click(carol, message, custom_id))
-            elif component.get("type") == 3:
+            elif component.get("type") == Component.STRING_SELECT:
                 answers.append(await fake.select(carol, message, custom_id, [component["options"][0]["value"]]))
     answers.append(await fake.slash(carol, world.channel, "sucker", "give",
                                     options={"chip": "red", "to": world.alice}))

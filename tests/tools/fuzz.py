@@ -61,7 +61,7 @@ from bot.logs import RedactSecrets
 from bot.validation import is_guild_only
 from games import game_class
 from storage.sql import Plan, select
-from tests.support.codes import Callback, InteractionType
+from tests.support.codes import SUBCOMMANDS, Callback, CommandType, Component, InteractionType, OptionType
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.interactions import (
     InteractionTimeout,
@@ -303,7 +303,7 @@ class Fuzzer:
     def _leaves(self) -> Iterator[tuple[list[str], dict[str, Any], dict[str, Any]]]:
         """Every invocable (sub)command: its path, its top-level definition and its leaf definition."""
         def walk(node: dict[str, Any], path: list[str], top: dict[str, Any]) -> Iterator[Any]:
-            subs = [o for o in node.get("options", []) if o.get("type") in (1, 2)]
+            subs = [o for o in node.get("options", []) if o.get("type") in SUBCOMMANDS]
             if not subs:
                 yield path, top, node
             for sub in subs:
@@ -801,16 +801,16 @@ class Fuzzer:
             custom_id = f"{prefix}:{value}:{what}"
         rows = []
         for top in modal.get("components", []):
-            inner = top.get("components", []) if top.get("type") == 1 else [top.get("component", {})]
+            inner = top.get("components", []) if top.get("type") == Component.ACTION_ROW else [top.get("component", {})]
             answers = []
             for field_ in inner:
                 if field_.get("type") != 4:
                     continue
                 answer = {"odd values": self.text(0, 40), "huge values": self.text(4000, 4000)}.get(
                     how, str(field_.get("value") or self.text(1, 12)))
-                answers.append({"type": 4, "custom_id": field_.get("custom_id"), "value": answer})
+                answers.append({"type": Component.TEXT_INPUT, "custom_id": field_.get("custom_id"), "value": answer})
             if answers and how != "no fields":
-                rows.append({"type": 1, "components": answers})
+                rows.append({"type": Component.ACTION_ROW, "components": answers})
         data = {"custom_id": custom_id, "components": rows}
         user = opener if rng.random() < 0.6 else rng.choice(self.users)
         if channel.is_dm:
@@ -853,21 +853,21 @@ class Fuzzer:
         kind = option["type"]
         if option.get("choices"):
             return rng.choice(option["choices"])["value"]
-        if kind == 3:
+        if kind == OptionType.STRING:
             low, high = option.get("min_length", 0), option.get("max_length", 100)
             return self.text(low, high if rng.random() < 0.1 else min(high, low + 24))
-        if kind == 4:
+        if kind == OptionType.INTEGER:
             low, high = option.get("min_value", -5), option.get("max_value", 10**6)
             if option["name"] == "game" and rng.random() < 0.8:
                 return rng.choice(list(self.stored().games) or [1])
             return rng.randint(low, high) if rng.random() < 0.5 else rng.choice([low, high, min(low + 1, high)])
-        if kind == 10:
+        if kind == OptionType.NUMBER:
             return rng.uniform(option.get("min_value", -1e6), option.get("max_value", 1e6))
-        if kind == 5:
+        if kind == OptionType.BOOLEAN:
             return rng.random() < 0.5
-        if kind in (6, 9):
+        if kind in (OptionType.USER, OptionType.MENTIONABLE):
             return rng.choice([*self.users, self.fake.bot_user])
-        if kind == 7:
+        if kind == OptionType.CHANNEL:
             return rng.choice([c for c in self.channels if c.guild_id == channel.guild_id] or self.channels)
         return None
 
@@ -896,7 +896,7 @@ class Fuzzer:
             chain.append(node)
         for sub in reversed(chain):
             wrapped = [{"name": sub["name"], "type": sub["type"], "options": wrapped}]
-        data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1}
+        data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": CommandType.CHAT_INPUT}
         if wrapped:
             data["options"] = wrapped
         if resolved:
@@ -1027,7 +1027,7 @@ class Fuzzer:
                                  {"name": "x"}])
             data = self._data(top, path, [], resolved)
             target = data
-            while target.get("options") and target["options"][0].get("type") in (1, 2):
+            while target.get("options") and target["options"][0].get("type") in SUBCOMMANDS:
                 target = target["options"][0]
             target["options"] = broken
             return Case("slash/malformed broken shape", Expect.REFUSE, InteractionType.APPLICATION_COMMAND, user,
@@ -1117,7 +1117,7 @@ class Fuzzer:
             data = {"id": top["id"], "name": top["name"], "type": 1,
                     "options": [{"name": rng.choice(["play", self.text(1, 20)]), "type": 1, "options": []}]}
         else:
-            groups = [c for c in self.commands if any(o.get("type") in (1, 2) for o in c.get("options", []))]
+            groups = [c for c in self.commands if any(o.get("type") in SUBCOMMANDS for o in c.get("options", []))]
             top = rng.choice(groups)
             data = {"id": top["id"], "name": top["name"], "type": 1}
         return Case(f"slash/context {how}", Expect.REFUSE, InteractionType.APPLICATION_COMMAND, user, channel, data,
@@ -1168,7 +1168,7 @@ class Fuzzer:
 def command_paths(commands: list[dict[str, Any]]) -> set[str]:
     """`chopsticks new`, `stats`, ...: every invocable (sub)command of registered definitions."""
     def walk(node: dict[str, Any], path: list[str]) -> Iterator[str]:
-        subs = [o for o in node.get("options", []) if o.get("type") in (1, 2)]
+        subs = [o for o in node.get("options", []) if o.get("type") in SUBCOMMANDS]
         if not subs:
             yield " ".join(path)
         for sub in subs:
@@ -1180,7 +1180,8 @@ def _path_of(data: Mapping[str, Any]) -> str:
     """`chopsticks new` from a command interaction's data (as far as it is well formed)."""
     names = [str(data.get("name"))]
     options = data.get("options")
-    while isinstance(options, list) and options and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
+    while (isinstance(options, list) and options and isinstance(options[0], dict)
+           and options[0].get("type") in SUBCOMMANDS):
         names.append(str(options[0].get("name")))
         options = options[0].get("options")
     return " ".join(names)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from bot.components import WAIT_FOR_LAST_CLICK
 from bot.i18n import LANGUAGES, render
 from games import game_class
-from tests.support.codes import InteractionType
+from tests.support.codes import SUBCOMMANDS, InteractionType
 from tests.support.fakediscord import FakeMessage, FakeUser, InteractionResult
 from tests.support.interactions import BUTTON, SELECT
 from tests.tools.fuzz_oracle import Snapshot, intent_of, judge, legal_text, new_moves, refusal_of, seat_is_out, snapshot
@@ -130,7 +130,8 @@ def _targets(fz: Fuzzer, case: Case) -> list[tuple[int, re.Match[str] | None]]:
 
 def _option(data: Mapping[str, Any], name: str) -> Any:
     options = data.get("options")
-    while isinstance(options, list) and options and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
+    while (isinstance(options, list) and options and isinstance(options[0], dict)
+           and options[0].get("type") in SUBCOMMANDS):
         options = options[0].get("options")
     if not isinstance(options, list):
         return None
