@@ -1020,8 +1020,8 @@ class Fuzzer:
             return entry
 
         if how == "unknown option":
-            options.append({"name": rng.choice([self.text(1, 32), "x" * 200, "game ", "GAME"]), "type": 3,
-                            "value": "x"})
+            options.append({"name": rng.choice([self.text(1, 32), "x" * 200, "game ", "GAME"]),
+                            "type": OptionType.STRING, "value": "x"})
         elif how == "broken shape":
             broken = rng.choice(["options", [1, 2], [{"type": "x"}], [{"name": 5, "type": 3, "value": 1}], None,
                                  {"name": "x"}])
@@ -1111,15 +1111,17 @@ class Fuzzer:
         channel = rng.choice([*self.channels, self.fake.dm_channel(user)])
         top = rng.choice(self.commands)
         if how == "unknown command":
-            data: dict[str, Any] = {"id": str(self.fake.ids.next()), "name": rng.choice(["generals", "chess",
-                                                                                         self.text(1, 32)]), "type": 1}
+            data: dict[str, Any] = {"id": str(self.fake.ids.next()),
+                                    "name": rng.choice(["generals", "chess", self.text(1, 32)]),
+                                    "type": CommandType.CHAT_INPUT}
         elif how == "unknown subcommand":
-            data = {"id": top["id"], "name": top["name"], "type": 1,
-                    "options": [{"name": rng.choice(["play", self.text(1, 20)]), "type": 1, "options": []}]}
+            data = {"id": top["id"], "name": top["name"], "type": CommandType.CHAT_INPUT,
+                    "options": [{"name": rng.choice(["play", self.text(1, 20)]), "type": OptionType.SUB_COMMAND,
+                                 "options": []}]}
         else:
             groups = [c for c in self.commands if any(o.get("type") in SUBCOMMANDS for o in c.get("options", []))]
             top = rng.choice(groups)
-            data = {"id": top["id"], "name": top["name"], "type": 1}
+            data = {"id": top["id"], "name": top["name"], "type": CommandType.CHAT_INPUT}
         return Case(f"slash/context {how}", Expect.REFUSE, InteractionType.APPLICATION_COMMAND, user, channel, data,
                     label=f"{user.name} {json.dumps(data)[:160]} in {channel.name}")
 
@@ -1157,8 +1159,8 @@ class Fuzzer:
                                 "value": self._typed(o, self._valid_value(o, path, channel), resolved,
                                                      channel.guild_id)})
         if rng.random() < 0.1:
-            options.append({"name": rng.choice([o["name"] for o in leaf["options"]]), "type": 3, "value": "x",
-                            "focused": True})
+            options.append({"name": rng.choice([o["name"] for o in leaf["options"]]), "type": OptionType.STRING,
+                            "value": "x", "focused": True})
         data = self._data(top, path, options, resolved)
         label = f"{user.name} types into /{' '.join(path)} {focused['name']}: {json.dumps(options)[:120]}"
         return Case("autocomplete", Expect.READ, InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE, user, channel, data,
