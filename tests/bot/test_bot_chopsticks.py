@@ -8,6 +8,7 @@ import random
 
 from games.chopsticks import ChopsticksState
 from tests.support.boards import human_to_move, move_buttons, player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.world import (
     TabletopRunner,
@@ -18,7 +19,7 @@ from tests.support.world import (
 
 async def _challenge(world: World, challenger: FakeUser, opponent: FakeUser) -> FakeMessage:
     res = await world.fake.slash(challenger, world.channel, "chopsticks", "challenge", options={"opponent": opponent})
-    assert res.callback_type == 4 and not res.ephemeral and res.message is not None
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and not res.ephemeral and res.message is not None
     assert res.message.custom_ids() == ["cs:1:accept", "cs:1:decline"] or len(res.message.custom_ids()) == 2
     return res.message
 
@@ -27,7 +28,7 @@ async def _accepted_game(world: World) -> FakeMessage:
     board = await _challenge(world, world.alice, world.bob)
     accept = next(b["custom_id"] for b in board.buttons() if b["label"] == "Accept")
     res = await world.fake.click(world.bob, board, accept)
-    assert res.callback_type == 7 and res.message is board
+    assert res.callback_type == Callback.UPDATE_MESSAGE and res.message is board
     return board
 
 
@@ -60,7 +61,7 @@ async def test_a_whole_game_between_two_users_by_clicks(world: World, bots: Tabl
         assert "Position `" in board.text()
         button = rng.choice(move_buttons(board))
         res = await world.fake.click(users[mover], board, button["custom_id"])
-        assert res.callback_type == 7, res.errors
+        assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
         moves += 1
         assert moves < 300
     text = board.text()
@@ -83,7 +84,7 @@ async def test_a_game_continues_after_a_restart(world: World, bots: TabletopRunn
     mover_after = player_to_move(board)
     assert mover_after is not None and mover_after != mover
     res = await world.fake.click(users[mover_after], board, move_buttons(board)[0]["custom_id"])
-    assert res.callback_type == 7, res.errors
+    assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
     _status, _state, log = (await stored_chopsticks(bots, 1))
     assert len(log) == 2
 
@@ -124,8 +125,8 @@ async def test_concurrent_clicks_apply_one_move(world: World, bots: TabletopRunn
     mover = _users(world)[player_to_move(board) or 0]
     buttons = [b["custom_id"] for b in move_buttons(board)]
     results = await asyncio.gather(*(world.fake.click(mover, board, buttons[i % len(buttons)]) for i in range(8)))
-    assert sum(r.callback_type == 7 for r in results) == 1
-    assert all(r.ephemeral for r in results if r.callback_type != 7)
+    assert sum(r.callback_type == Callback.UPDATE_MESSAGE for r in results) == 1
+    assert all(r.ephemeral for r in results if r.callback_type != Callback.UPDATE_MESSAGE)
     assert len((await stored_chopsticks(bots, 1))[2]) == 1
 
 
@@ -133,11 +134,11 @@ async def test_play_against_the_bot(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge")
     board = res.message
-    assert res.callback_type == 4 and board is not None
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and board is not None
     rng = random.Random(1)
     while await human_to_move(world.fake, board, {world.alice.id}) is not None:
         res = await world.fake.click(world.alice, board, rng.choice(move_buttons(board))["custom_id"])
-        assert res.callback_type == 7
+        assert res.callback_type == Callback.UPDATE_MESSAGE
     status, _state, log = (await stored_chopsticks(bots, 1))
     assert status == "finished" and {seat for seat, _ in log} == {0, 1}
 
@@ -158,7 +159,7 @@ async def test_resign_needs_confirmation_and_draws_need_both(world: World, bots:
 
     yes = next(b["custom_id"] for b in confirm.message.buttons() if "resign" in b["label"].lower())
     done = await world.fake.click(world.alice, confirm.message, yes)
-    assert done.callback_type == 7
+    assert done.callback_type == Callback.UPDATE_MESSAGE
     await world.fake.wait_until(lambda: "resigned" in board.text())
     assert board.components == []
     assert (await stored_chopsticks(bots, 1))[0] == "finished"

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from games.chopsticks.rules import PRESETS, VARIANTS
 from tests.support.boards import move_buttons, player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser, InteractionResult
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
@@ -77,7 +78,7 @@ async def _play_a_whole_game(world: World, board: FakeMessage, check_public: Che
                                                              if ":hint:" in b["custom_id"]))
             mover_check(await _private(hint))
         res = await world.fake.click(mover, board, button)
-        assert res.callback_type == 7, res.errors
+        assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
         check_public(board)
         moves += 1
         assert moves < 300

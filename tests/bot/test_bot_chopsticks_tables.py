@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from tests.support.boards import human_to_move, move_buttons, player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.world import TabletopRunner, World, stored_rows
 
@@ -39,7 +40,7 @@ async def _play_turn(
         if spread and max(map(_spread, buttons)) > 1:
             buttons = [max(buttons, key=_spread)]
         res = await world.fake.click(user, board, rng.choice(buttons)["custom_id"])
-        assert res.callback_type == 7, res.errors
+        assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
         return False
     options = select["options"]
     assert isinstance(options, list)
@@ -56,7 +57,8 @@ async def _play_turn(
         pick = next(c for c in choices.walk_components() if ":pick:" in str(c.get("custom_id", "")))
         values = [o["value"] for o in pick["options"]]
         res = await world.fake.select(user, choices, str(pick["custom_id"]), values=[rng.choice(values)])
-    assert res.callback_type == 7 and res.message is choices and "You played" in choices.content, res.errors
+    assert (res.callback_type == Callback.UPDATE_MESSAGE
+            and res.message is choices and "You played" in choices.content), res.errors
     await world.fake.wait_until(lambda: board.edits > edits_before)  # the bot then redraws the channel board
     return True
 
@@ -66,7 +68,7 @@ async def test_three_player_lobby_with_a_bot_seat_plays_to_the_end(world: World,
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
     res = await fake.slash(alice, world.channel, "chopsticks", "new", options={"players": 3})
     lobby = res.message
-    assert res.callback_type == 4 and lobby is not None and "Players (1/3)" in lobby.text()
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and lobby is not None and "Players (1/3)" in lobby.text()
 
     refused = await fake.click(bob, lobby, _button(lobby, "Start"))
     assert refused.ephemeral and refused.message is not None and "Only the host" in refused.message.content
@@ -81,7 +83,8 @@ async def test_three_player_lobby_with_a_bot_seat_plays_to_the_end(world: World,
     assert full.ephemeral and full.message is not None and "full" in full.message.content
 
     started = await fake.click(alice, lobby, _button(lobby, "Start"))
-    assert started.callback_type == 7 and "Position `" in lobby.text()  # the lobby message became the board
+    assert (started.callback_type == Callback.UPDATE_MESSAGE
+            and "Position `" in lobby.text())  # the lobby message became the board
     users, rng = {alice.id: alice, bob.id: bob}, random.Random(3)
     for _ in range(400):
         mover = await human_to_move(fake, lobby, set(users))

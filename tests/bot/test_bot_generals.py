@@ -6,31 +6,25 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.support.generals import A_GRID, B_GRID, BOARD_TITLE, import_grid, move, move_number, settled, to_move
+from tests.support.codes import Callback, Component, InteractionType
+from tests.support.fakediscord import FakeMessage
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
+from tests.support.generals import (
+    A_GRID,
+    B_GRID,
+    BOARD_TITLE,
+    accepted,
+    accepted_with_dm_boards,
+    challenge,
+    dm_board,
+    import_grid,
+    move,
+    move_number,
+    set_up,
+    settled,
+    to_move,
+)
 from tests.support.world import TabletopRunner, World, stored_rows
-
-
-async def challenge(world: World, challenger: FakeUser, opponent: FakeUser | None = None,
-                    **options: Any) -> FakeMessage:
-    if opponent is not None:
-        options["opponent"] = opponent
-    res = await world.fake.slash(challenger, world.channel, "generals", "challenge", options=options)
-    assert res.callback_type == 4 and not res.ephemeral and res.message is not None, res.errors
-    return res.message
-
-
-async def accepted(world: World) -> FakeMessage:
-    board = await challenge(world, world.alice, world.bob)
-    res = await world.fake.click(world.bob, board, "gg:1:accept")
-    assert res.callback_type == 7 and res.message is board, res.errors
-    return board
-
-
-def dm_board(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
-    boards = [m for m in fake.dm_messages(user) if BOARD_TITLE in m.text()]
-    assert len(boards) == 1, [m.text() for m in fake.dm_messages(user)]
-    return boards[0]
 
 
 async def db_row(bots: TabletopRunner, sql: str) -> tuple[Any, ...]:
@@ -43,26 +37,10 @@ def _past(board: FakeMessage, number: int) -> Any:
     return lambda: (move_number(board) or 0) > number or "wins" in board.text()
 
 
-async def set_up_both(world: World) -> tuple[FakeMessage, FakeMessage, FakeMessage]:
-    channel_board = await accepted(world)
-    fake = world.fake
-    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
-                          timeout=20)
-    a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
-    for user, board, grid in ((world.alice, a, A_GRID), (world.bob, b, B_GRID)):
-        res = await import_grid(fake, user, board, grid)
-        assert res.callback_type == 7 and not res.errors, res.errors
-        ready = await fake.click(user, board, "gg:1:ready")
-        assert ready.callback_type == 7, ready.errors
-    await fake.wait_until(lambda: to_move(channel_board) is not None)
-    await settled(fake, channel_board, a, b)
-    return channel_board, a, b
-
-
 async def test_two_players_set_up_by_dm_and_play_to_a_flag_capture(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
-    channel_board, a, b = await set_up_both(world)
+    channel_board, a, b = await set_up(world)
     assert channel_board.attachments and a.attachments and b.attachments  # pictures everywhere
     assert "Setup" not in channel_board.text()
     users = {world.alice.id: (world.alice, a), world.bob.id: (world.bob, b)}
@@ -101,22 +79,6 @@ async def play_plans(world: World, boards: tuple[FakeMessage, FakeMessage, FakeM
         await settled(world.fake, channel_board, a, b, at_least=before + 1)
 
 
-async def set_up(world: World, grids: tuple[str, str]) -> tuple[FakeMessage, FakeMessage, FakeMessage]:
-    channel_board = await accepted(world)
-    fake = world.fake
-    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
-                          timeout=20)
-    a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
-    for user, board, grid in ((world.alice, a, grids[0]), (world.bob, b, grids[1])):
-        res = await import_grid(fake, user, board, grid)
-        assert res.callback_type == 7 and not res.errors, res.errors
-        ready = await fake.click(user, board, "gg:1:ready")
-        assert ready.callback_type == 7, ready.errors
-    await fake.wait_until(lambda: to_move(channel_board) is not None)
-    await settled(fake, channel_board, a, b)
-    return channel_board, a, b
-
-
 async def test_a_flag_on_the_far_side_next_to_an_enemy_wins_only_after_one_reply(
         world: World, bots: TabletopRunner) -> None:
     await bots.start()
@@ -146,18 +108,18 @@ async def test_a_player_without_dms_sets_up_and_plays_from_my_board(world: World
     assert fake.dm_messages(world.bob) == [] and len(fake.dm_messages(world.alice)) == 1
 
     mine = await fake.click(world.bob, channel_board, "gg:1:board")
-    assert mine.callback_type == 4 and mine.ephemeral and mine.message is not None, mine.errors
+    assert mine.callback_type == Callback.CHANNEL_MESSAGE and mine.ephemeral and mine.message is not None, mine.errors
     panel = mine.message
     assert "Deploy your army" in panel.text() and "gg:1:dm" in panel.custom_ids()
     chose = await fake.select(world.bob, panel, "ggs:1:formation", ["f:blitz"])
-    assert chose.callback_type == 7 and chose.message is panel, chose.errors
+    assert chose.callback_type == Callback.UPDATE_MESSAGE and chose.message is panel, chose.errors
     assert panel.attachments  # the board picture of the draft
     ready = await fake.click(world.bob, panel, "gg:1:ready")
-    assert ready.callback_type == 7 and "locked in" in panel.text(), ready.errors
+    assert ready.callback_type == Callback.UPDATE_MESSAGE and "locked in" in panel.text(), ready.errors
 
     a = dm_board(fake, world.alice)
-    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
-    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == Callback.UPDATE_MESSAGE
+    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: to_move(channel_board) is not None)
     if to_move(channel_board) == world.alice.id:
         await move(fake, world.alice, a, "a3-a4")
@@ -168,11 +130,12 @@ async def test_a_player_without_dms_sets_up_and_plays_from_my_board(world: World
     square = pieces["options"][0]["value"]
     before = move_number(channel_board)
     picked = await fake.select(world.bob, fresh.message, pieces["custom_id"], [square])
-    assert picked.callback_type == 7 and picked.message is fresh.message and picked.ephemeral, picked.errors
+    assert (picked.callback_type == Callback.UPDATE_MESSAGE
+            and picked.message is fresh.message and picked.ephemeral), picked.errors
     steps = [b for b in fresh.message.buttons() if str(b["custom_id"]).startswith("ggm:1:")]
     assert steps and "is chosen" in fresh.message.text()  # the chosen piece's directions, on the same board
     done = await fake.click(world.bob, fresh.message, steps[0]["custom_id"])
-    assert done.callback_type == 7 and done.message is fresh.message, done.errors
+    assert done.callback_type == Callback.UPDATE_MESSAGE and done.message is fresh.message, done.errors
     assert "Last: You " in fresh.message.text()
     await fake.wait_until(lambda: move_number(channel_board) != before)
 
@@ -186,18 +149,16 @@ async def test_a_player_without_dms_sets_up_and_plays_from_my_board(world: World
 async def test_setup_and_play_survive_restarts(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start()
     fake = world.fake
-    channel_board = await accepted(world)
-    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
-                          timeout=20)
-    a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
-    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
+    channel_board, a, b = await accepted_with_dm_boards(world)
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == Callback.UPDATE_MESSAGE
     await bots.stop(bot)  # mid-setup: Alice has a draft, Bob has nothing
 
     bot = await bots.start()
     assert "Deploy your army" in a.text() and "PVT" not in b.text()
-    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7  # old buttons still work
-    assert (await import_grid(fake, world.bob, b, B_GRID)).callback_type == 7
-    assert (await fake.click(world.bob, b, "gg:1:ready")).callback_type == 7
+    assert ((await fake.click(world.alice, a, "gg:1:ready")).callback_type
+            == Callback.UPDATE_MESSAGE)  # old buttons still work
+    assert (await import_grid(fake, world.bob, b, B_GRID)).callback_type == Callback.UPDATE_MESSAGE
+    assert (await fake.click(world.bob, b, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: to_move(channel_board) is not None)
     await settled(fake, channel_board, a, b)
     first = to_move(channel_board)
@@ -224,10 +185,10 @@ async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: W
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
     a = dm_board(fake, world.alice)
     chose = await fake.select(world.alice, a, "ggs:1:formation", ["f:balanced"])
-    assert chose.callback_type == 7 and "Ready" in str(a.buttons()), chose.errors
+    assert chose.callback_type == Callback.UPDATE_MESSAGE and "Ready" in str(a.buttons()), chose.errors
     exported = await fake.click(world.alice, a, "gg:1:export")
     assert exported.ephemeral and exported.message is not None and "FLG" in exported.message.text()
-    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
+    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)  # the bot deployed (and moved)
 
     for turn in range(3):  # three moves by command, each picked from autocomplete; the bot answers each
@@ -264,7 +225,7 @@ async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: W
 
     resigned = await fake.click(world.alice, channel_board, "gg:1:resign")
     assert resigned.message is not None
-    assert (await fake.click(world.alice, resigned.message, "gg:1:resign-yes")).callback_type == 7
+    assert (await fake.click(world.alice, resigned.message, "gg:1:resign-yes")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: "wins" in channel_board.text())
     assert "Both armies are revealed" in channel_board.text() and "resignation" in channel_board.text()
     final = await fake.slash(world.carol, world.channel, "generals", "replay", options={"game": 1, "move": 5})
@@ -281,7 +242,7 @@ async def test_a_formation_name_with_a_character_no_database_keeps_is_refused(
     await accepted(world)
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1, timeout=20)
     a = dm_board(fake, world.alice)
-    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == Callback.UPDATE_MESSAGE
     shown = await fake.click(world.alice, a, "gg:1:save")
     refused = await fake.submit_modal(world.alice, shown, {"name": "Flag\x00forward"})
     assert refused.ephemeral and refused.message is not None, refused.errors
@@ -292,11 +253,8 @@ async def test_a_formation_name_with_a_character_no_database_keeps_is_refused(
 async def test_saved_formations_are_per_user_and_load_on_either_side(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
-    await accepted(world)
-    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
-                          timeout=20)
-    a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
-    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
+    _channel_board, a, b = await accepted_with_dm_boards(world)
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == Callback.UPDATE_MESSAGE
     shown = await fake.click(world.alice, a, "gg:1:save")
     saved = await fake.submit_modal(world.alice, shown, {"name": "Flag forward"})
     assert saved.ephemeral and saved.message is not None and "Saved as **Flag forward**" in saved.message.text()
@@ -309,11 +267,11 @@ async def test_saved_formations_are_per_user_and_load_on_either_side(world: Worl
     # Alice loads her formation as side B in a second game: her Flag is again in the middle of her front row.
     res = await fake.slash(world.bob, world.channel, "generals", "challenge", options={"opponent": world.alice})
     assert res.message is not None
-    assert (await fake.click(world.alice, res.message, "gg:2:accept")).callback_type == 7
+    assert (await fake.click(world.alice, res.message, "gg:2:accept")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 2)
     second = next(m for m in fake.dm_messages(world.alice) if "#2" in m.text())
     loaded = await fake.select(world.alice, second, "ggs:2:formation", ["s:Flag forward"])
-    assert loaded.callback_type == 7, loaded.errors
+    assert loaded.callback_type == Callback.UPDATE_MESSAGE, loaded.errors
     exported = await fake.click(world.alice, second, "gg:2:export")
     assert exported.message is not None
     grid = exported.message.text()
@@ -322,23 +280,24 @@ async def test_saved_formations_are_per_user_and_load_on_either_side(world: Worl
     deleting = await fake.select(world.alice, second, "ggs:2:formation", ["d:"])  # the menu's last option
     assert deleting.message is not None
     gone = await fake.select(world.alice, deleting.message, "ggs:2:forget", ["Flag forward"])
-    assert gone.callback_type == 7 and "Deleted" in deleting.message.text(), gone.errors
+    assert gone.callback_type == Callback.UPDATE_MESSAGE and "Deleted" in deleting.message.text(), gone.errors
     await fake.wait_until(lambda: not any(o["value"].startswith("s:") for s in a.selects() for o in s["options"]))
 
 
 async def test_with_pictures_off_the_boards_are_text(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
-    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=1 << 5,
+    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                              options={"images": False})
     assert saved.ephemeral, saved.errors
     channel_board = await challenge(world, world.alice, level="random")
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
     a = dm_board(fake, world.alice)
-    assert (await fake.select(world.alice, a, "ggs:1:formation", ["f:flag-fortress"])).callback_type == 7
+    assert ((await fake.select(world.alice, a, "ggs:1:formation", ["f:flag-fortress"])).callback_type
+            == Callback.UPDATE_MESSAGE)
     # The text board with her own ranks.
     assert not a.attachments and "```" in a.text() and "FL" in a.text().split("```")[1]
-    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
+    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)
     assert not channel_board.attachments and "```" in channel_board.text()
     board_text = channel_board.text().split("```")[1]
@@ -371,8 +330,9 @@ async def test_forms_are_checked_like_buttons(world: World, bots: TabletopRunner
     count = (await db_row(bots, "SELECT move_count FROM games WHERE id = 1"))[0]
     for custom_id, user in (("ggf:1:import", world.carol), ("ggf:1:rename", world.alice), ("zz:1", world.alice)):
         data = {"custom_id": custom_id, "components": [
-            {"type": 1, "components": [{"type": 4, "custom_id": "grid", "value": A_GRID}]}]}
-        res = await raw_interaction(fake, 5, user, world.channel, data)
+            {"type": Component.ACTION_ROW,
+             "components": [{"type": Component.TEXT_INPUT, "custom_id": "grid", "value": A_GRID}]}]}
+        res = await raw_interaction(fake, InteractionType.MODAL_SUBMIT, user, world.channel, data)
         assert res.ephemeral and res.message is not None and res.message.text(), (custom_id, res.errors)
     assert (await db_row(bots, "SELECT move_count FROM games WHERE id = 1"))[0] == count
 
@@ -383,11 +343,11 @@ async def test_resigning_right_after_both_setups_is_not_rated_and_the_ending_say
     moves, and the ending says why (its Russian words are in the catalogue, tests/bot/test_i18n.py)."""
     await bots.start()
     fake = world.fake
-    channel_board = (await set_up_both(world))[0]
+    channel_board = (await set_up(world))[0]
     mover = world.alice if to_move(channel_board) == world.alice.id else world.bob
     resigned = await fake.click(mover, channel_board, "gg:1:resign")
     assert resigned.message is not None, resigned.errors
-    assert (await fake.click(mover, resigned.message, "gg:1:resign-yes")).callback_type == 7
+    assert (await fake.click(mover, resigned.message, "gg:1:resign-yes")).callback_type == Callback.UPDATE_MESSAGE
     said = "Not rated: it ended before it really began."
     await fake.wait_until(lambda: any(said in m.text() for m in fake.channel_messages(world.channel)))
     ending = next(m for m in fake.channel_messages(world.channel) if said in m.text())

@@ -7,6 +7,8 @@ import re
 from bot.service import Player
 from storage.connection import open_database
 from storage.ratings import GLOBAL, RatingRow, save_ratings
+from tests.support.chopsticks import accepted_game
+from tests.support.codes import Callback
 from tests.support.world import TabletopRunner, World, seed_ratings
 
 
@@ -28,7 +30,7 @@ async def test_leaderboard_pages_and_shows_the_callers_rank(world: World, bots: 
     await bots.start()
     res = await world.fake.slash(world.alice, world.channel, "leaderboard", options={"game": "chopsticks"})
     board = res.message
-    assert res.callback_type == 4 and board is not None
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and board is not None
     text = board.text()
     assert f"**1.** <@{users[0]}>" in text and f"<@{users[10]}>" not in text and "Page 1 of 3" in text
     previous, following = board.buttons()
@@ -51,10 +53,7 @@ async def test_the_callers_rank_is_shown_even_off_page(world: World, bots: Table
 
 async def test_stats_after_a_real_rated_game(world: World, bots: TabletopRunner) -> None:
     await bots.start()
-    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"opponent": world.bob})
-    board = res.message
-    assert board is not None
-    await world.fake.click(world.bob, board, next(b["custom_id"] for b in board.buttons() if b["label"] == "Accept"))
+    board = await accepted_game(world)
     mover = world.alice if f"▶ <@{world.alice.id}>" in board.text() else world.bob
     waiting = world.bob if mover is world.alice else world.alice
     move = next(b["custom_id"] for b in board.buttons() if ":mv:" in b["custom_id"])

@@ -15,6 +15,7 @@ from bot.service.games import GameService
 from bot.service.model import STALE_MESSAGE
 from storage.connection import open_database
 from storage.database import Database
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
 from tests.support.races import Interloper
 from tests.support.world import TabletopRunner, World
@@ -59,7 +60,7 @@ async def test_accept_and_draw_offer_that_lose_a_race_ask_to_look_again(
     assert interloper.landed == [True]
     assert lost.ephemeral and lost.message is not None and lost.message.content == str(STALE_MESSAGE)
     accepted = await world.fake.click(world.bob, board, _button(board, "Accept"))
-    assert accepted.callback_type == 7 and "▶" in board.text(), accepted.errors
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE and "▶" in board.text(), accepted.errors
 
     mover = world.alice if f"▶ <@{world.alice.id}>" in board.text() else world.bob
     await world.fake.click(mover, board, next(b["custom_id"] for b in board.buttons() if ":mv:" in b["custom_id"]))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.support.chopsticks import accepted_game
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.world import TabletopRunner, World
-
-MANAGE_GUILD = 1 << 5
 
 
 async def test_settings_need_manage_server_and_take_effect(world: World, bots: TabletopRunner) -> None:
@@ -16,12 +16,12 @@ async def test_settings_need_manage_server_and_take_effect(world: World, bots: T
     refused = await world.fake.slash(world.bob, world.channel, "settings", "set", options={"images": False})
     assert refused.ephemeral and refused.message is not None and "Manage Server" in refused.message.content
     world.fake.permission_overrides.clear()
-    shown = await world.fake.slash(world.alice, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    shown = await world.fake.slash(world.alice, world.channel, "settings", "show", permissions=PERM_MANAGE_GUILD)
     assert shown.message is not None and "pictures: **on**" in shown.message.text()
     assert "Turn time for new games: **24 h (the bot's default)**" in shown.message.text()  # not just "the default"
 
     other = world.fake.add_channel(world.guild, "elsewhere")
-    saved = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+    saved = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                                    options={"turn_time": "2h", "channel": other})
     assert saved.ephemeral and saved.message is not None and "2 h" in saved.message.text()
     assert f"<#{other.id}> only" in saved.message.text()
@@ -32,12 +32,12 @@ async def test_settings_need_manage_server_and_take_effect(world: World, bots: T
     right = await world.fake.slash(world.bob, other, "chopsticks", "challenge", options={"opponent": world.carol})
     assert right.message is not None and "2 h per move" in right.message.text()
 
-    off = await world.fake.slash(world.alice, world.channel, "settings", "game", permissions=MANAGE_GUILD,
+    off = await world.fake.slash(world.alice, world.channel, "settings", "game", permissions=PERM_MANAGE_GUILD,
                                  options={"game": "sucker", "enabled": False})
     assert off.message is not None and "Games switched off: **So Long Sucker**" in off.message.text()
     blocked = await world.fake.slash(world.bob, other, "sucker", "new")
     assert blocked.ephemeral and blocked.message is not None and "switched off" in blocked.message.content
-    bad = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+    bad = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                                  options={"turn_time": "soon"})
     assert bad.ephemeral and bad.message is not None and "not a duration" in bad.message.content
 
@@ -62,10 +62,7 @@ async def test_history_lists_recent_games_with_links(world: World, bots: Tableto
 
 async def test_replay_steps_through_a_game(world: World, bots: TabletopRunner) -> None:
     await bots.start()
-    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"opponent": world.bob})
-    board = res.message
-    assert board is not None
-    await world.fake.click(world.bob, board, next(b["custom_id"] for b in board.buttons() if b["label"] == "Accept"))
+    board = await accepted_game(world)
     users = {world.alice.id: world.alice, world.bob.id: world.bob}
     for _ in range(3):
         mover = users[int(board.text().split("▶ <@")[1].split(">")[0])]
@@ -94,10 +91,10 @@ async def test_simultaneous_settings_changes_are_all_kept(world: World, bots: Ta
     ]
     changes += [("game", {"game": kind, "enabled": False}) for kind in ("chopsticks", "generals", "sucker")]
     answers = await asyncio.gather(*(
-        world.fake.slash(world.alice, world.channel, "settings", sub, permissions=MANAGE_GUILD, options=options)
+        world.fake.slash(world.alice, world.channel, "settings", sub, permissions=PERM_MANAGE_GUILD, options=options)
         for sub, options in changes))
     assert all(a.message is not None and a.message.content == "Saved." for a in answers), [a.errors for a in answers]
-    shown = await world.fake.slash(world.alice, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    shown = await world.fake.slash(world.alice, world.channel, "settings", "show", permissions=PERM_MANAGE_GUILD)
     assert shown.message is not None
     text = shown.message.text()
     for kept in ("Turn time for new games: **2 h**", "Board pictures: **off**", "(So Long Sucker): **off**",

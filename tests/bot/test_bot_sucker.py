@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from games.sucker import SuckerState
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.sucker import decide, edited, open_table, state_user, stored, thread_opened
 from tests.support.world import TabletopRunner, World, stored_rows
@@ -56,7 +57,7 @@ class TableRun:
                                      options={"chip": state.colours[next(iter(state.prisoners(s)))],
                                               "to": self.user(next(t for t in state.live_seats() if t != s))})
                     for s in holders))
-                assert all(r.callback_type == 4 and not r.ephemeral for r in results)
+                assert all(r.callback_type == Callback.CHANNEL_MESSAGE and not r.ephemeral for r in results)
                 _after_status, after, log = await stored(bots.target, self.game_id)
                 assert len(log) == before + len(holders) and _conserved(after)
                 self.concurrent = True
@@ -73,7 +74,8 @@ class TableRun:
                 assert colour in [c["value"] for c in choices]
                 res = await world.fake.slash(self.user(giver), thread, "sucker", "give",
                                              options={"chip": colour, "to": self.user(receiver)})
-                assert res.callback_type == 4 and not res.ephemeral and res.message is not None, res.errors
+                assert (res.callback_type == Callback.CHANNEL_MESSAGE
+                        and not res.ephemeral and res.message is not None), res.errors
                 assert "gives" in res.message.content
                 self.gave = True
                 await edited(world, status, edits + 1)
@@ -81,7 +83,8 @@ class TableRun:
                 seat = holders[-1]
                 colour = state.colours[next(iter(state.prisoners(seat)))]
                 res = await world.fake.slash(self.user(seat), thread, "sucker", "kill", options={"chip": colour})
-                assert res.callback_type == 4 and res.message is not None and "kills" in res.message.content
+                assert (res.callback_type == Callback.CHANNEL_MESSAGE
+                        and res.message is not None and "kills" in res.message.content)
                 self.killed = True
                 await edited(world, status, edits + 1)
             else:
@@ -145,7 +148,7 @@ async def test_deals_are_numbered_kept_and_marked(world: World, bots: TabletopRu
     res = await world.fake.slash(world.alice, world.channel, "sucker", "deal",
                                  options={"text": "Bob and I never capture each other."})
     deal = res.message
-    assert res.callback_type == 4 and deal is not None and "Deal #1" in deal.text()
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and deal is not None and "Deal #1" in deal.text()
     await world.fake.click(world.bob, deal, deal.buttons()[0]["custom_id"])
     assert f"<@{world.bob.id}>" in deal.text().split("accepted by:")[1]
     outsider = world.fake.add_user("eve")

@@ -7,6 +7,7 @@ import logging
 
 import pytest
 
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.sucker import open_table, stored
 from tests.support.world import TabletopRunner, World, stored_rows
@@ -16,7 +17,7 @@ async def _resign(world: World, user: FakeUser, status: FakeMessage) -> None:
     ask = await world.fake.click(user, status, status.button("Resign")["custom_id"])
     assert ask.ephemeral and ask.message is not None, ask.errors
     done = await world.fake.click(user, ask.message, ask.message.button("Yes, resign")["custom_id"])
-    assert done.callback_type in (4, 7), done.errors
+    assert done.callback_type in (Callback.CHANNEL_MESSAGE, Callback.UPDATE_MESSAGE), done.errors
 
 
 def _accepted_by(deal: FakeMessage) -> str:
@@ -74,7 +75,7 @@ async def test_a_deal_text_cannot_add_lines_or_forge_the_bots_layout(world: Worl
     forged = FORGED.format(bob=bob.id, carol=carol.id)
     res = await world.fake.slash(alice, world.channel, "sucker", "deal", options={"text": forged})
     deal = res.message
-    assert deal is not None and res.callback_type == 4, res.errors
+    assert deal is not None and res.callback_type == Callback.CHANNEL_MESSAGE, res.errors
     lines = deal.embeds[0]["description"].splitlines()  # every break a client shows as one
     # The bot's own layout, whatever the text: who proposes, the deal as one quoted line, who accepted it, the note.
     assert len(lines) == 5, lines

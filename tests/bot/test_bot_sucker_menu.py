@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.sucker import SuckerState
+from tests.support.codes import Callback, Component
 from tests.support.fakediscord import FakeMessage
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.interactions import bot_idle
@@ -53,7 +54,7 @@ async def test_a_chip_is_played_in_one_choice_on_the_status_message(world: World
     chosen = next(o["value"] for o in menu["options"] if o["label"] == "blue on pile 2 (2 chips, top red)")
     res = await world.fake.select(world.alice, status, str(menu["custom_id"]), values=[chosen])
     assert await bot_idle(world.fake)
-    assert res.callback_type == 7 and res.message is status and not res.errors
+    assert res.callback_type == Callback.UPDATE_MESSAGE and res.message is status and not res.errors
     assert f"Last: {world.alice.mention} (red) plays a blue chip on pile 2." in status.text()
     assert f"**{world.alice.mention} (red) names who moves next.**" in status.text()
     assert (await stored(bots.target))[2][-1][2] == chosen
@@ -76,7 +77,7 @@ async def test_plays_too_many_for_one_menu_are_split_by_colour(world: World, bot
     before = len(world.fake.requests)
     res = await world.fake.select(world.alice, status, str(second["custom_id"]), values=[value])
     assert await bot_idle(world.fake)
-    assert res.callback_type == 7 and res.message is status, res.errors
+    assert res.callback_type == Callback.UPDATE_MESSAGE and res.message is status, res.errors
     # Green on green: green's player (carol) captures the pile and is asked which chip to kill.
     assert f"**{world.carol.mention} (green) captured pile 9**" in status.text()
     assert len([r for r in world.fake.requests[before:] if r.route == CALLBACK_ROUTE]) == 1
@@ -96,7 +97,8 @@ async def test_plays_that_do_not_fit_take_two_steps(world: World, bots: Tabletop
     assert len(first["options"]) == 25 and [o["label"] for o in second["options"]] == ["New pile"]
     done = await world.fake.select(world.alice, private.message, str(second["custom_id"]),
                                    values=[second["options"][0]["value"]])
-    assert done.callback_type == 7 and done.message is not None and "Done:" in done.message.content, done.errors
+    assert (done.callback_type == Callback.UPDATE_MESSAGE
+            and done.message is not None and "Done:" in done.message.content), done.errors
     assert await bot_idle(world.fake)
     assert (await stored(bots.target))[2][-1][2] == "play:blue:new"
     assert f"Last: {world.alice.mention} (red) starts a new pile with a blue chip." in status.text()
@@ -106,12 +108,13 @@ async def test_a_chip_menu_posted_before_one_step_plays_still_works(world: World
     position = SuckerState.from_table(3, holdings=["RRB", "BB", "GG"], piles=["G", "BR"], chain=(R,))
     status = await table_at(world, bots, position)
     # The status message as it was drawn before this change: the colour menu of two steps.
-    status.components = [{"type": 1, "components": [{
-        "type": 3, "id": 99, "custom_id": f"sks:1:{position.turn}:chip", "min_values": 1, "max_values": 1,
+    status.components = [{"type": Component.ACTION_ROW, "components": [{
+        "type": Component.STRING_SELECT, "id": 99, "custom_id": f"sks:1:{position.turn}:chip",
+        "min_values": 1, "max_values": 1,
         "options": [{"label": "red (2)", "value": "red"}, {"label": "blue (1)", "value": "blue"}]}]}]
     private = await world.fake.select(world.alice, status, f"sks:1:{position.turn}:chip", values=["red"])
     assert private.ephemeral and private.message is not None and "where?" in private.message.content
     done = await world.fake.click(world.alice, private.message, private.message.button("New pile")["custom_id"])
-    assert done.callback_type == 7, done.errors
+    assert done.callback_type == Callback.UPDATE_MESSAGE, done.errors
     assert (await stored(bots.target))[2][-1][2] == "play:red:new"
     await world.fake.wait_until(lambda: bool(menus(status)) is False and "names who moves next" in status.text())

@@ -12,6 +12,7 @@ from bot.i18n import Say
 from bot.service.model import Game, present
 from games.sucker import SuckerState
 from storage import GameRecord, Seat
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.limits import check_message
 from tests.support.interactions import bot_idle
@@ -49,7 +50,7 @@ async def table(world: World, bots: TabletopRunner, users: list[FakeUser], compu
 
 async def click(world: World, user: FakeUser, message: FakeMessage, label: str) -> InteractionResult:
     res = await world.fake.click(user, message, message.button(label)["custom_id"])
-    assert res.callback_type in (4, 7), res.errors
+    assert res.callback_type in (Callback.CHANNEL_MESSAGE, Callback.UPDATE_MESSAGE), res.errors
     return res
 
 
@@ -58,7 +59,7 @@ async def play(world: World, user: FakeUser, status: FakeMessage, label: str) ->
     menu, value = next((c, o["value"]) for c in status.walk_components() if ":play" in str(c.get("custom_id", ""))
                        for o in c["options"] if o["label"] == label)
     res = await world.fake.select(user, status, str(menu["custom_id"]), values=[value])
-    assert res.callback_type == 7 and res.message is status, res.errors
+    assert res.callback_type == Callback.UPDATE_MESSAGE and res.message is status, res.errors
     return res
 
 

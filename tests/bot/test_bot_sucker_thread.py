@@ -17,15 +17,14 @@ from bot.service.model import Game, present
 from games import EndReason
 from games.sucker import SuckerState
 from storage import GameRecord, Seat
+from tests.support.codes import Callback, ChannelType
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
-from tests.support.fakediscord.payloads import PERM_CREATE_PRIVATE_THREADS
+from tests.support.fakediscord.payloads import PERM_CREATE_PRIVATE_THREADS, PERM_MANAGE_GUILD
 from tests.support.interactions import bot_idle
 from tests.support.sucker import open_table, put_position, stored, summary, thread_opened
 from tests.support.world import TabletopRunner, World, stored_rows
 
 R, B, G = 0, 1, 2
-PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
-MANAGE_GUILD = 1 << 5
 
 
 async def table(world: World, bots: TabletopRunner, users: list[FakeUser], computers: int = 0,
@@ -41,7 +40,7 @@ async def table(world: World, bots: TabletopRunner, users: list[FakeUser], compu
 
 async def click(world: World, user: FakeUser, message: FakeMessage, label: str) -> InteractionResult:
     res = await world.fake.click(user, message, message.button(label)["custom_id"])
-    assert res.callback_type in (4, 7), res.errors
+    assert res.callback_type in (Callback.CHANNEL_MESSAGE, Callback.UPDATE_MESSAGE), res.errors
     return res
 
 
@@ -54,7 +53,7 @@ async def test_the_decisions_are_made_in_the_thread_and_the_channel_keeps_a_summ
                                                                                    bots: TabletopRunner) -> None:
     alice, bob, carol = world.alice, world.bob, world.carol
     _bot, status, thread = await table(world, bots, [alice, bob, carol])
-    assert thread.is_thread and thread.type == PUBLIC_THREAD and thread.parent_id == world.channel.id
+    assert thread.is_thread and thread.type == ChannelType.PUBLIC_THREAD and thread.parent_id == world.channel.id
     assert any(c.startswith("skr:1:") for c in status.custom_ids())  # the controls are beside the talk
     assert status.content == ""  # drawn in its thread: no "table talk in <#...>" there
     assert {alice.id, bob.id, carol.id} <= thread.member_ids
@@ -111,14 +110,14 @@ async def test_the_thread_stays_open_while_another_game_is_played_in_it(world: W
     assert await bot_idle(world.fake)
     assert not thread.archived and not thread.locked
     accepted = await world.fake.click(bob, challenge.message, challenge.message.button("Accept")["custom_id"])
-    assert accepted.callback_type == 7, accepted.errors  # the other game goes on in the thread
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors  # the other game goes on in the thread
 
 
 # ----- private tables -----------------------------------------------------------------------------------------------
 async def test_a_private_table_talks_in_a_private_thread_of_its_players(world: World, bots: TabletopRunner) -> None:
     alice, bob, carol = world.alice, world.bob, world.carol
     _bot, status, thread = await table(world, bots, [alice, bob, carol], options={"private": True})
-    assert thread.type == PRIVATE_THREAD and not thread.invitable
+    assert thread.type == ChannelType.PRIVATE_THREAD and not thread.invitable
     assert thread.member_ids == {world.fake.bot_user.id, alice.id, bob.id, carol.id}
     shown = summary(world, status)
     await world.fake.wait_until(lambda: f"<#{thread.id}>" in shown.text())
@@ -130,13 +129,13 @@ async def test_a_private_table_talks_in_a_private_thread_of_its_players(world: W
 async def test_the_server_can_make_every_table_private_and_a_table_can_choose_public(world: World,
                                                                                     bots: TabletopRunner) -> None:
     await bots.start()
-    saved = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+    saved = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                                    options={"private_tables": True})
     assert saved.message is not None and "private to the players" in saved.message.text(), saved.errors
     first = await open_table(world, [world.alice, world.bob, world.carol])
-    assert world.fake.channels[first.channel_id].type == PRIVATE_THREAD
+    assert world.fake.channels[first.channel_id].type == ChannelType.PRIVATE_THREAD
     second = await open_table(world, [world.bob, world.carol, world.alice], options={"private": False})
-    assert world.fake.channels[second.channel_id].type == PUBLIC_THREAD
+    assert world.fake.channels[second.channel_id].type == ChannelType.PUBLIC_THREAD
 
 
 async def test_without_the_permission_a_private_table_is_refused_with_what_to_do(world: World,

@@ -7,8 +7,8 @@ from bot.i18n import render
 from games.registry import describe
 from games.text import Command, Text
 from tests.support.boards import move_buttons
+from tests.support.codes import Callback, CommandType, InteractionType, OptionType
 from tests.support.fakediscord import InteractionResult
-from tests.support.fakediscord.interactions import APPLICATION_COMMAND
 from tests.support.interactions import raw_interaction
 from tests.support.world import TabletopRunner, World
 
@@ -39,7 +39,7 @@ async def test_a_russian_outsider_is_told_the_generals_command_in_russian(world:
     board = challenge.message
     not_hers = _refusal(await fake.click(world.carol, board, "gg:1:accept"))  # bot/service/games.py
     assert "/генералы вызов" in not_hers and "/generals" not in not_hers, not_hers
-    assert (await fake.click(world.bob, board, "gg:1:accept")).callback_type == 7
+    assert (await fake.click(world.bob, board, "gg:1:accept")).callback_type == Callback.UPDATE_MESSAGE
     not_playing = _refusal(await fake.click(world.carol, board, "gg:1:board"))  # the Generals presenter
     assert "/генералы вызов" in not_playing and "/generals" not in not_playing, not_playing
 
@@ -52,7 +52,7 @@ async def test_a_russian_outsider_is_told_the_chopsticks_command_in_russian_and_
                                  options={"opponent": world.bob})
     assert challenge.message is not None, challenge.errors
     board = challenge.message
-    assert (await fake.click(world.bob, board, "cs:1:accept")).callback_type == 7
+    assert (await fake.click(world.bob, board, "cs:1:accept")).callback_type == Callback.UPDATE_MESSAGE
     move = move_buttons(board)[0]["custom_id"]
     english = _refusal(await fake.click(world.carol, board, move))  # bot/service/games.py, a move of someone else
     assert "Start your own with /chopsticks challenge." in english, english
@@ -78,12 +78,14 @@ async def test_an_option_the_command_lacks_is_refused_naming_the_command_in_the_
     """An out-of-date or forged client sends `/generals move` an option it does not have (bot/validation.py)."""
     await bots.start()
     command = next(c for c in world.fake.registered_commands() if c["name"] == "generals")
-    data = {"id": command["id"], "name": "generals", "type": 1,
-            "options": [{"name": "move", "type": 1, "options": [{"name": "colour", "type": 3, "value": "x"}]}]}
-    english = _refusal(await raw_interaction(world.fake, APPLICATION_COMMAND, world.alice, world.channel, data))
+    data = {"id": command["id"], "name": "generals", "type": CommandType.CHAT_INPUT,
+            "options": [{"name": "move", "type": OptionType.SUB_COMMAND,
+                         "options": [{"name": "colour", "type": OptionType.STRING, "value": "x"}]}]}
+    english = _refusal(await raw_interaction(world.fake, InteractionType.APPLICATION_COMMAND, world.alice,
+                                             world.channel, data))
     assert "`/generals move` has no option `colour`" in english, english
-    russian = _refusal(await raw_interaction(world.fake, APPLICATION_COMMAND, world.bob, world.channel, data,
-                                             locale="ru"))
+    russian = _refusal(await raw_interaction(world.fake, InteractionType.APPLICATION_COMMAND, world.bob, world.channel,
+                                             data, locale="ru"))
     assert "`/генералы ход`" in russian and "/generals" not in russian, russian
 
 
@@ -93,10 +95,12 @@ async def test_an_option_out_of_bounds_is_refused_naming_the_option_in_the_reade
     names it."""
     await bots.start()
     command = next(c for c in world.fake.registered_commands() if c["name"] == "chopsticks")
-    data = {"id": command["id"], "name": "chopsticks", "type": 1,
-            "options": [{"name": "new", "type": 1, "options": [{"name": "players", "type": 4, "value": 99}]}]}
-    english = _refusal(await raw_interaction(world.fake, APPLICATION_COMMAND, world.alice, world.channel, data))
+    data = {"id": command["id"], "name": "chopsticks", "type": CommandType.CHAT_INPUT,
+            "options": [{"name": "new", "type": OptionType.SUB_COMMAND,
+                         "options": [{"name": "players", "type": OptionType.INTEGER, "value": 99}]}]}
+    english = _refusal(await raw_interaction(world.fake, InteractionType.APPLICATION_COMMAND, world.alice,
+                                             world.channel, data))
     assert english.startswith("`players` "), english  # "`players` must be a whole number from 2 to 6."
-    russian = _refusal(await raw_interaction(world.fake, APPLICATION_COMMAND, world.bob, world.channel, data,
-                                             locale="ru"))
+    russian = _refusal(await raw_interaction(world.fake, InteractionType.APPLICATION_COMMAND, world.bob, world.channel,
+                                             data, locale="ru"))
     assert russian.startswith("`игроки`") and "players" not in russian, russian

@@ -23,7 +23,6 @@ from tests.support.damage import PAGE_SIZE, database_with_games, files_in, leaf_
 from tests.support.world import (
     TabletopRunner,
     World,
-    bots_on_sqlite,  # noqa: F401  (the file itself: SQLite only)
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,20 +156,20 @@ async def test_python_m_bot_refuses_a_damaged_schema_in_one_line(world: World, t
 
 
 async def test_one_damaged_page_is_found_named_in_the_log_and_told_to_players(
-    world: World, bots: TabletopRunner, caplog: pytest.LogCaptureFixture
+    world: World, sqlite_bots: TabletopRunner, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = world.fake
-    await database_with_games(bots.database, games=60, guild_id=world.guild.id, channel_id=world.channel.id,
+    await database_with_games(sqlite_bots.database, games=60, guild_id=world.guild.id, channel_id=world.channel.id,
                               players=(world.alice.id, world.bob.id))
-    pages = leaf_pages(bots.database, "games")
-    overwrite_page(bots.database, pages[len(pages) // 2])  # one page among the games' rows
+    pages = leaf_pages(sqlite_bots.database, "games")
+    overwrite_page(sqlite_bots.database, pages[len(pages) // 2])  # one page among the games' rows
     caplog.set_level(logging.INFO)
 
     def errors() -> list[logging.LogRecord]:
         return [r for r in caplog.records if r.levelno >= logging.ERROR]
 
-    await bots.start()  # the schema and what start-up reads are intact: it starts, and then finds the damage
-    damaged = f"the database {bots.database} is damaged"
+    await sqlite_bots.start()  # the schema and what start-up reads are intact: it starts, and then finds the damage
+    damaged = f"the database {sqlite_bots.database} is damaged"
     await fake.wait_until(lambda: len(errors()) >= 2, timeout=15)
     found = {r.name: r.getMessage() for r in errors()}
     assert found["bot.client"].startswith(f"{damaged} (integrity check: ")  # the background check

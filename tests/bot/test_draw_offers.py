@@ -5,10 +5,10 @@ the boards that move redraws anyway: no request more per move)."""
 
 from __future__ import annotations
 
-from tests.bot.test_bot_generals import set_up
 from tests.support.boards import move_buttons, player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
-from tests.support.generals import A_GRID, B_GRID, move, move_number, settled, to_move
+from tests.support.generals import A_GRID, B_GRID, move, move_number, set_up, settled, to_move
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
 
@@ -18,7 +18,7 @@ async def _chopsticks(world: World) -> FakeMessage:
     assert res.message is not None, res.errors
     board = res.message
     accepted = await world.fake.click(world.bob, board, board.button("Accept")["custom_id"])
-    assert accepted.callback_type == 7, accepted.errors
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
     return board
 
 
@@ -34,17 +34,17 @@ async def test_a_chopsticks_offer_made_on_ones_turn_survives_ones_move_and_is_ac
     offerer = users[player_to_move(board) or 0]
     other = world.bob if offerer is world.alice else world.alice
     offered = await world.fake.click(offerer, board, board.button("Offer draw")["custom_id"])
-    assert offered.callback_type == 7, offered.errors
+    assert offered.callback_type == Callback.UPDATE_MESSAGE, offered.errors
     assert f"<@{offerer.id}> offers a draw" in board.text()
 
     played = await world.fake.click(offerer, board, move_buttons(board)[0]["custom_id"])
-    assert played.callback_type == 7, played.errors
+    assert played.callback_type == Callback.UPDATE_MESSAGE, played.errors
     assert player_to_move(board) == other.id
     # Still there for the opponent, on their turn, with the button that accepts it.
     assert f"<@{offerer.id}> offers a draw" in board.text() and "**Accept draw**" in board.text(), board.text()
     assert "Accept draw" in _labels(board) and "Offer draw" not in _labels(board)
     accepted = await world.fake.click(other, board, board.button("Accept draw")["custom_id"])
-    assert accepted.callback_type == 7, accepted.errors
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
     assert "Drawn by agreement" in board.text() and board.components == []
 
 
@@ -62,7 +62,7 @@ async def test_a_chopsticks_offer_is_declined_by_the_opponents_move_and_the_offe
     requests = len(world.fake.requests)
 
     played = await world.fake.click(mover, board, move_buttons(board)[0]["custom_id"])
-    assert played.callback_type == 7, played.errors
+    assert played.callback_type == Callback.UPDATE_MESSAGE, played.errors
     await bot_idle(world.fake)
     await bot.service.told()
     text = board.text()

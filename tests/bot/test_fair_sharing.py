@@ -8,6 +8,7 @@ import asyncio
 from bot import workers
 from bot.components import MAX_CLICKS_PER_USER, MAX_CONCURRENT_CLICKS
 from tests.support.boards import move_buttons, player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser, InteractionResult
 from tests.support.world import TabletopRunner, World
 
@@ -26,10 +27,10 @@ async def _slow_hints_for(world: World, first: FakeUser, second: FakeUser) -> tu
                            options={"opponent": second, "hints": True, "hands": 4, "rollover": 10})
     board = res.message
     assert board is not None, res.errors
-    assert (await fake.click(second, board, _button(board, "Accept"))).callback_type == 7
+    assert (await fake.click(second, board, _button(board, "Accept"))).callback_type == Callback.UPDATE_MESSAGE
     mover = first if player_to_move(board) == first.id else second
     [only] = move_buttons(board)  # from 11111111 there is one move: the search has nothing to weigh yet
-    assert (await fake.click(mover, board, str(only["custom_id"]))).callback_type == 7
+    assert (await fake.click(mover, board, str(only["custom_id"]))).callback_type == Callback.UPDATE_MESSAGE
     return board, second if mover is first else first
 
 
@@ -52,15 +53,16 @@ async def test_a_burst_of_hint_clicks_is_refused_beyond_a_few_and_delays_no_one_
     accept = await fake.click(dave, challenge.message, _button(challenge.message, "Accept"), wait=False, timeout=120)
     await accept.wait(120)
     hints_before = sum(1 for res in flood if _hint_shown(res))
-    assert accept.callback_type == 7, accept.errors
+    assert accept.callback_type == Callback.UPDATE_MESSAGE, accept.errors
     assert "▶" in challenge.message.text()  # the board of the game that began
     # The Accept did not wait for the flooder's hints. (How long it took here is no measure: this machine also runs
     # the offline Discord, which checks every one of the burst's answers against Discord's API description; with the
     # bot in its own process, `python -m tests.bench --fair` measures it.)
     assert hints_before < MAX_CONCURRENT_CLICKS // 2, f"{hints_before} hints were answered before the Accept"
     await asyncio.gather(*(res.wait(120) for res in flood))
-    hinted = [res for res in flood if res.callback_type == 5]  # deferred: the hint follows
-    refused = [res for res in flood if res.callback_type == 4]
+    # Deferred: the hint follows.
+    hinted = [res for res in flood if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE]
+    refused = [res for res in flood if res.callback_type == Callback.CHANNEL_MESSAGE]
     assert len(hinted) + len(refused) == burst
     # A few got their hint (each one done freed a place for a later click); the others were told privately at once.
     assert hinted and len(refused) >= burst // 2, (len(hinted), len(refused))
@@ -73,7 +75,8 @@ async def test_a_burst_of_hint_clicks_is_refused_beyond_a_few_and_delays_no_one_
 
 def _hint_shown(res: InteractionResult) -> bool:
     """Whether a Hint click's deferred answer has been filled in with its hint."""
-    return res.callback_type == 5 and res.message is not None and not res.message.loading
+    return (res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE and res.message is not None
+            and not res.message.loading)
 
 
 async def test_one_person_has_at_most_a_few_clicks_under_way(world: World, bots: TabletopRunner) -> None:
@@ -86,7 +89,8 @@ async def test_one_person_has_at_most_a_few_clicks_under_way(world: World, bots:
         seen.append(bot.click_slots.of(mover.id))
         await asyncio.sleep(0.001)
     assert max(seen) <= MAX_CLICKS_PER_USER
-    refusals = [res.message.content for res in flood if res.callback_type == 4 and res.message is not None]
+    refusals = [res.message.content for res in flood
+                if res.callback_type == Callback.CHANNEL_MESSAGE and res.message is not None]
     assert refusals and all(WAIT in text for text in refusals)
 
 
@@ -104,7 +108,8 @@ async def test_analyses_beyond_a_persons_few_or_the_line_are_refused_with_when_t
     mine = [await fake.slash(world.alice, world.channel, "chopsticks", "analyze", options=options, wait=False)
             for options in slow[:workers.ADVICE_PER_OWNER + 2]]
     await asyncio.gather(*(res.wait(10) for res in mine))
-    assert [res.callback_type for res in mine] == [5] * workers.ADVICE_PER_OWNER + [4, 4]
+    assert [res.callback_type for res in mine] == ([Callback.DEFERRED_CHANNEL_MESSAGE] * workers.ADVICE_PER_OWNER
+                                                   + [Callback.CHANNEL_MESSAGE] * 2)
     for res in mine[workers.ADVICE_PER_OWNER:]:
         assert res.ephemeral and res.message is not None
         assert res.message.content == "Wait for your last analysis or hint to finish, then ask again."
@@ -117,11 +122,12 @@ async def test_analyses_beyond_a_persons_few_or_the_line_are_refused_with_when_t
     theirs = [await fake.slash(person, world.channel, "chopsticks", "analyze", options={"code": "1312"}, wait=False)
               for person in people]
     await asyncio.gather(*(res.wait(10) for res in busy + theirs))
-    full = [res for res in theirs if res.callback_type == 4]
+    full = [res for res in theirs if res.callback_type == Callback.CHANNEL_MESSAGE]
     assert full and all(res.ephemeral and res.message is not None and res.message.content ==
                         "Too many analyses and hints are waiting right now; try again in a minute." for res in full)
     # Everything taken is answered in the end, each with its own analysis.
-    for res in mine[:workers.ADVICE_PER_OWNER] + busy + [res for res in theirs if res.callback_type == 5]:
+    for res in mine[:workers.ADVICE_PER_OWNER] + busy + [res for res in theirs
+                                                          if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE]:
         assert "for the player to move" in (await res.wait_for_original(timeout=60)).text()
 
 
@@ -140,9 +146,10 @@ async def test_a_computer_player_replies_while_a_burst_of_analyses_waits(world: 
                               options={"code": "111111", "hands": 3, "rollover": 10, "variants": variants})
              for person, variants in zip(people, ("", "cutoff", "suicide", "misere"), strict=True)]
     await asyncio.gather(*(res.wait(10) for res in burst))
-    assert all(res.callback_type == 5 for res in burst)  # all taken: within the line's bound
+    # All taken: within the line's bound.
+    assert all(res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE for res in burst)
     played = await fake.click(world.alice, board, str(move_buttons(board)[0]["custom_id"]))
-    assert played.callback_type == 7 and player_to_move(board) != world.alice.id
+    assert played.callback_type == Callback.UPDATE_MESSAGE and player_to_move(board) != world.alice.id
     # The computer's reply: the board is redrawn with Alice to move again (or the game over).
     await fake.wait_until(lambda: player_to_move(board) == world.alice.id or not board.components, timeout=30)
     still_waiting = [res for res in burst if not res.followups and (res.message is None or res.message.loading)]

@@ -23,6 +23,8 @@ import pytest
 
 from games.sucker.engine import SuckerState
 from tests.support.boards import move_buttons, player_to_move
+from tests.support.chopsticks import accepted_game
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.interactions import bot_idle
@@ -68,21 +70,11 @@ def _position(board: FakeMessage) -> str:
     return board.text().split("Position `")[1][:4]
 
 
-async def _accepted_game(world: World) -> FakeMessage:
-    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"opponent": world.bob})
-    board = res.message
-    assert res.callback_type == 4 and board is not None
-    accept = next(b["custom_id"] for b in board.buttons() if b["label"] == "Accept")
-    accepted = await world.fake.click(world.bob, board, accept)
-    assert accepted.callback_type == 7, accepted.errors
-    return board
-
-
 async def _play_one(world: World, board: FakeMessage) -> InteractionResult:
     """The player the board names clicks its first move; the answer must be the redrawn board."""
     mover = _users(world)[player_to_move(board) or 0]
     res = await world.fake.click(mover, board, move_buttons(board)[0]["custom_id"])
-    assert res.callback_type == 7 and res.message is board, res.errors
+    assert res.callback_type == Callback.UPDATE_MESSAGE and res.message is board, res.errors
     return res
 
 
@@ -135,7 +127,7 @@ async def test_chopsticks_goes_on_across_gateway_faults_that_resume(
 ) -> None:
     fake = world.fake
     bot = await bots.start()
-    board = await _accepted_game(world)
+    board = await accepted_game(world)
     await _play_one(world, board)
     for n, (name, fault) in enumerate(RESUMING, start=1):
         await fault(fake)
@@ -167,7 +159,7 @@ async def test_chopsticks_goes_on_after_an_invalid_session_that_needs_identify(
 ) -> None:
     fake = world.fake
     await bots.start()
-    board = await _accepted_game(world)
+    board = await accepted_game(world)
     await _play_one(world, board)
     await fake.gateway_invalid_session(resumable=False)
     # discord.py waits 5 s before identifying again (Discord's identify rate limit).
@@ -176,7 +168,7 @@ async def test_chopsticks_goes_on_after_an_invalid_session_that_needs_identify(
     # The buttons drawn before the new session still work, and the bot still knows the server.
     await _play_one(world, board)
     res = await fake.slash(world.carol, world.channel, "chopsticks", "challenge", {"opponent": world.alice})
-    assert res.callback_type == 4 and not res.ephemeral
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and not res.ephemeral
     assert len(await _moves(bots)) == 2
     assert _errors(caplog) == []
 
@@ -213,7 +205,7 @@ async def test_rate_limited_click_answer_is_retried_and_the_move_stored_once(
 ) -> None:
     fake = world.fake
     await bots.start()
-    board = await _accepted_game(world)
+    board = await accepted_game(world)
     fault = fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=429, retry_after=0.1, times=2)
     res = await _play_one(world, board)
     assert len(fault.hits) == 2 and _callbacks(fake, res) == [429, 429, 200]
@@ -230,7 +222,7 @@ async def test_rate_limited_slash_answer_creates_one_game(
     await bots.start()
     fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=429, retry_after=0.1, is_global=True)
     res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"opponent": world.bob})
-    assert res.callback_type == 4 and res.message is not None
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and res.message is not None
     assert await _game_count(bots) == 1 and len(fake.channel_messages(world.channel)) == 1
     assert _errors(caplog) == []
 
@@ -240,7 +232,7 @@ async def test_server_error_on_the_click_answer_is_retried_and_the_move_stored_o
 ) -> None:
     fake = world.fake
     await bots.start()
-    board = await _accepted_game(world)
+    board = await accepted_game(world)
     fault = fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=500)
     res = await _play_one(world, board)  # discord.py waits 1 s, then sends the answer again
     assert len(fault.hits) == 1 and _callbacks(fake, res) == [500, 200]
@@ -279,7 +271,7 @@ async def test_click_answer_lost_after_discord_applied_it(
     """Discord showed the new board, then answered 500: the retry is refused (40060), nothing is doubled."""
     fake = world.fake
     await bots.start()
-    board = await _accepted_game(world)
+    board = await accepted_game(world)
     before = _position(board)
     fault = fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=500, applied=True)
     res = await _play_one(world, board)
@@ -302,7 +294,7 @@ async def test_click_answered_too_late_still_shows_the_move(
     the player the interaction failed, but the move was stored, so the board must show it and play goes on."""
     fake = world.fake
     await bots.start()
-    board = await _accepted_game(world)
+    board = await accepted_game(world)
     fake.interaction_deadline = 0.5
     before = _position(board)
     if fault == "late":
@@ -335,7 +327,7 @@ async def test_click_answer_connection_dropped(
     """The connection dies while the answer is on its way (a timeout somewhere between bot and Discord)."""
     fake = world.fake
     await bots.start()
-    board = await _accepted_game(world)
+    board = await accepted_game(world)
     before = _position(board)
     fake.inject_rest_fault("POST", CALLBACK_ROUTE, drop=True, applied=applied)
     mover = _users(world)[player_to_move(board) or 0]
@@ -346,7 +338,7 @@ async def test_click_answer_connection_dropped(
     if applied:
         told = (await res.wait_for_followups(1))[0]
     else:
-        assert res.callback_type == 4 and res.ephemeral and res.message is not None
+        assert res.callback_type == Callback.CHANNEL_MESSAGE and res.ephemeral and res.message is not None
         told = res.message
     assert told.ephemeral and "board" in told.content
     await _play_one(world, board)
@@ -403,7 +395,7 @@ async def test_so_long_sucker_status_edit_fails_after_the_decision_was_stored(
     shown = status.text()
     pile = next(c for c in private.message.walk_components() if ":pile" in str(c.get("custom_id", "")))
     res = await fake.select(decider, private.message, str(pile["custom_id"]), [pile["options"][0]["value"]])
-    assert res.callback_type == 7 and "Done:" in private.message.content
+    assert res.callback_type == Callback.UPDATE_MESSAGE and "Done:" in private.message.content
     told = (await res.wait_for_followups(1))[0]
     assert told.ephemeral and "board" in told.content
     assert len(fault.hits) == 1 and len((await stored(bots.target))[2]) == len(log) + 1

@@ -13,8 +13,8 @@ import pytest
 
 from bot.service.lobbies import LOBBY_TIMEOUT
 from games import game_class
+from tests.support.codes import Callback, InteractionType
 from tests.support.fakediscord import FakeMessage
-from tests.support.fakediscord.interactions import MESSAGE_COMPONENT
 from tests.support.interactions import BUTTON, bot_idle, carrier, raw_interaction
 from tests.support.world import TabletopRunner, World, stored_rows
 from tests.tools.fuzz_time import VirtualClock
@@ -31,9 +31,9 @@ async def test_a_forged_game_number_beyond_sqlite_is_refused_by_buttons_of_no_ga
     await bots.start()
     message = carrier(world.fake, world.channel, custom_id, BUTTON)
     with caplog.at_level(logging.ERROR):
-        res = await raw_interaction(world.fake, MESSAGE_COMPONENT, world.alice, world.channel,
+        res = await raw_interaction(world.fake, InteractionType.MESSAGE_COMPONENT, world.alice, world.channel,
                                     {"custom_id": custom_id, "component_type": BUTTON}, source=message)
-    assert res.callback_type == 4 and res.message is not None and res.message.ephemeral
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and res.message is not None and res.message.ephemeral
     assert res.message.content == f"There is no game #{BEYOND_SQLITE}."
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
 
@@ -94,7 +94,7 @@ async def test_a_player_out_of_a_chopsticks_table_is_refused_resign_not_asked_to
     out = fake.users[first]
     before = await _moves(bots)
     res = await fake.click(out, lobby, _button(lobby, "Resign"))
-    assert res.callback_type == 4 and res.message is not None and res.message.ephemeral
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and res.message is not None and res.message.ephemeral
     assert res.message.content == "You are already out of Chopsticks #1." and res.message.components == []
     assert await _moves(bots) == before
 
@@ -142,9 +142,9 @@ async def test_a_rematch_asked_outside_the_games_channel_is_refused_with_where_t
     await fake.click(alice, ask, _button(ask, "Yes"))
     await bot_idle(fake)
     elsewhere = carrier(fake, lounge, "rm:1", BUTTON)
-    res = await raw_interaction(fake, MESSAGE_COMPONENT, alice, lounge, {"custom_id": "rm:1", "component_type": BUTTON},
-                                source=elsewhere)
-    assert res.callback_type == 4 and res.message is not None and res.message.ephemeral
+    res = await raw_interaction(fake, InteractionType.MESSAGE_COMPONENT, alice, lounge,
+                                {"custom_id": "rm:1", "component_type": BUTTON}, source=elsewhere)
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and res.message is not None and res.message.ephemeral
     assert res.message.content == f"Ask for the rematch in <#{world.channel.id}>, where the game was played."
     assert await stored_rows(bots.target, "SELECT count(*) FROM games") == [(1,)]
     ending = next(m for m in fake.channel_messages(world.channel) if "rm:1" in m.custom_ids())

@@ -9,6 +9,7 @@ from typing import Any
 
 from games import game_class
 from storage import Seat
+from tests.support.codes import Callback, Component, InteractionType, MessageFlag
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
 from tests.tools.fuzz_checks import CheckFigures, judge_burst
 from tests.tools.fuzz_oracle import Move, Snapshot, judge, new_moves, refusal_of
@@ -31,9 +32,11 @@ def _after(before: Snapshot, moves: tuple[Move, ...], version: int | None = None
 def _answer(*, refused: bool) -> InteractionResult:
     user, channel = FakeUser(ALICE, "alice"), FakeChannel(5, None, "games")
     if refused:
-        message = FakeMessage(7, 5, 99, content="It is not your turn.", flags=64)
-        return InteractionResult(1, "t", 3, user, channel, "x", callback_type=4, message=message)
-    return InteractionResult(1, "t", 3, user, channel, "x", callback_type=7, message=FakeMessage(8, 5, 99))
+        message = FakeMessage(7, 5, 99, content="It is not your turn.", flags=MessageFlag.EPHEMERAL)
+        return InteractionResult(1, "t", InteractionType.MESSAGE_COMPONENT, user, channel, "x",
+                                 callback_type=Callback.CHANNEL_MESSAGE, message=message)
+    return InteractionResult(1, "t", InteractionType.MESSAGE_COMPONENT, user, channel, "x",
+                             callback_type=Callback.UPDATE_MESSAGE, message=FakeMessage(8, 5, 99))
 
 
 def test_a_legal_action_must_be_applied_exactly_once() -> None:
@@ -97,5 +100,6 @@ def test_a_refusal_is_private_worded_and_offers_nothing_to_click() -> None:
     assert refusal_of(_answer(refused=False)) is None
     question = _answer(refused=True)
     assert question.message is not None
-    question.message.components = [{"type": 1, "components": [{"type": 2, "custom_id": "cs:1:resign-yes"}]}]
+    question.message.components = [{"type": Component.ACTION_ROW, "components": [{"type": Component.BUTTON,
+                                                                           "custom_id": "cs:1:resign-yes"}]}]
     assert refusal_of(question) is None

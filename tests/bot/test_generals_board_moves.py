@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.bot.test_bot_generals import accepted, dm_board, set_up
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
-from tests.support.generals import A_GRID, B_GRID, import_grid, settled, swap, to_move
+from tests.support.generals import (
+    A_GRID,
+    B_GRID,
+    accepted_with_dm_boards,
+    import_grid,
+    set_up,
+    settled,
+    swap,
+    to_move,
+)
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
 
@@ -21,7 +30,7 @@ def _directions(board: FakeMessage) -> list[str]:
 
 async def _pick(fake: FakeDiscord, user: FakeUser, board: FakeMessage, square: str) -> InteractionResult:
     picked = await fake.select(user, board, str(_piece_menu(board)["custom_id"]), [square])
-    assert picked.callback_type == 7 and picked.message is board, picked.errors
+    assert picked.callback_type == Callback.UPDATE_MESSAGE and picked.message is board, picked.errors
     return picked
 
 
@@ -46,7 +55,7 @@ async def test_a_move_is_two_clicks_on_the_board_even_for_a_piece_with_one_move(
         assert f"your Private on {square} is chosen" in board.text() and "Last: You moved" not in board.text()
         assert await bot_idle(fake) and channel_board.edits == shown and to_move(channel_board) == mover
         done = await fake.click(user, board, _directions(board)[0])
-        assert done.callback_type == 7 and done.message is board, done.errors
+        assert done.callback_type == Callback.UPDATE_MESSAGE and done.message is board, done.errors
         assert _directions(board) == [] and f"Last: You moved your Private {square}-{ahead}." in board.text()
         await settled(fake, channel_board, a, b, at_least=at_least)
 
@@ -61,7 +70,7 @@ async def test_a_move_is_two_clicks_on_the_board_even_for_a_piece_with_one_move(
     assert len(directions) >= 2 and all(f":{ahead}-" in d for d in directions), directions
     back = next(d for d in directions if d.endswith(f"-{square}"))
     done = await fake.click(user, board, back)
-    assert done.callback_type == 7 and done.message is board, done.errors
+    assert done.callback_type == Callback.UPDATE_MESSAGE and done.message is board, done.errors
     assert _directions(board) == [] and f"Last: You moved your Private {ahead}-{square}." in board.text()
     await settled(fake, channel_board, a, b, at_least=4)
     # Every move edited the boards: nothing new in the DMs, no private answer (the channel's turn pings aside).
@@ -81,7 +90,7 @@ async def test_a_move_by_command_clears_the_chosen_piece(world: World, bots: Tab
     for mover, at_least in ((first, 2), (second, 3)):
         user, board, square, _ahead = players[mover]
         await _pick(fake, user, board, square)
-        assert (await fake.click(user, board, _directions(board)[0])).callback_type == 7
+        assert (await fake.click(user, board, _directions(board)[0])).callback_type == Callback.UPDATE_MESSAGE
         await settled(fake, channel_board, a, b, at_least=at_least)
 
     user, board, square, ahead = players[first]
@@ -99,12 +108,9 @@ async def test_a_setup_swap_is_two_choices_on_the_board_and_nobody_else_sees_an_
         world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
-    channel_board = await accepted(world)
-    await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1,
-                          timeout=20)
-    a, b = dm_board(fake, world.alice), dm_board(fake, world.bob)
-    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
-    assert (await import_grid(fake, world.bob, b, B_GRID)).callback_type == 7
+    channel_board, a, b = await accepted_with_dm_boards(world)
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == Callback.UPDATE_MESSAGE
+    assert (await import_grid(fake, world.bob, b, B_GRID)).callback_type == Callback.UPDATE_MESSAGE
     assert await bot_idle(fake)
     quiet = (b.edits, channel_board.edits)
 
@@ -112,14 +118,15 @@ async def test_a_setup_swap_is_two_choices_on_the_board_and_nobody_else_sees_an_
     picture = [dict(x) for x in a.attachments]
     menu = next(m for m in a.selects() if "pick:e3" in [o["value"] for o in m["options"]])
     picked = await fake.select(world.alice, a, str(menu["custom_id"]), ["pick:e3"])
-    assert picked.callback_type == 7 and picked.message is a, picked.errors
+    assert picked.callback_type == Callback.UPDATE_MESSAGE and picked.message is a, picked.errors
     assert "your Flag on e3 is picked" in a.text() and a.attachments != picture
     offers = [o["value"] for m in a.selects() for o in m["options"] if str(o["value"]).startswith("swap:")]
     assert "swap:e3-a1" in offers and len(offers) == 26  # every other home square
 
     # Swap: the second choice makes it, on the same message; the grid shows it.
     done = await fake.select(world.alice, a, _menu_with(a, "swap:e3-a1"), ["swap:e3-a1"])
-    assert done.callback_type == 7 and done.message is a and "is picked" not in a.text(), done.errors
+    assert (done.callback_type == Callback.UPDATE_MESSAGE
+            and done.message is a and "is picked" not in a.text()), done.errors
     exported = await fake.click(world.alice, a, "gg:1:export")
     assert exported.message is not None
     rows = {line.split("|")[0].strip(): line.split("|")[1].split() for line in exported.message.text().split("\n")

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, swap, to_move
 from tests.support.interactions import bot_idle
@@ -63,19 +64,19 @@ async def play_scenario(tmp: Path, grids: tuple[str, str], url: str | None = Non
         res = await fake.slash(alice, channel, "generals", "challenge", options={"opponent": bob})
         assert res.message is not None
         channel_board = res.message
-        assert (await fake.click(bob, channel_board, "gg:1:accept")).callback_type == 7
+        assert (await fake.click(bob, channel_board, "gg:1:accept")).callback_type == Callback.UPDATE_MESSAGE
         await fake.wait_until(lambda: len(fake.dm_messages(alice)) == 1 and len(fake.dm_messages(bob)) == 1)
         a, b = fake.dm_messages(alice)[0], fake.dm_messages(bob)[0]
         # Each action waits for the bot to finish what the one before started (its redraws): the two runs must
         # differ in nothing but what the observer may not see, not in how their redraws happened to interleave.
         for user, board, grid, swaps in ((alice, a, grids[0], ("a2 b2", "h1 i1")), (bob, b, grids[1], ("a8 b8",))):
-            assert (await import_grid(fake, user, board, grid)).callback_type == 7
+            assert (await import_grid(fake, user, board, grid)).callback_type == Callback.UPDATE_MESSAGE
             assert await bot_idle(fake)
             for squares in swaps:  # h1 i1 are both empty: refused, with the reason
                 await swap(fake, user, board, *squares.split())
                 assert await bot_idle(fake)
             await fake.click(user, board, "gg:1:export")
-            assert (await fake.click(user, board, "gg:1:ready")).callback_type == 7
+            assert (await fake.click(user, board, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
             assert await bot_idle(fake)
         await fake.wait_until(lambda: to_move(channel_board) is not None and move_number(a) == move_number(b) == 1)
 

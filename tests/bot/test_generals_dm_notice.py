@@ -4,8 +4,9 @@ it stays while they have not found it yet, even across a restart."""
 
 from __future__ import annotations
 
-from tests.bot.test_bot_generals import accepted
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.generals import accepted
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
 
@@ -38,7 +39,7 @@ async def test_the_dm_notice_goes_once_the_player_has_their_board_or_the_game_en
 
     asked = await fake.click(alice, channel_board, "gg:1:resign")  # she resigns without ever opening it
     assert asked.message is not None, asked.errors
-    assert (await fake.click(alice, asked.message, "gg:1:resign-yes")).callback_type == 7
+    assert (await fake.click(alice, asked.message, "gg:1:resign-yes")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: alices.deleted)
     assert notice_of(world, alice) is None and notice_of(world, bob) is None
     assert alices.pinged == {alice.id}  # she was told (deleting a message takes back no notification)

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.support.generals import A_GRID, B_GRID, import_grid, move, swap
 from tests.support.world import TabletopRunner, World
@@ -119,14 +120,14 @@ async def set_up(world: World, user: FakeUser, board: FakeMessage, grid: str, *,
     Ready."""
     fake = world.fake
     res = await import_grid(fake, user, board, grid)
-    assert res.callback_type == 7 and not res.errors, res.errors
+    assert res.callback_type == Callback.UPDATE_MESSAGE and not res.errors, res.errors
     if swaps:
         back = "1" if user is world.alice else "8"  # Alice is side A (ranks 1-3), Bob side B (6-8)
-        assert (await swap(fake, user, board, f"a{back}", f"b{back}")).callback_type == 7
+        assert (await swap(fake, user, board, f"a{back}", f"b{back}")).callback_type == Callback.UPDATE_MESSAGE
         refused = await fake.slash(user, world.channel, "generals", "move", options={"move": "e3-e4"})
         assert refused.ephemeral  # play has not begun: refused, with the reason
     assert (await fake.click(user, board, "gg:1:export")).ephemeral
-    assert (await fake.click(user, board, "gg:1:ready")).callback_type == 7
+    assert (await fake.click(user, board, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
 
 
 async def play_to_the_end(world: World, channel_board: FakeMessage, boards: dict[int, FakeMessage]) -> None:
@@ -160,7 +161,7 @@ async def a_whole_game(world: World, bots: TabletopRunner, *, bob_uses_dms: bool
     challenge = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"opponent": world.bob})
     assert challenge.message is not None and not challenge.ephemeral, challenge.errors
     channel_board = challenge.message
-    assert (await fake.click(world.bob, channel_board, "gg:1:accept")).callback_type == 7
+    assert (await fake.click(world.bob, channel_board, "gg:1:accept")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
     alice = dm_board(fake, world.alice)
     if bob_uses_dms:
@@ -230,7 +231,7 @@ async def test_a_player_who_switches_language_gets_their_board_redrawn_in_it(wor
     await bots.start()
     challenge = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"opponent": world.bob})
     assert challenge.message is not None
-    assert (await fake.click(world.bob, challenge.message, "gg:1:accept")).callback_type == 7
+    assert (await fake.click(world.bob, challenge.message, "gg:1:accept")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1 and len(fake.dm_messages(world.bob)) == 1)
     alice, bob = dm_board(fake, world.alice), dm_board(fake, world.bob)
     assert "Your army" in alice.text()
@@ -253,7 +254,7 @@ async def test_forms_refusals_and_rules_speak_the_users_language(world: World, b
     await bots.start()
     challenge = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"opponent": world.bob})
     assert challenge.message is not None
-    assert (await fake.click(world.bob, challenge.message, "gg:1:accept")).callback_type == 7
+    assert (await fake.click(world.bob, challenge.message, "gg:1:accept")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: len(fake.dm_messages(world.bob)) == 1)
     bob = dm_board(fake, world.bob)
     form = await fake.click(world.bob, bob, "gg:1:import")

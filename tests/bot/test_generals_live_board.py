@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 import time
 
-from tests.bot.test_bot_generals import accepted, dm_board
 from tests.support.clock import AWAY, real_time_clock
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.support.generals import A_GRID, B_GRID, import_grid, move, move_number, settled, to_move
+from tests.support.generals import A_GRID, B_GRID, accepted, dm_board, import_grid, move, move_number, settled, to_move
 from tests.support.world import TabletopRunner, World
 
 ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
@@ -38,11 +38,11 @@ async def bob_on_my_board(world: World) -> tuple[FakeMessage, FakeMessage, FakeM
     panel = mine.message
     until = live_until(panel)
     assert until is not None and 14 * 60 < until - time.time() <= 15 * 60, panel.text()
-    assert (await import_grid(fake, world.bob, panel, B_GRID)).callback_type == 7
-    assert (await fake.click(world.bob, panel, "gg:1:ready")).callback_type == 7
+    assert (await import_grid(fake, world.bob, panel, B_GRID)).callback_type == Callback.UPDATE_MESSAGE
+    assert (await fake.click(world.bob, panel, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
     a = dm_board(fake, world.alice)
-    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == 7
-    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == 7
+    assert (await import_grid(fake, world.alice, a, A_GRID)).callback_type == Callback.UPDATE_MESSAGE
+    assert (await fake.click(world.alice, a, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: to_move(channel_board) is not None)
     await fake.wait_until(lambda: "Waiting for" in panel.text() or "Your move" in panel.text())
     if to_move(channel_board) == world.bob.id:

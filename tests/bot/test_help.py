@@ -10,11 +10,11 @@ from collections.abc import Iterator
 import pytest
 
 from games.registry import GameDescription, describe, descriptions, register, unregister
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.nim import DESCRIPTION as NIM
 from tests.support.world import TabletopRunner, World
-
-MANAGE_GUILD = 1 << 5
 
 
 @pytest.fixture
@@ -85,7 +85,7 @@ async def test_how_to_start_says_when_a_game_is_switched_off_and_survives_a_rest
 ) -> None:
     bot = await bots.start()
     ids = _command_ids(world)
-    off = await world.fake.slash(world.alice, world.channel, "settings", "game", permissions=MANAGE_GUILD,
+    off = await world.fake.slash(world.alice, world.channel, "settings", "game", permissions=PERM_MANAGE_GUILD,
                                  options={"game": "sucker", "enabled": False})
     assert off.message is not None
     message = await _help(world)
@@ -169,6 +169,6 @@ async def test_a_computer_seat_in_a_lobby_is_said_in_words(world: World, bots: T
     assert lobby is not None
     added = await world.fake.click(world.alice, lobby, next(b["custom_id"] for b in lobby.buttons()
                                                               if str(b["custom_id"]).endswith(":bot")))
-    assert added.callback_type == 7, added.errors
+    assert added.callback_type == Callback.UPDATE_MESSAGE, added.errors
     assert bot.user is not None and f"<@{bot.user.id}> (компьютер, уровень: базовый)" in lobby.text(), lobby.text()
     assert "(bot, basic)" not in lobby.text()

@@ -13,6 +13,7 @@ import pytest
 from bot.client import TabletopBot
 from bot.rest_watch import BAN_AT, LOUD_AT, InvalidRequests
 from tests.support.boards import player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
@@ -48,14 +49,15 @@ async def test_two_processes_count_and_log_the_429s_and_403s_discord_answers(
         board = res.message
         assert board is not None, res.errors
         accepted = await fake.click(world.bob, board, board.button("Accept")["custom_id"], timeout=15)
-        assert accepted.callback_type == 7, accepted.errors
+        assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
         await fake.wait_until(lambda: second.rest_watch.counts()["403"] >= 1, timeout=15)
 
         # The first process: a Chopsticks move stored and drawn by it, its two edits of the board rate limited.
         res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"opponent": world.bob})
         chopsticks = res.message
         assert chopsticks is not None, res.errors
-        assert (await fake.click(world.bob, chopsticks, chopsticks.button("Accept")["custom_id"])).callback_type == 7
+        assert ((await fake.click(world.bob, chopsticks, chopsticks.button("Accept")["custom_id"])).callback_type
+                == Callback.UPDATE_MESSAGE)
         game_id = int(str(chopsticks.custom_ids()[0]).split(":")[1])
         assert await bot_idle(fake)  # the second process has drawn all it will: the next edits are the first's
         limited = fake.inject_rest_fault("PATCH", EDIT, status=429, retry_after=0.05, times=2)

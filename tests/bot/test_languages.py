@@ -10,9 +10,8 @@ import pytest
 
 import bot.i18n
 from bot.client import TabletopBot
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.world import TabletopRunner, World
-
-MANAGE_GUILD = 1 << 5
 
 
 async def test_private_answers_follow_the_users_language(world: World, bots: TabletopRunner) -> None:
@@ -27,7 +26,7 @@ async def test_private_answers_follow_the_users_language(world: World, bots: Tab
     rules = await world.fake.click(world.bob, russian.message, "help:rules:chopsticks")
     assert rules.message is not None and "как играть" in rules.message.text()
     # A refusal as well (bot/errors.py renders it in the asker's language).
-    bad = await world.fake.slash(world.bob, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+    bad = await world.fake.slash(world.bob, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                                  options={"turn_time": "soon"})
     assert bad.ephemeral and bad.message is not None
     assert "'soon' — не длительность: пишите, например, 30m, 24h или 2d." in bad.message.text()
@@ -39,20 +38,20 @@ async def test_the_servers_language_is_its_preferred_locale_unless_settings_choo
     bot = await bots.start()
     assert await bot.languages.public(world.guild.id) == "ru"
     # An English-speaking admin sees the settings in English, saying the public language is Russian.
-    shown = await world.fake.slash(world.alice, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    shown = await world.fake.slash(world.alice, world.channel, "settings", "show", permissions=PERM_MANAGE_GUILD)
     assert shown.message is not None
     assert "Language of boards and announcements: **Русский (the server's preferred language)**" in shown.message.text()
-    chose = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+    chose = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                                    options={"language": "en"})
     assert chose.message is not None and "**English**" in chose.message.text()
     assert await bot.languages.public(world.guild.id) == "en"
-    back = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+    back = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                                   options={"language": "server"})
     assert back.message is not None and "preferred language" in back.message.text()
     assert await bot.languages.public(world.guild.id) == "ru"
     # A Russian admin reads the same settings in Russian.
     world.bob.locale = "ru"
-    russian = await world.fake.slash(world.bob, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    russian = await world.fake.slash(world.bob, world.channel, "settings", "show", permissions=PERM_MANAGE_GUILD)
     assert russian.message is not None and "Язык досок и объявлений: **Русский (основной язык сервера)**" \
         in russian.message.text()
     # "Новые игры начинаются: любой канал" was no Russian
@@ -77,7 +76,7 @@ async def test_a_server_language_chosen_in_another_process_is_used_here_soon_aft
     try:
         there = await other.start()  # gets the events now
         res = await world.fake.slash(world.alice, world.channel, "settings", "set", options={"language": "ru"},
-                                     permissions=MANAGE_GUILD)
+                                     permissions=PERM_MANAGE_GUILD)
         assert res.message is not None, res.errors
         assert await there.languages.public(world.guild.id) == "ru"  # the process that stored it: at once
         await asyncio.sleep(0.4)

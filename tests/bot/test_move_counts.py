@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 
-from tests.bot.test_bot_generals import play_plans, set_up_both
+from tests.bot.test_bot_generals import play_plans
 from tests.bot.test_replays import images, replay
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
+from tests.support.generals import set_up
 from tests.support.sucker import open_table, stored
 from tests.support.world import TabletopRunner, World
 
@@ -32,13 +34,13 @@ async def test_a_generals_game_counts_its_moves_of_play_alike_everywhere(world: 
     await bots.start()
     fake, alice, bob = world.fake, world.alice, world.bob
     await images(world, False)  # the boards' counts as text, to read
-    boards = await set_up_both(world)  # two imported setups and two readies: four actions, no move
+    boards = await set_up(world)  # two imported setups and two readies: four actions, no move
     a = boards[1]
     plans = {alice.id: ["a3-a4", "a4-a3"], bob.id: ["a6-a5", "a5-a6"]}
     await play_plans(world, boards, plans, lambda board: not plans[alice.id] and not plans[bob.id])
     resigned = await fake.click(alice, a, "gg:1:resign")
     assert resigned.message is not None
-    assert (await fake.click(alice, resigned.message, "gg:1:resign-yes")).callback_type == 7
+    assert (await fake.click(alice, resigned.message, "gg:1:resign-yes")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: any(m.embeds and "is over" in m.text() for m in fake.channel_messages(world.channel)))
     await fake.wait_until(lambda: all("Game over after" in board.text() for board in boards))
 
@@ -56,7 +58,7 @@ async def test_a_generals_game_counts_its_moves_of_play_alike_everywhere(world: 
     assert re.match(rf"Move 2 of {played}: <@\d+> played `a[3-6]-a[3-6]`", second.content), second.content
     steps = [first.content]
     while (button := next(b for b in first.buttons() if b["label"] == "▶")) and not button.get("disabled"):
-        assert (await fake.click(world.carol, first, str(button["custom_id"]))).callback_type == 7
+        assert (await fake.click(world.carol, first, str(button["custom_id"]))).callback_type == Callback.UPDATE_MESSAGE
         steps.append(first.content)
     assert [counted(r"^Move (\d+) of", s) for s in steps] == [0, 1, 2, 3, 4, 4], steps  # the resignation: no move
     assert all(f" of {played}" in s for s in steps)
@@ -77,7 +79,7 @@ async def test_a_chopsticks_game_counts_its_moves_of_play_alike_everywhere(world
     mover = users[int(board.text().split("▶ <@")[1].split(">")[0])]
     asked = await fake.click(mover, board, "cs:1:resign")
     assert asked.message is not None, asked.errors
-    assert (await fake.click(mover, asked.message, "cs:1:resign-yes")).callback_type == 7
+    assert (await fake.click(mover, asked.message, "cs:1:resign-yes")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: any(m.embeds and "is over" in m.text() for m in fake.channel_messages(world.channel)))
 
     assert counted(r"(\d+) moves in ", ending(world).text()) == 3

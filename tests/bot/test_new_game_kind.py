@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from games.registry import register, unregister
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.nim import DESCRIPTION
 from tests.support.world import TabletopRunner, World
@@ -51,7 +52,7 @@ async def test_a_game_kind_defined_only_in_the_tests_plays_through_discord(
     assert outsider.ephemeral and outsider.message is not None
     assert "Start your own with /nim challenge." in outsider.message.content
     res = await world.fake.click(world.bob, board, accept)
-    assert res.callback_type == 7 and "Stones left: **7**" in board.text()
+    assert res.callback_type == Callback.UPDATE_MESSAGE and "Stones left: **7**" in board.text()
 
     moves = 0
     while (mover := _to_move(world, board)) is not None:
@@ -60,7 +61,7 @@ async def test_a_game_kind_defined_only_in_the_tests_plays_through_discord(
         refused = await world.fake.click(other, board, take)
         assert refused.ephemeral, "only the player to move may take"
         res = await world.fake.click(mover, board, take)
-        assert res.callback_type == 7, res.errors
+        assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
         moves += 1
     assert moves == 7 and "took the last stone and wins" in board.text() and not board.buttons()
     winner = world.alice  # seven single stones: the first mover takes the last one

@@ -14,6 +14,7 @@ import pytest
 
 import bot.service.bot_turns
 from tests.support.boards import human_to_move, move_buttons
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.world import TabletopRunner, World, change_stored, stored_chopsticks, stored_rows
 
@@ -37,7 +38,7 @@ async def _table_with_computers(world: World, computers: int, **options: Any) ->
     for _ in range(computers):
         await world.fake.click(world.alice, board, _button(board, "Add bot"))
     started = await world.fake.click(world.alice, board, _button(board, "Start"))
-    assert started.callback_type == 7 and "Position `" in board.text(), started.errors
+    assert started.callback_type == Callback.UPDATE_MESSAGE and "Position `" in board.text(), started.errors
     return board
 
 
@@ -45,7 +46,7 @@ async def _resign(world: World, user: FakeUser, board: FakeMessage) -> None:
     asked = await world.fake.click(user, board, _button(board, "Resign"))
     assert asked.ephemeral and asked.message is not None, asked.errors
     done = await world.fake.click(user, asked.message, _button(asked.message, "Yes, resign"))
-    assert done.callback_type == 7, done.errors
+    assert done.callback_type == Callback.UPDATE_MESSAGE, done.errors
 
 
 async def _moves(bots: TabletopRunner) -> int:

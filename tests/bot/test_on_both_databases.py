@@ -14,7 +14,9 @@ from bot.backup import main as backup_main
 from bot.config import ConfigError, load_settings
 from storage.postgres import without_password
 from tests.support.boards import human_to_move, move_buttons, player_to_move
-from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.chopsticks import accepted_game
+from tests.support.codes import Callback
+from tests.support.fakediscord import FakeUser
 from tests.support.world import (
     TabletopRunner,
     World,
@@ -27,24 +29,13 @@ async def _stored(runner: TabletopRunner, game_id: int) -> tuple[str, list[tuple
     return status, moves
 
 
-async def _accepted_game(world: World) -> FakeMessage:
-    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge",
-                                 options={"opponent": world.bob})
-    assert res.message is not None, res.errors
-    board = res.message
-    accept = next(b["custom_id"] for b in board.buttons() if b["label"] == "Accept")
-    res = await world.fake.click(world.bob, board, accept)
-    assert res.callback_type == 7 and res.message is board, res.errors
-    return board
-
-
 def _users(world: World) -> dict[int, FakeUser]:
     return {u.id: u for u in (world.alice, world.bob, world.carol)}
 
 
 async def test_a_whole_game_with_a_restart_in_the_middle(world: World, bots: TabletopRunner) -> None:
     first = await bots.start()
-    board = await _accepted_game(world)
+    board = await accepted_game(world)
     users, rng, moves = _users(world), random.Random(5), 0
     while move_buttons(board):
         if moves == 6:
@@ -53,7 +44,7 @@ async def test_a_whole_game_with_a_restart_in_the_middle(world: World, bots: Tab
         mover = player_to_move(board)
         assert mover is not None
         res = await world.fake.click(users[mover], board, rng.choice(move_buttons(board))["custom_id"])
-        assert res.callback_type == 7, res.errors
+        assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
         moves += 1
         assert moves < 300
     assert "wins" in board.text() or "Drawn" in board.text()
@@ -63,7 +54,7 @@ async def test_a_whole_game_with_a_restart_in_the_middle(world: World, bots: Tab
 
 async def test_a_turn_timer_fires_across_a_restart(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start_with(turn_timeout=1.2)
-    board = await _accepted_game(world)
+    board = await accepted_game(world)
     await world.fake.wait_until(
         lambda: any("it is your move" in m.content for m in world.fake.channel_messages(world.channel)), timeout=5)
     await bots.stop(bot)  # the forfeit falls due while the bot is down
@@ -78,11 +69,11 @@ async def test_a_game_against_the_computer_player_plays_to_the_end(world: World,
     await bots.start()
     res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge")
     board = res.message
-    assert res.callback_type == 4 and board is not None, res.errors
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and board is not None, res.errors
     rng = random.Random(1)
     while await human_to_move(world.fake, board, {world.alice.id}) is not None:
         click = await world.fake.click(world.alice, board, rng.choice(move_buttons(board))["custom_id"])
-        assert click.callback_type == 7, click.errors
+        assert click.callback_type == Callback.UPDATE_MESSAGE, click.errors
     status, log = await _stored(bots, 1)
     assert status == "finished" and {seat for seat, _ in log} == {0, 1}
 

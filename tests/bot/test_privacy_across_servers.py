@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.sucker import open_table, thread_opened
 from tests.support.world import TabletopRunner, World
@@ -107,7 +108,7 @@ async def test_another_servers_games_are_shown_only_to_their_players_privately_a
     own = frame.message
     assert own is not None
     stepped = await fake.click(alice, own, _button(own, "▶"))
-    assert stepped.callback_type == 7 and own.content.startswith("Move 1 of 1"), stepped.errors
+    assert stepped.callback_type == Callback.UPDATE_MESSAGE and own.content.startswith("Move 1 of 1"), stepped.errors
 
     # Forged buttons change nothing: A's replay is not posted in B, nor stepped to on B's public replay.
     _forge(own, "⏮", "rpp:1:0")
@@ -165,4 +166,5 @@ async def test_in_its_own_server_a_game_is_open_to_everyone_there(world: World, 
     assert mine.message is not None
     posted = await fake.click(bob, mine.message, _button(mine.message, "Post publicly"))
     assert posted.message is not None and not posted.ephemeral, posted.errors
-    assert (await fake.click(carol, posted.message, _button(posted.message, "⏮"))).callback_type == 7
+    assert ((await fake.click(carol, posted.message, _button(posted.message, "⏮"))).callback_type
+            == Callback.UPDATE_MESSAGE)

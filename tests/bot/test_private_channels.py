@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 
 from tests.bot.test_privacy_across_servers import _button, _finished_chopsticks, _forge
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeUser
 from tests.support.sucker import open_table, thread_opened
 from tests.support.world import TabletopRunner, World
@@ -48,7 +49,7 @@ async def test_a_private_channels_games_are_only_for_those_who_see_it_and_their_
     in_thread = await fake.slash(alice, thread, "chopsticks", "challenge", options={"opponent": bob})  # #3
     assert in_thread.message is not None, in_thread.errors
     accepted = await fake.click(bob, in_thread.message, _button(in_thread.message, "Accept"))
-    assert accepted.callback_type == 7, accepted.errors
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
     await _finished_chopsticks(world, world.channel, alice, carol)  # #4
     assert [(await bot.service.info(n)).channel_id for n in (1, 2, 3, 4)] == [staff.id, staff.id, thread.id,
                                                                              world.channel.id]
@@ -83,7 +84,7 @@ async def test_a_private_channels_games_are_only_for_those_who_see_it_and_their_
     public = posted.message
     assert public is not None and not posted.ephemeral and public in fake.channel_messages(world.channel)
     stepped = await fake.click(carol, public, _button(public, "⏮"))
-    assert stepped.callback_type == 7 and public.content.startswith("Move 0 of 1"), stepped.errors
+    assert stepped.callback_type == Callback.UPDATE_MESSAGE and public.content.startswith("Move 0 of 1"), stepped.errors
     shown = public.text()
     _forge(public, "▶", "rp:3:0:n")
     forged = await fake.click(carol, public, "rp:3:0:n")

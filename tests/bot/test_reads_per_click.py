@@ -11,6 +11,7 @@ import storage.games
 from storage import GameStore
 from storage.connection import open_database
 from storage.sql import Dialect, Plan
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World, stored_rows
@@ -43,7 +44,7 @@ async def _started_game(world: World) -> FakeMessage:
     board = res.message
     assert board is not None, res.errors
     accepted = await world.fake.click(world.bob, board, board.button("Accept")["custom_id"])
-    assert accepted.callback_type == 7, accepted.errors
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
     return board
 
 
@@ -53,7 +54,7 @@ async def _reads_of_click(world: World, reads: GameReads, board: FakeMessage) ->
     await bot_idle(world.fake)
     before = reads.count
     played = await world.fake.click(_mover(world, board), board, _a_move(board))
-    assert played.callback_type == 7 and not played.ephemeral, played.errors
+    assert played.callback_type == Callback.UPDATE_MESSAGE and not played.ephemeral, played.errors
     await bot_idle(world.fake)
     return reads.count - before
 
@@ -97,7 +98,7 @@ async def test_a_copy_made_stale_by_another_process_is_read_afresh_and_the_click
     before = reads.count
     played = await world.fake.click(mover, board, move)
     await bot_idle(world.fake)
-    assert played.callback_type == 7 and not played.ephemeral, played.errors
+    assert played.callback_type == Callback.UPDATE_MESSAGE and not played.ephemeral, played.errors
     assert reads.count - before == 1, "the stale copy is read afresh once, then the move is written"
     [(count,)] = await stored_rows(bots.target, "SELECT move_count FROM games WHERE id = ?", (game_id,))
     assert int(count) >= 1

@@ -5,6 +5,7 @@ worded from the side of the one who asked ("@alice asks @bob for a rematch", and
 from __future__ import annotations
 
 from bot.client import TabletopBot
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World, stored_rows
@@ -97,7 +98,7 @@ async def test_a_declined_rematch_can_be_asked_again_and_bob_asking_is_worded_fr
     assert f"<@{bob.id}> asks <@{alice.id}> for a rematch of Game of the Generals" in rematch.text(), rematch.text()
     assert rematch.pinged == {alice.id}
     withdrawn = await fake.click(bob, rematch, "gg:2:decline")
-    assert withdrawn.callback_type == 7, withdrawn.errors
+    assert withdrawn.callback_type == Callback.UPDATE_MESSAGE, withdrawn.errors
     assert f"<@{bob.id}> withdrew this challenge." in rematch.text(), rematch.text()
     again = await _rematch(world, alice, ending)  # no longer waiting: another may be asked
     assert f"<@{alice.id}> asks <@{bob.id}> for a rematch" in again.text()

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import re
 
-from tests.bot.test_bot_generals import db_row, play_plans, set_up_both
+from tests.bot.test_bot_generals import db_row, play_plans
+from tests.support.chopsticks import accepted_game
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
+from tests.support.generals import set_up
 from tests.support.sucker import open_table, stored
 from tests.support.world import TabletopRunner, World
 
@@ -31,7 +35,7 @@ async def replay(world: World, user: FakeUser, move: int | None = None) -> FakeM
 
 
 async def images(world: World, on: bool) -> None:
-    res = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=1 << 5,
+    res = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                                  options={"images": on})
     assert res.message is not None and not res.errors, res.errors
 
@@ -40,7 +44,7 @@ async def test_a_generals_replay_numbers_moves_of_play_draws_pictures_and_can_be
         world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
-    boards = await set_up_both(world)
+    boards = await set_up(world)
     channel_board = boards[0]
     plans = {alice.id: ["a3-a4", "a4-a3", "a3-a4"], bob.id: ["e6-e5", "e5-e4", "e4-e3"]}
     await play_plans(world, boards, plans, lambda board: len(plans[alice.id]) + len(plans[bob.id]) <= 4)
@@ -67,7 +71,7 @@ async def test_a_generals_replay_numbers_moves_of_play_draws_pictures_and_can_be
     seen = [picture(world, frame)]
     for number in range(1, total + 1):
         res = await fake.click(carol, frame, step(frame, "▶"))
-        assert res.callback_type == 7 and not res.errors, res.errors
+        assert res.callback_type == Callback.UPDATE_MESSAGE and not res.errors, res.errors
         assert re.match(rf"Move {number} of {total}: <@\d+> played `[a-i][1-8]-[a-i][1-8]`", frame.content)
         seen.append(picture(world, frame))  # the picture is replaced at each step
     assert len(set(seen)) == total + 1
@@ -79,12 +83,13 @@ async def test_a_generals_replay_numbers_moves_of_play_draws_pictures_and_can_be
     mine = await replay(world, bob, 1)
     posted = await fake.click(bob, mine, step(mine, "Post publicly"))
     public = posted.message
-    assert posted.callback_type == 4 and not posted.ephemeral and public is not None, posted.errors
+    assert (posted.callback_type == Callback.CHANNEL_MESSAGE
+            and not posted.ephemeral and public is not None), posted.errors
     assert public in fake.channel_messages(world.channel)
     assert public.content.startswith(f"Move 1 of {total}: ") and picture(world, public) == seen[1]
     assert "Post publicly" not in str(public.buttons())
     back = await fake.click(carol, public, step(public, "◀"))
-    assert back.callback_type == 7 and public.content.startswith(f"Move 0 of {total}: ")
+    assert back.callback_type == Callback.UPDATE_MESSAGE and public.content.startswith(f"Move 0 of {total}: ")
     assert picture(world, public) == seen[0]
 
     # Pictures off on the server: the text board, every rank revealed.
@@ -96,10 +101,7 @@ async def test_a_generals_replay_numbers_moves_of_play_draws_pictures_and_can_be
 
 async def test_a_chopsticks_replay_names_each_move_with_its_board(world: World, bots: TabletopRunner) -> None:
     await bots.start()
-    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"opponent": world.bob})
-    board = res.message
-    assert board is not None
-    await world.fake.click(world.bob, board, next(b["custom_id"] for b in board.buttons() if b["label"] == "Accept"))
+    board = await accepted_game(world)
     users = {world.alice.id: world.alice, world.bob.id: world.bob}
     movers = []
     for _ in range(3):

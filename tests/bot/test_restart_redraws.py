@@ -16,6 +16,7 @@ from bot.service import GameService
 from bot.service.starts import StartPace
 from storage.connection import open_database
 from tests.support.boards import player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.generals import BOARD_TITLE
 from tests.support.interactions import bot_idle
@@ -50,11 +51,11 @@ async def _chopsticks(world: World, tables: Tables, vs_bot: bool) -> None:
     options = {"level": "easy"} if vs_bot else {"opponent": world.bob}
     res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", options=options)
     board = res.message
-    assert board is not None and res.callback_type == 4, res.errors
+    assert board is not None and res.callback_type == Callback.CHANNEL_MESSAGE, res.errors
     game = _game_id(board)
     if not vs_bot:
         accepted = await fake.click(world.bob, board, board.button("Accept")["custom_id"])
-        assert accepted.callback_type == 7, accepted.errors
+        assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
     tables.channel[game], tables.kinds[game] = board, "chopsticks"
 
 
@@ -65,10 +66,10 @@ async def _generals(world: World, tables: Tables, my_board: bool) -> None:
     opponent = world.carol if my_board else world.bob
     res = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"opponent": opponent})
     board = res.message
-    assert board is not None and res.callback_type == 4, res.errors
+    assert board is not None and res.callback_type == Callback.CHANNEL_MESSAGE, res.errors
     game = _game_id(board)
     accepted = await fake.click(opponent, board, f"gg:{game}:accept")
-    assert accepted.callback_type == 7, accepted.errors
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
     await fake.wait_until(lambda: len(_own_boards(world, world.alice, game)) == 1, timeout=20)
     tables.private[game, world.alice.id] = _own_boards(world, world.alice, game)[0]
     if my_board:
@@ -101,7 +102,7 @@ async def _open_games(world: World, bot: TabletopBot) -> Tables:
     first = next(iter(tables.channel.values()))
     mover = {u.id: u for u in (world.alice, world.bob)}[player_to_move(first) or 0]
     played = await world.fake.click(mover, first, next(c for c in first.custom_ids() if ":mv:" in c))
-    assert played.callback_type == 7, played.errors
+    assert played.callback_type == Callback.UPDATE_MESSAGE, played.errors
     assert await bot_idle(world.fake)
     return tables
 
@@ -222,7 +223,7 @@ async def test_a_board_whose_message_was_lost_is_posted_anew_once(
         board = posts[0]
         mover = world.alice if player_to_move(board) == world.alice.id else world.bob
         moved = await world.fake.click(mover, board, board.buttons()[0]["custom_id"])
-        assert moved.callback_type == 7, moved.errors
+        assert moved.callback_type == Callback.UPDATE_MESSAGE, moved.errors
     finally:
         for runner in runners[1:]:
             await runner.stop_all()

@@ -22,6 +22,7 @@ from storage.postgres import url_passwords, without_password
 from tests.bot.test_generals_live_board import bob_on_my_board
 from tests.support import postgres
 from tests.support.boards import player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeDiscord
 from tests.support.world import World
 
@@ -97,10 +98,10 @@ async def test_at_debug_no_token_nor_password_reaches_the_log(
         board = res.message
         assert board is not None, res.errors
         accept = await fake.click(world.bob, board, board.button("Accept")["custom_id"], timeout=15)
-        assert accept.callback_type == 7, accept.errors
+        assert accept.callback_type == Callback.UPDATE_MESSAGE, accept.errors
         mover = world.alice if player_to_move(board) == world.alice.id else world.bob
         moved = await fake.click(mover, board, board.buttons()[0]["custom_id"], timeout=15)
-        assert moved.callback_type in (4, 7), moved.errors
+        assert moved.callback_type in (Callback.CHANNEL_MESSAGE, Callback.UPDATE_MESSAGE), moved.errors
     finally:
         process.send_signal(signal.SIGINT)
         try:

@@ -13,15 +13,15 @@ from typing import Any
 from storage.connection import open_database
 from storage.sql import Dialect, select
 from tests.support.boards import player_to_move
+from tests.support.codes import Callback, CommandType, Component, InteractionType, OptionType
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
-from tests.support.fakediscord.interactions import APPLICATION_COMMAND
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.interactions import bot_idle, carrier, raw_interaction
 from tests.support.sucker import open_table
 from tests.support.world import VALIDATOR, TabletopRunner, World
 
 ROOT = Path(__file__).resolve().parents[2]
-MANAGE_GUILD = 1 << 5
 # Everything a moderator might have except Manage Server (and Administrator, which implies it).
 MODERATOR = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 13) | (1 << 28) | (1 << 40)
 
@@ -51,7 +51,8 @@ async def rows(target: str | Path) -> dict[str, list[tuple[Any, ...]]]:
 def refused(res: InteractionResult, *words: str) -> bool:
     """Answered privately, with a reason containing `words`."""
     message = res.message
-    return (res.callback_type == 4 and message is not None and message.ephemeral and bool(message.content.strip())
+    return (res.callback_type == Callback.CHANNEL_MESSAGE and message is not None and message.ephemeral
+            and bool(message.content.strip())
             and all(w in message.content for w in words))
 
 
@@ -134,7 +135,7 @@ async def test_settings_need_manage_server_from_discord_and_from_the_bot(world: 
     await bots.start()
     fake = world.fake
     definition = next(c for c in fake.registered_commands() if c["name"] == "settings")
-    assert definition["default_member_permissions"] == str(MANAGE_GUILD) and definition["dm_permission"] is False
+    assert definition["default_member_permissions"] == str(PERM_MANAGE_GUILD) and definition["dm_permission"] is False
     try:  # Discord shows /settings only to members with Manage Server ...
         await fake.slash(world.bob, world.channel, "settings", "show", permissions=MODERATOR)
         raise AssertionError("the fake let a member without Manage Server run /settings")
@@ -149,15 +150,16 @@ async def test_settings_need_manage_server_from_discord_and_from_the_bot(world: 
         for permissions in (0, MODERATOR):
             res = await fake.slash(world.bob, world.channel, "settings", sub, options=options, permissions=permissions)
             assert refused(res, "Manage Server"), res.message and res.message.content
-    data = {"id": definition["id"], "name": "settings", "type": 1,
-            "options": [{"name": "set", "type": 1, "options": [{"name": "images", "type": 5, "value": False}]}]}
-    in_dm = await raw_interaction(fake, APPLICATION_COMMAND, world.alice, fake.dm_channel(world.alice), data,
-                                  permissions=MANAGE_GUILD)
+    data = {"id": definition["id"], "name": "settings", "type": CommandType.CHAT_INPUT,
+            "options": [{"name": "set", "type": OptionType.SUB_COMMAND,
+                         "options": [{"name": "images", "type": OptionType.BOOLEAN, "value": False}]}]}
+    in_dm = await raw_interaction(fake, InteractionType.APPLICATION_COMMAND, world.alice, fake.dm_channel(world.alice),
+                                  data, permissions=PERM_MANAGE_GUILD)
     assert refused(in_dm, "server")
     assert await rows(bots.target) == before
 
     allowed = await fake.slash(world.alice, world.channel, "settings", "set", options={"images": False},
-                               permissions=MANAGE_GUILD)
+                               permissions=PERM_MANAGE_GUILD)
     assert allowed.ephemeral and allowed.message is not None and "pictures: **off**" in allowed.message.text()
     assert await rows(bots.target) != before
 
@@ -186,9 +188,9 @@ async def test_only_seated_players_act(world: World, bots: TabletopRunner) -> No
     for message in (board, status, challenge):
         for component in message.walk_components():
             custom_id = str(component.get("custom_id", ""))
-            if component.get("type") == 2:
+            if component.get("type") == Component.BUTTON:
                 answers.append(await fake.click(carol, message, custom_id))
-            elif component.get("type") == 3:
+            elif component.get("type") == Component.STRING_SELECT:
                 answers.append(await fake.select(carol, message, custom_id, [component["options"][0]["value"]]))
     answers.append(await fake.slash(carol, world.channel, "sucker", "give",
                                     options={"chip": "red", "to": world.alice}))
@@ -246,4 +248,4 @@ async def test_no_one_acts_in_a_game_from_another_server_or_a_dm(world: World, b
 
     # The same move on the game's own board is played.
     done = await fake.click(mover, board, move)
-    assert done.callback_type == 7 and await rows(bots.target) != before
+    assert done.callback_type == Callback.UPDATE_MESSAGE and await rows(bots.target) != before

@@ -17,8 +17,9 @@ import pytest
 from bot.client import ShardedTabletopBot, TabletopBot
 from bot.config import ConfigError, load_settings
 from tests.support.boards import move_buttons, player_to_move
-from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
-from tests.support.generals import A_GRID, B_GRID, BOARD_TITLE, import_grid, move, settled, to_move
+from tests.support.codes import Callback
+from tests.support.fakediscord import FakeChannel, FakeMessage
+from tests.support.generals import move, set_up, settled, to_move
 from tests.support.world import TabletopRunner, World, stored_rows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,16 +47,16 @@ async def _chopsticks_to_the_end(world: World, channel: FakeChannel, seed: int) 
     fake = world.fake
     res = await fake.slash(world.alice, channel, "chopsticks", "challenge", options={"opponent": world.bob})
     board = res.message
-    assert res.callback_type == 4 and board is not None, res.errors
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and board is not None, res.errors
     accept = next(b["custom_id"] for b in board.buttons() if b["label"] == "Accept")
     accepted = await fake.click(world.bob, board, accept)
-    assert accepted.callback_type == 7 and accepted.message is board, accepted.errors
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE and accepted.message is board, accepted.errors
     users, rng, moves = {world.alice.id: world.alice, world.bob.id: world.bob}, random.Random(seed), 0
     while move_buttons(board):
         mover = player_to_move(board)
         assert mover in users, board.text()
         clicked = await fake.click(users[mover], board, rng.choice(move_buttons(board))["custom_id"])
-        assert clicked.callback_type == 7, clicked.errors
+        assert clicked.callback_type == Callback.UPDATE_MESSAGE, clicked.errors
         moves += 1
         assert moves < 300
     assert "wins" in board.text() or "Drawn" in board.text()
@@ -86,32 +87,6 @@ async def test_one_process_runs_both_shards_and_plays_in_a_server_of_each(world:
         assert status == "finished" and count == moves
 
 
-async def _generals_set_up(world: World, channel: FakeChannel) -> tuple[FakeMessage, FakeMessage, FakeMessage]:
-    """Game 1 of the Generals between Alice and Bob in `channel`, both armies set up by DM."""
-    fake = world.fake
-    res = await fake.slash(world.alice, channel, "generals", "challenge", options={"opponent": world.bob})
-    board = res.message
-    assert res.callback_type == 4 and board is not None, res.errors
-    accepted = await fake.click(world.bob, board, "gg:1:accept")
-    assert accepted.callback_type == 7, accepted.errors
-
-    def dm(user: FakeUser) -> FakeMessage | None:
-        boards = [m for m in fake.dm_messages(user) if BOARD_TITLE in m.text()]
-        return boards[0] if boards else None
-
-    await fake.wait_until(lambda: dm(world.alice) is not None and dm(world.bob) is not None, timeout=20)
-    a, b = dm(world.alice), dm(world.bob)
-    assert a is not None and b is not None
-    for user, private, grid in ((world.alice, a, A_GRID), (world.bob, b, B_GRID)):
-        imported = await import_grid(fake, user, private, grid)
-        assert imported.callback_type == 7 and imported.message is private, imported.errors
-        ready = await fake.click(user, private, "gg:1:ready")
-        assert ready.callback_type == 7, ready.errors
-    await fake.wait_until(lambda: to_move(board) is not None, timeout=20)
-    await settled(fake, board, a, b)
-    return board, a, b
-
-
 async def test_two_processes_each_get_their_own_shard_and_dms_go_to_shard_0(
     world: World, bots: TabletopRunner,
 ) -> None:
@@ -127,7 +102,7 @@ async def test_two_processes_each_get_their_own_shard_and_dms_go_to_shard_0(
     by_first, by_second = _seen_by(first), _seen_by(second)
 
     # A Generals game in a server of shard 1: its commands and channel clicks reach the second process only.
-    board, a, b = await _generals_set_up(world, one)
+    board, a, b = await set_up(world, channel=one)
     in_channel = [r.id for r in fake.interactions.values() if r.channel is one]
     in_dms = [r.id for r in fake.interactions.values() if r.channel.guild_id is None]
     assert in_channel and in_dms

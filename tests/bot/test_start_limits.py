@@ -16,10 +16,10 @@ import time
 from bot.client import TabletopBot
 from bot.service.starts import START_BURST, START_EVERY
 from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World, stored_rows
 
-MANAGE_GUILD = 1 << 5
 _WHEN = re.compile(r"<t:(\d+):R>")
 
 
@@ -62,7 +62,7 @@ async def _finished_between(world: World, bot: TabletopBot, one: FakeUser, two: 
 
 
 async def _admin(world: World, sub: str, **options: object) -> None:
-    res = await world.fake.slash(world.alice, world.channel, "settings", sub, permissions=MANAGE_GUILD,
+    res = await world.fake.slash(world.alice, world.channel, "settings", sub, permissions=PERM_MANAGE_GUILD,
                                  options=options)
     assert res.message is not None and "Saved." in res.message.content, res.errors
 

@@ -17,11 +17,12 @@ from games.chopsticks.engine import ChopsticksState
 from games.chopsticks.rules import Rules
 from storage.ratings import GLOBAL, RatingRow
 from tests.support.boards import move_buttons, player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.generals import A_GRID, to_move
 from tests.support.world import TabletopRunner, World, seed_ratings
 
-MANAGE_GUILD = 1 << 5
 FRESH_MU, FRESH_SIGMA = 25.0, 25.0 / 3  # a newcomer's rating: shown as 1000
 RATING_FOOTER = "rating: a cautious estimate of skill; it settles after 10 games (provisional until then)"
 IMPORT_HINT_A = ("Three lines, ranks 3, 2, 1 (a label like `3 |` is optional), nine cells each for files "
@@ -77,7 +78,7 @@ async def test_stats_and_ladders_count_in_words(world: World, bots: TabletopRunn
 # ----- challenges -------------------------------------------------------------------------------------------------
 async def _challenge(world: World, game: str) -> FakeMessage:
     res = await world.fake.slash(world.alice, world.channel, game, "challenge", options={"opponent": world.bob})
-    assert res.callback_type == 4 and res.message is not None, res.errors
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and res.message is not None, res.errors
     return res.message
 
 
@@ -96,10 +97,11 @@ async def test_a_closed_challenge_says_who_called_it_off(world: World, bots: Tab
     await bots.start()
     fake, alice, bob = world.fake, world.alice.id, world.bob.id
     chopsticks = await _challenge(world, "chopsticks")
-    assert (await fake.click(world.alice, chopsticks, "cs:1:decline")).callback_type == 7  # the challenger withdraws
+    assert ((await fake.click(world.alice, chopsticks, "cs:1:decline")).callback_type
+            == Callback.UPDATE_MESSAGE)  # the challenger withdraws
     assert _lines(chopsticks) == ["Chopsticks #1: a challenge", f"<@{alice}> withdrew this challenge."]
     generals = await _challenge(world, "generals")
-    assert (await fake.click(world.bob, generals, "gg:2:decline")).callback_type == 7
+    assert (await fake.click(world.bob, generals, "gg:2:decline")).callback_type == Callback.UPDATE_MESSAGE
     assert _lines(generals) == ["Game of the Generals #2",
                                 f"<@{alice}> challenged <@{bob}> to Game of the Generals.",
                                 f"<@{bob}> declined this challenge."]
@@ -129,20 +131,20 @@ async def test_the_import_grid_hint_is_shown_whole(world: World, bots: TabletopR
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
     board = fake.dm_messages(world.alice)[0]
     shown = await fake.click(world.alice, board, "gg:1:import")
-    assert shown.callback_type == 9 and shown.modal is not None and not shown.errors, shown.errors
+    assert shown.callback_type == Callback.MODAL and shown.modal is not None and not shown.errors, shown.errors
     hint, field = shown.modal["components"]
     assert hint["type"] == 10 and hint["content"] == IMPORT_HINT_A
     assert field["type"] == 18 and field["label"] == "Your grid (3 rows of 9 cells)"
     assert field["component"]["custom_id"] == "grid" and "placeholder" not in field["component"]
     done = await fake.submit_modal(world.alice, shown, {"grid": A_GRID})
-    assert done.callback_type == 7 and not done.errors, done.errors
+    assert done.callback_type == Callback.UPDATE_MESSAGE and not done.errors, done.errors
 
 
 async def test_against_the_bot_no_draw_offer_and_the_sides_are_named_alike(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start()
     assert bot.user is not None
     fake = world.fake
-    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=MANAGE_GUILD,
+    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
                              options={"images": False})  # text boards: what the pictures say, readable here
     assert saved.ephemeral, saved.errors
     res = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"level": "random"})
@@ -150,8 +152,9 @@ async def test_against_the_bot_no_draw_offer_and_the_sides_are_named_alike(world
     assert channel_board is not None
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
     own = fake.dm_messages(world.alice)[0]
-    assert (await fake.select(world.alice, own, "ggs:1:formation", ["f:balanced"])).callback_type == 7
-    assert (await fake.click(world.alice, own, "gg:1:ready")).callback_type == 7
+    assert ((await fake.select(world.alice, own, "ggs:1:formation", ["f:balanced"])).callback_type
+            == Callback.UPDATE_MESSAGE)
+    assert (await fake.click(world.alice, own, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: to_move(channel_board) == world.alice.id and own.selects() != [], timeout=10)
 
     assert [b["label"] for b in channel_board.buttons()] == ["My board", "Resign", "Ranks"]
@@ -177,13 +180,13 @@ def _move(board: FakeMessage, text: str) -> str:
 async def test_the_last_move_says_whose_hands_it_named(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     board = await _challenge(world, "chopsticks")
-    assert (await world.fake.click(world.bob, board, "cs:1:accept")).callback_type == 7
+    assert (await world.fake.click(world.bob, board, "cs:1:accept")).callback_type == Callback.UPDATE_MESSAGE
     users = {u.id: u for u in (world.alice, world.bob)}
     mover = player_to_move(board)
     assert mover is not None
     other = next(u for u in users if u != mover)
     assert [b["label"] for b in move_buttons(board)] == ["AC · your 1 taps their 1"]  # two players: no tags
-    assert (await world.fake.click(users[mover], board, _move(board, "AC"))).callback_type == 7
+    assert (await world.fake.click(users[mover], board, _move(board, "AC"))).callback_type == Callback.UPDATE_MESSAGE
     # Issue 23, defect 15: not by the mover's letters `AC` (the board is lettered from the next player now, with each
     # player's hands sorted again), but by the fingers the hands had, as the mover's button said it.
     lines = _lines(board)
@@ -207,7 +210,7 @@ async def test_at_three_players_buttons_name_whose_hand_they_tap(world: World, b
     assert {b["label"] for b in move_buttons(lobby)} == {
         f"AC · your 1 taps their 1 ({second_tag})", f"AE · your 1 taps their 1 ({third_tag})"}
     users = {str(u.id): u for u in (world.alice, world.bob, world.carol)}
-    assert (await fake.click(users[mover], lobby, _move(lobby, "AE"))).callback_type == 7
+    assert (await fake.click(users[mover], lobby, _move(lobby, "AE"))).callback_type == Callback.UPDATE_MESSAGE
     assert f"Last move: <@{mover}>'s 1 tapped <@{third}>'s 1" in _lines(lobby)
     assert re.search(rf"^▶ <@{second}> \({second_tag}\): ", lobby.text(), re.M)
 
@@ -245,12 +248,12 @@ async def test_settings_name_switched_off_games_in_the_readers_language(world: W
     await bots.start()
     fake = world.fake
     for kind in ("generals", "sucker"):
-        off = await fake.slash(world.alice, world.channel, "settings", "game", permissions=MANAGE_GUILD,
+        off = await fake.slash(world.alice, world.channel, "settings", "game", permissions=PERM_MANAGE_GUILD,
                                options={"game": kind, "enabled": False})
         assert off.ephemeral and off.message is not None, off.errors
     assert "Games switched off: **Game of the Generals, So Long Sucker**" in _lines(off.message)
     world.bob.locale = "ru"
-    shown = await fake.slash(world.bob, world.channel, "settings", "show", permissions=MANAGE_GUILD)
+    shown = await fake.slash(world.bob, world.channel, "settings", "show", permissions=PERM_MANAGE_GUILD)
     assert shown.message is not None
     line = next(line for line in _lines(shown.message) if line.startswith("Выключенные игры: "))
     assert "generals" not in line and "sucker" not in line and "Sucker" not in line, line

@@ -9,11 +9,11 @@ import time
 from collections.abc import Callable
 
 from bot.client import TabletopBot
-from tests.bot.test_bot_generals import challenge, dm_board
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.clock import Clock
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
-from tests.support.generals import A_GRID, import_grid, move_number, to_move
+from tests.support.generals import A_GRID, challenge, dm_board, import_grid, move_number, to_move
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World
 
@@ -161,8 +161,8 @@ async def test_playing_generals_against_the_computer_promptly_pings_nobody(world
     channel_board = await challenge(world, alice, level="random")
     await fake.wait_until(lambda: len(fake.dm_messages(alice)) == 1, timeout=20)
     board = dm_board(fake, alice)
-    assert (await import_grid(fake, alice, board, A_GRID)).callback_type == 7
-    assert (await fake.click(alice, board, "gg:1:ready")).callback_type == 7
+    assert (await import_grid(fake, alice, board, A_GRID)).callback_type == Callback.UPDATE_MESSAGE
+    assert (await fake.click(alice, board, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
     moves = 0
     for _ in range(8):
         await fake.wait_until(lambda: to_move(channel_board) == alice.id or "revealed" in channel_board.text(),

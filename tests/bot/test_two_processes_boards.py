@@ -13,6 +13,7 @@ from typing import Any
 from bot.client import TabletopBot
 from bot.service.model import StaleStateError
 from tests.support.boards import player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.generals import BOARD_TITLE
 from tests.support.world import TabletopRunner, World
@@ -41,7 +42,7 @@ async def _chopsticks_game(world: World) -> tuple[FakeMessage, int]:
     assert board is not None, res.errors
     game_id = int(str(board.custom_ids()[0]).split(":")[1])
     accepted = await world.fake.click(world.bob, board, board.button("Accept")["custom_id"])
-    assert accepted.callback_type == 7, accepted.errors
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
     return board, game_id
 
 
@@ -91,7 +92,7 @@ async def test_a_private_board_is_dmed_once_when_two_processes_deliver_it(world:
         late = world.fake.inject_rest_fault("POST", "/channels/{channel_id}/messages", status=None, delay=0.5,
                                             times=2)
         accepted = await world.fake.click(world.bob, board, f"gg:{game_id}:accept")
-        assert accepted.callback_type == 7, accepted.errors
+        assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
         await world.fake.wait_until(lambda: len(late.hits) >= 1, timeout=10)
         generals: Any = first.presenters["generals"]  # its extension's own class: one module per load
         await generals.private_boards.open(game_id)
@@ -124,7 +125,7 @@ async def test_play_began_is_announced_once_when_both_ready_on_two_processes(
     try:
         board, game_id = await _generals_challenge(world)
         accepted = await world.fake.click(world.bob, board, f"gg:{game_id}:accept")
-        assert accepted.callback_type == 7, accepted.errors
+        assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
         await _act(first, game_id, world.alice.id, "formation:balanced")
         await _act(second, game_id, world.bob.id, "formation:blitz")
         await asyncio.gather(_ready(first, game_id, world.alice.id), _ready(second, game_id, world.bob.id))
@@ -149,15 +150,15 @@ async def test_a_pick_shown_by_one_process_is_not_wiped_by_the_others_redraw(
     try:
         board, game_id = await _generals_challenge(world)
         accepted = await world.fake.click(world.bob, board, f"gg:{game_id}:accept")
-        assert accepted.callback_type == 7, accepted.errors
+        assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
         await world.fake.wait_until(lambda: len(_own_boards(world, world.alice, game_id)) == 1, timeout=20)
         [own] = _own_boards(world, world.alice, game_id)
         deployed = await world.fake.select(world.alice, own, f"ggs:{game_id}:formation", ["f:balanced"])
-        assert deployed.callback_type == 7, deployed.errors
+        assert deployed.callback_type == Callback.UPDATE_MESSAGE, deployed.errors
         menu = next(s for s in own.selects() if any(o["value"].startswith("pick:") for o in s["options"]))
         square = next(o["value"] for o in menu["options"] if o["value"].startswith("pick:"))
         picked = await world.fake.select(world.alice, own, str(menu["custom_id"]), [square])
-        assert picked.callback_type == 7 and "is picked" in own.text(), picked.errors
+        assert picked.callback_type == Callback.UPDATE_MESSAGE and "is picked" in own.text(), picked.errors
         # The process that drew the pick records it once its drawing ends (after answering the click).
         for _ in range(250):
             if await _recorded_key(first, game_id, own.id) == second.drawn.get(own.id):

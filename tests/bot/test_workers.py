@@ -24,6 +24,7 @@ from bot.games.generals.pictures import render_player_board, render_public_board
 from games.engines import computer_move, computer_targets
 from games.generals import GeneralsState, formation
 from games.text import Text
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
 from tests.support.generals import move_number, to_move
 from tests.support.worker_jobs import always_die, die_once, nap, refuse
@@ -174,8 +175,9 @@ async def _bot_to_move_against(world: World, level: str) -> FakeMessage:
     board = res.message
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
     dm = fake.dm_messages(world.alice)[0]
-    assert (await fake.select(world.alice, dm, "ggs:1:formation", ["f:balanced"])).callback_type == 7
-    assert (await fake.click(world.alice, dm, "gg:1:ready")).callback_type == 7
+    assert ((await fake.select(world.alice, dm, "ggs:1:formation", ["f:balanced"])).callback_type
+            == Callback.UPDATE_MESSAGE)
+    assert (await fake.click(world.alice, dm, "gg:1:ready")).callback_type == Callback.UPDATE_MESSAGE
     await fake.wait_until(lambda: to_move(board) == world.alice.id, timeout=20)
     return board
 

@@ -20,11 +20,11 @@ from storage.archive import ARCHIVED_AT, ArchiveError, archive, bring_back, move
 from storage.db import SqliteDatabase
 from storage.ratings import GLOBAL, RatingStore, count_rated, favourite_opponent
 from tests.support.boards import move_buttons, player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.world import (
     TabletopRunner,
     World,
-    bots_on_sqlite,  # noqa: F401  (archiving moves games to another SQLite file: SQLite only)
 )
 
 DAY = 86400.0
@@ -310,9 +310,10 @@ async def _finished_game(world: World, a: FakeUser, b: FakeUser, moves: int) -> 
     return board
 
 
-async def test_stats_leaderboard_history_and_replay_through_the_bot(world: World, bots: TabletopRunner) -> None:
+async def test_stats_leaderboard_history_and_replay_through_the_bot(world: World,
+                                                                   sqlite_bots: TabletopRunner) -> None:
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
-    await bots.start()
+    await sqlite_bots.start()
     await _finished_game(world, alice, bob, 3)
     await _finished_game(world, bob, carol, 2)
     await _finished_game(world, carol, alice, 1)
@@ -335,7 +336,7 @@ async def test_stats_leaderboard_history_and_replay_through_the_bot(world: World
 
     before = await answers()
     assert any("Favourite opponent" in text for text in before)
-    result = await asyncio.to_thread(archive, bots.database, bots.database.with_name("archive.sqlite3"),
+    result = await asyncio.to_thread(archive, sqlite_bots.database, sqlite_bots.database.with_name("archive.sqlite3"),
                                      older_than_days=0)  # while the bot runs
     assert result.games == 3
     assert await answers() == before
@@ -345,5 +346,5 @@ async def test_stats_leaderboard_history_and_replay_through_the_bot(world: World
     playing = await fake.slash(alice, world.channel, "replay", options={"game": 4})
     assert playing.message is not None and "move 1 of 1" in playing.message.text()
     res = await fake.click(users[player_to_move(live) or 0], live, move_buttons(live)[0]["custom_id"])
-    assert res.callback_type == 7, res.errors
-    assert _rows(bots.database, "SELECT count(*) FROM moves WHERE game_id = 4") == [(2,)]
+    assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
+    assert _rows(sqlite_bots.database, "SELECT count(*) FROM moves WHERE game_id = 4") == [(2,)]

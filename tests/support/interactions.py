@@ -8,9 +8,10 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tests.support.codes import ButtonStyle, Callback, Component
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
-BUTTON, SELECT = 2, 3
+BUTTON, SELECT = Component.BUTTON, Component.STRING_SELECT  # what a click, or a choice in a menu, is made on
 # Tasks in which the bot handles events and plays bot seats (discord.py's and ours, by name).
 BOT_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker", "bot-turns-", "events-")
 CARRIER_TEXT = "an old message"
@@ -46,7 +47,7 @@ async def raw_interaction(fake: FakeDiscord, kind: int, user: FakeUser, channel:
     built as Discord builds it."""
     res = await fake._interact(kind, user, channel, data, label or f"raw interaction type {kind}", permissions,
                                locale, timeout, True, source=source)
-    if res.callback_type == 5:
+    if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
         await res.wait_for_original(timeout)
     return res
 
@@ -60,6 +61,6 @@ def carrier(fake: FakeDiscord, channel: FakeChannel, custom_id: str, ctype: int 
         options = (like or {}).get("options") or [{"label": "a", "value": "a"}]
         component: dict[str, Any] = {"type": SELECT, "custom_id": custom_id, "options": options}
     else:
-        component = {"type": BUTTON, "style": 2, "label": "x", "custom_id": custom_id}
-    rows = [{"type": 1, "components": [component]}]
+        component = {"type": BUTTON, "style": ButtonStyle.SECONDARY, "label": "x", "custom_id": custom_id}
+    rows = [{"type": Component.ACTION_ROW, "components": [component]}]
     return fake.create_message(channel, {"content": CARRIER_TEXT, "components": rows})

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.client import TabletopBot
 from games.sucker import SuckerState
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.interactions import bot_idle
 from tests.support.world import TabletopRunner, World, change_stored, stored_rows
@@ -42,13 +43,13 @@ async def open_table(world: World, users: list[FakeUser], bots: int = 0,
     res = await world.fake.slash(host, world.channel, "sucker", "new",
                                  options={"players": len(users) + bots, **(options or {})})
     lobby = res.message
-    assert res.callback_type == 4 and lobby is not None
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and lobby is not None
     for user in others:
         await world.fake.click(user, lobby, _button(lobby, "join"))
     for _ in range(bots):
         await world.fake.click(host, lobby, _button(lobby, "bot"))
     started = await world.fake.click(host, lobby, _button(lobby, "start"))
-    assert started.callback_type == 7, started.errors
+    assert started.callback_type == Callback.UPDATE_MESSAGE, started.errors
     await world.fake.wait_until(lambda: table_status(world, lobby) is not None)
     status = table_status(world, lobby)
     assert status is not None
@@ -107,7 +108,7 @@ async def decide(world: World, status: FakeMessage, user: FakeUser, state: Sucke
         menu = rng.choice(menus)
         play = await world.fake.select(user, status, str(menu["custom_id"]),
                                        values=[rng.choice([o["value"] for o in menu["options"]])])
-        assert play.callback_type == 7, play.errors
+        assert play.callback_type == Callback.UPDATE_MESSAGE, play.errors
         return
     select = next((c for c in status.walk_components() if ":chip" in str(c.get("custom_id", ""))), None)
     if select is not None:  # two steps (more plays than the menus hold): the colour, then the pile in private
@@ -118,7 +119,7 @@ async def decide(world: World, status: FakeMessage, user: FakeUser, state: Sucke
             private(asked.message)
         piles = asked.message.buttons()
         res = await world.fake.click(user, asked.message, rng.choice(piles)["custom_id"])
-        assert res.callback_type == 7 and asked.message.buttons() == [], res.errors  # "Done: ..."
+        assert res.callback_type == Callback.UPDATE_MESSAGE and asked.message.buttons() == [], res.errors  # "Done: ..."
         if private is not None:
             private(asked.message)
         await edited(world, status, edits + 1)
@@ -132,7 +133,7 @@ async def decide(world: World, status: FakeMessage, user: FakeUser, state: Sucke
     if state.phase == "rescue" and rng.random() < 0.7:
         buttons = [b for b in buttons if str(b["custom_id"]).endswith(":decline")] or buttons
     res = await world.fake.click(user, status, rng.choice(buttons)["custom_id"])
-    assert res.callback_type == 7, res.errors
+    assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
 
 
 async def put_position(world: World, bot: TabletopBot, target: str | Path, state: SuckerState,

@@ -15,8 +15,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from tests.support.codes import ButtonStyle, Callback, CommandType, Component, Opcode, OptionType
 from tests.support.fakediscord import BotRunner, FakeChannel, FakeDiscord, FakeUser, load_spec_validator
 from tests.support.fakediscord import spec as spec_module
+from tests.support.fakediscord.gateway import CLOSE_AUTHENTICATION_FAILED, INTENT_GUILD_MESSAGES, INTENT_GUILDS
 from tests.support.fakediscord.interactions import build_options, resolve_command
 from tests.support.fakediscord.limits import check_message
 
@@ -59,8 +61,9 @@ class SixInARow(discord.ui.View):
     """discord.py refuses a sixth button in a row, so this view hand-builds the illegal payload."""
 
     def to_components(self) -> list[dict[str, Any]]:
-        buttons = [{"type": 2, "style": 1, "label": str(i), "custom_id": f"six:{i}"} for i in range(6)]
-        return [{"type": 1, "components": buttons}]
+        buttons = [{"type": Component.BUTTON, "style": ButtonStyle.PRIMARY, "label": str(i), "custom_id": f"six:{i}"}
+                   for i in range(6)]
+        return [{"type": Component.ACTION_ROW, "components": buttons}]
 
 
 class NameModal(discord.ui.Modal, title="Your name"):
@@ -214,7 +217,7 @@ async def test_slash_and_button_round_trip(world: World, bots: BotRunner[DemoBot
     assert {o["name"] for o in command["options"]} >= {"ping", "secret", "bad", "slow"}
 
     res = await fake.slash(alice, channel, "demo", "ping", options={"who": bob})
-    assert res.callback_type == 4 and not res.ephemeral
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and not res.ephemeral
     assert res.message is not None
     assert res.message.content == f"pong {bob.mention}"
     assert res.message.custom_ids() == ["demo:0"]
@@ -222,7 +225,7 @@ async def test_slash_and_button_round_trip(world: World, bots: BotRunner[DemoBot
     assert fake.channel_messages(channel) == [res.message]
 
     clicked = await fake.click(bob, res.message, "demo:0")
-    assert clicked.callback_type == 7
+    assert clicked.callback_type == Callback.UPDATE_MESSAGE
     assert clicked.message is res.message
     assert res.message.content == "count 1" and res.message.custom_ids() == ["demo:1"]
     assert res.message.edits == 1
@@ -278,7 +281,7 @@ async def test_restart_keeps_old_buttons_working(world: World, bots: BotRunner[D
     await bots.start()
     assert fake.hub.identify_count == 2
     clicked = await fake.click(world.bob, res.message, "demo:0")
-    assert clicked.callback_type == 7 and res.message.custom_ids() == ["demo:1"]
+    assert clicked.callback_type == Callback.UPDATE_MESSAGE and res.message.custom_ids() == ["demo:1"]
     assert_clean(fake)
 
 
@@ -286,7 +289,7 @@ async def test_ephemeral_answer(world: World, bots: BotRunner[DemoBot]) -> None:
     fake = world.fake
     await bots.start()
     res = await fake.slash(world.alice, world.channel, "demo", "secret")
-    assert res.callback_type == 4 and res.ephemeral
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and res.ephemeral
     assert res.message is not None and res.message.text() == "just for you"
     assert fake.channel_messages(world.channel) == []
     assert_clean(fake)
@@ -298,7 +301,7 @@ async def test_gateway_disconnect_is_resumed(world: World, bots: BotRunner[DemoB
     await fake.disconnect_gateway()
     await fake.wait_until(lambda: fake.hub.resume_count == 1 and fake.hub.is_ready)
     res = await fake.slash(world.alice, world.channel, "demo", "ping")
-    assert res.callback_type == 4
+    assert res.callback_type == Callback.CHANNEL_MESSAGE
     assert fake.hub.identify_count == 1
     assert_clean(fake)
 
@@ -307,7 +310,7 @@ async def test_deferred_answer_edit_and_followup_with_file(world: World, bots: B
     fake = world.fake
     await bots.start()
     res = await fake.slash(world.alice, world.channel, "demo", "slow")
-    assert res.callback_type == 5
+    assert res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE
     original = await res.wait_for_original()
     assert original.text() == "done\nResult"
     [followup] = await res.wait_for_followups(1)
@@ -338,9 +341,9 @@ async def test_select_modal_and_autocomplete(world: World, bots: BotRunner[DemoB
     res = await fake.slash(world.alice, world.channel, "demo", "pick")
     assert res.message is not None
     picked = await fake.select(world.alice, res.message, "demo:pick", ["b"])
-    assert picked.callback_type == 7 and res.message.content == "picked b"
+    assert picked.callback_type == Callback.UPDATE_MESSAGE and res.message.content == "picked b"
     shown = await fake.select(world.alice, res.message, "demo:pick", ["modal"])
-    assert shown.callback_type == 9 and shown.modal is not None
+    assert shown.callback_type == Callback.MODAL and shown.modal is not None
     submitted = await fake.submit_modal(world.alice, shown, {"name": "Alice"})
     assert submitted.message is not None and submitted.message.content == "hello Alice"
     choices = await fake.autocomplete(
@@ -407,16 +410,16 @@ async def test_unknown_interaction_token_is_unknown_webhook(world: World) -> Non
 
 
 def _button(custom_id: str, label: str = "go") -> dict[str, Any]:
-    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+    return {"type": Component.BUTTON, "style": ButtonStyle.PRIMARY, "label": label, "custom_id": custom_id}
 
 
 def _row(*items: dict[str, Any]) -> dict[str, Any]:
-    return {"type": 1, "components": list(items)}
+    return {"type": Component.ACTION_ROW, "components": list(items)}
 
 
 def _select(n_options: int, custom_id: str = "pick") -> dict[str, Any]:
     options = [{"label": f"o{i}", "value": f"v{i}"} for i in range(n_options)]
-    return {"type": 3, "custom_id": custom_id, "options": options}
+    return {"type": Component.STRING_SELECT, "custom_id": custom_id, "options": options}
 
 
 @pytest.mark.parametrize(
@@ -429,8 +432,10 @@ def _select(n_options: int, custom_id: str = "pick") -> dict[str, Any]:
         ({"components": [_row(_select(26))]}, "options: Must be 25 or fewer"),
         ({"components": [_row(_button("x" * 101))]}, "custom_id: Must be 100 or fewer"),
         ({"components": [_row(_button("b", "L" * 81))]}, "label: Must be 80 or fewer"),
-        ({"components": [_row({"type": 2, "style": 1, "custom_id": "b"})]}, "needs a label or an emoji"),
-        ({"components": [_row({"type": 2, "style": 1, "label": "b"})]}, "Non-link buttons need a custom_id"),
+        ({"components": [_row({"type": Component.BUTTON, "style": ButtonStyle.PRIMARY, "custom_id": "b"})]},
+         "needs a label or an emoji"),
+        ({"components": [_row({"type": Component.BUTTON, "style": ButtonStyle.PRIMARY, "label": "b"})]},
+         "Non-link buttons need a custom_id"),
         ({"components": [_row(_button("same"), _button("same"))]}, "cannot be duplicated"),
         ({"embeds": [{"title": "t"}] * 11}, "embeds: Must be 10 or fewer"),
         ({"embeds": [{"title": "t" * 257}]}, "title: Must be 256 or fewer"),
@@ -462,24 +467,26 @@ def test_classic_limits_accept_a_full_legal_message() -> None:
 def test_options_are_typed_from_the_registered_definition() -> None:
     alice = FakeUser(1_300_000_000_000_000_000, "alice")
     sub = {
-        "type": 1,
+        "type": OptionType.SUB_COMMAND,
         "name": "sub",
         "options": [
-            {"type": 6, "name": "who", "required": True},
-            {"type": 4, "name": "n", "min_value": 1, "max_value": 3},
+            {"type": OptionType.USER, "name": "who", "required": True},
+            {"type": OptionType.INTEGER, "name": "n", "min_value": 1, "max_value": 3},
         ],
     }
     definition = {
         "id": "1",
         "name": "g",
-        "type": 1,
-        "options": [{"type": 2, "name": "grp", "options": [sub]}],
+        "type": CommandType.CHAT_INPUT,
+        "options": [{"type": OptionType.SUB_COMMAND_GROUP, "name": "grp", "options": [sub]}],
     }
     path = resolve_command(definition, ["g", "grp", "sub"])
     built = build_options(path, {"who": alice, "n": 2}, guild_id=5)
-    leaf = [{"name": "who", "type": 6, "value": str(alice.id)}, {"name": "n", "type": 4, "value": 2}]
+    leaf = [{"name": "who", "type": OptionType.USER, "value": str(alice.id)},
+            {"name": "n", "type": OptionType.INTEGER, "value": 2}]
     assert path.wrap(built.options) == [
-        {"name": "grp", "type": 2, "options": [{"name": "sub", "type": 1, "options": leaf}]}
+        {"name": "grp", "type": OptionType.SUB_COMMAND_GROUP,
+         "options": [{"name": "sub", "type": OptionType.SUB_COMMAND, "options": leaf}]}
     ]
     assert built.resolved["users"][str(alice.id)]["username"] == "alice"
     assert str(alice.id) in built.resolved["members"]
@@ -494,10 +501,11 @@ async def test_gateway_protocol_with_plain_text_frames(world: World) -> None:
     async with aiohttp.ClientSession() as session:
         async with session.ws_connect(f"{fake.gateway_url}?v=10&encoding=json") as ws:
             hello = await ws.receive_json(timeout=2)
-            assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
-            await ws.send_json({"op": 1, "d": None})
-            assert (await ws.receive_json(timeout=2))["op"] == 11
-            await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 513, "properties": {}}})
+            assert hello["op"] == Opcode.HELLO and hello["d"]["heartbeat_interval"] > 0
+            await ws.send_json({"op": Opcode.HEARTBEAT, "d": None})
+            assert (await ws.receive_json(timeout=2))["op"] == Opcode.HEARTBEAT_ACK
+            identify = {"token": fake.token, "intents": INTENT_GUILDS | INTENT_GUILD_MESSAGES, "properties": {}}
+            await ws.send_json({"op": Opcode.IDENTIFY, "d": identify})
             ready = await ws.receive_json(timeout=2)
             assert (ready["t"], ready["s"]) == ("READY", 1)
             assert ready["d"]["resume_gateway_url"] == fake.gateway_url
@@ -506,15 +514,16 @@ async def test_gateway_protocol_with_plain_text_frames(world: World) -> None:
             assert [c["name"] for c in guild["d"]["channels"]] == ["games"]
         async with session.ws_connect(f"{fake.gateway_url}?v=10&encoding=json") as ws:
             await ws.receive_json(timeout=2)
-            await ws.send_json({"op": 2, "d": {"token": "wrong", "properties": {}}})
+            await ws.send_json({"op": Opcode.IDENTIFY, "d": {"token": "wrong", "properties": {}}})
             closing = await ws.receive(timeout=2)
-            assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
+            assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == CLOSE_AUTHENTICATION_FAILED
 
 
 def test_autocomplete_with_choices_is_refused_at_registration() -> None:
     from tests.support.fakediscord.limits import check_commands
 
-    command = {"name": "x", "type": 1, "description": "x", "options": [
-        {"type": 3, "name": "o", "description": "o", "autocomplete": True, "choices": [{"name": "a", "value": "a"}]}]}
+    command = {"name": "x", "type": CommandType.CHAT_INPUT, "description": "x", "options": [
+        {"type": OptionType.STRING, "name": "o", "description": "o", "autocomplete": True,
+         "choices": [{"name": "a", "value": "a"}]}]}
     messages = [issue.message for issue in check_commands([command])]
     assert messages == ["Autocomplete and choices are mutually exclusive."]

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bot.client import TabletopBot
 from bot.config import Settings
 from games import replay
@@ -86,14 +84,6 @@ class TabletopRunner(BotRunner[TabletopBot]):
     async def start_with(self, **overrides: Any) -> TabletopBot:
         """Start the bot with some settings changed (e.g. a short turn timeout)."""
         return await self.start(lambda: self.make(**overrides))
-
-
-@pytest.fixture(name="bots")
-async def bots_on_sqlite(world: World, tmp_path: Path) -> AsyncIterator[TabletopRunner]:
-    """The `bots` of a test module that imports this fixture: the bot on a SQLite file only, for what only a file has
-    (its permissions, damage, backups, the integrity check)."""
-    async with TabletopRunner.on(world.fake, str(tmp_path / "bot.sqlite3"), tmp_path) as runner:
-        yield runner
 
 
 async def seed_ratings(target: str | Path, rows: Sequence[RatingRow]) -> None:

@@ -40,6 +40,7 @@ from games.base import GameError
 from games.chopsticks.rules import VARIANTS, Rules
 from games.chopsticks.solver import MAX_POSITIONS, position_count
 from tests.support.boards import move_buttons, player_to_move
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.tools.discord_load import bot_log_problems, bot_process, callback_clock
 
@@ -237,17 +238,17 @@ async def hint_burst(fake: FakeDiscord, people: People, burst: int, figures: Fig
             started = time.perf_counter()
             res = await fake.click(opponent, message, _button(message, "Accept"), wait=False, timeout=WAIT)
             await res.wait(WAIT)
-            if res.callback_type != 7:
+            if res.callback_type != Callback.UPDATE_MESSAGE:
                 raise RuntimeError(f"an Accept was not answered with the board: {res.callback_type} {res.errors}")
             return answered.get(res.id, time.perf_counter()) - started
 
         latencies = await asyncio.gather(*(accept(o, m, i * ACCEPT_EVERY) for i, (o, m) in enumerate(challenges)))
         await asyncio.gather(*(res.wait(WAIT) for res in flood))
     for res in flood:
-        if res.callback_type == 5:
+        if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             await res.wait_for_original(WAIT)
             figures.burst["hints"] += 1
-        elif res.callback_type == 4 and res.message is not None and res.message.ephemeral:
+        elif res.callback_type == Callback.CHANNEL_MESSAGE and res.message is not None and res.message.ephemeral:
             figures.burst["refusals"] += 1
         else:
             figures.burst[f"other answers ({res.callback_type})"] += 1
@@ -275,7 +276,7 @@ async def analysis_burst(fake: FakeDiscord, people: People, analyses: int, rule_
         await _until(lambda: player_to_move(shown) == player.id)
         played = await fake.click(player, shown, str(move_buttons(shown)[0]["custom_id"]), timeout=WAIT)
         answered = time.perf_counter()
-        if played.callback_type != 7:
+        if played.callback_type != Callback.UPDATE_MESSAGE:
             raise RuntimeError(f"the move was not played: {played.errors}")
         # (While the computer thinks the board has no move buttons but still Resign; a game over has nothing.)
         return await _until(lambda: player_to_move(shown) == player.id or not shown.components) - answered
@@ -289,7 +290,7 @@ async def analysis_burst(fake: FakeDiscord, people: People, analyses: int, rule_
     figures.reply_burst.append(await reply_time())
     await asyncio.gather(*(res.wait(WAIT) for res in burst))
     for res in burst:
-        if res.callback_type == 5:
+        if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             await res.wait_for_original(WAIT)
             figures.analyses["answered"] += 1
         else:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.tools.discord_load import process_cpu_seconds
 
@@ -195,7 +196,8 @@ class Opener:
 
     async def _answer(self, send: Callable[[], Awaitable[InteractionResult]], what: str) -> FakeMessage:
         res = await send()
-        if res.message is None or res.errors or res.callback_type not in (4, 7):
+        if (res.message is None or res.errors
+                or res.callback_type not in (Callback.CHANNEL_MESSAGE, Callback.UPDATE_MESSAGE)):
             raise RuntimeError(f"{what} failed: {res.callback_type} {res.errors}")
         return res.message
 

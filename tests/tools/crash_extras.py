@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.tools.crash_promises import Promise, acknowledged, draw_stored, keeps, move_count, public, says
 
 if TYPE_CHECKING:
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 EMOJI_COLOUR = {"🟥": "red", "🟦": "blue", "🟩": "green", "🟨": "yellow", "🟪": "purple", "🟧": "orange"}
 _SK_PLAYER = re.compile(r"^(?:▶ )?(\S+) <@(\d+)>(?: \(\w+\))?: (.*)$", re.MULTILINE)
 _DEAL_TITLE = re.compile(r"Deal #(\d+) · So Long Sucker #(\d+)")
-MANAGE_GUILD = 1 << 5
 
 
 @dataclass(frozen=True)
@@ -310,5 +310,5 @@ async def change_settings(load: Load, admin: FakeUser, channel: FakeChannel, tur
                       expect=(("turn_timeout", float(turn_time)), ("images", images)))
     await load.send(lambda: load.fake.slash(admin, channel, "settings", "set",
                                             {"turn_time": f"{turn_time}s", "images": images},
-                                            permissions=MANAGE_GUILD, wait=False),
+                                            permissions=PERM_MANAGE_GUILD, wait=False),
                     says(promise, "Saved."))

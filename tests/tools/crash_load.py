@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.tools import crash_extras as extras
 from tests.tools.crash_extras import GENERALS_ROTATION, GeneralsTable, Habits
@@ -96,7 +97,7 @@ class Load:
         self.sent.append(sent)
         with contextlib.suppress(TimeoutError):
             await res.wait(self.answer_timeout)
-            if res.callback_type == 5:  # "thinking...": the answer is the followup
+            if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:  # "thinking...": the answer is the followup
                 await res.wait_for_followups(1, self.answer_timeout)
         if promise is not None and res.answered and not res.errors:
             sent.read = promise(res)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tests.support.codes import Callback
 from tests.support.fakediscord import InteractionResult
 from tests.tools.peek import Target, json_value, peek_at
 
@@ -65,7 +66,8 @@ def acknowledged(res: InteractionResult) -> bool:
     """The callback arrived and is not a refusal (refusals are ephemeral replies)."""
     if not res.answered or res.errors:
         return False
-    return res.callback_type == 7 or (res.callback_type == 4 and not res.ephemeral)
+    return (res.callback_type == Callback.UPDATE_MESSAGE
+            or (res.callback_type == Callback.CHANNEL_MESSAGE and not res.ephemeral))
 
 
 def public(read: Reading) -> Reading:

@@ -41,6 +41,7 @@ from pathlib import Path
 
 from bot.gc_policy import YOUNG_GENERATION
 from games import replay
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.support.world import stored_rows
 
@@ -48,8 +49,6 @@ MOVE_ID = re.compile(r"cs:(?P<game>\d+):mv:(?P<ply>\d+):(?P<move>[A-Za-z0-9-]+)"
 GAME_ID = re.compile(r"cs:(?P<game>\d+):")
 TO_MOVE = re.compile(r"▶ <@(\d+)>")
 CALLBACK_ROUTE = "/interactions/{interaction_id}/{interaction_token}/callback"
-UPDATE_MESSAGE = 7  # the callback that redraws the clicked message: what an applied move answers
-CHANNEL_MESSAGE = 4
 OPENING_AT_ONCE = 200  # games being opened at the same time
 GOAL_RATE = 200  # interactions per second of the spread load (issue 15, point 7) ...
 GOAL_P99 = 0.050  # ... at which dispatch->callback p99 must stay under this many seconds
@@ -379,7 +378,7 @@ async def open_tables(
         await _interact(fake, slash, answered, timeout, send)
         clicks.append(slash)
         res = slash.result
-        if res is None or res.callback_type != CHANNEL_MESSAGE or res.message is None or res.ephemeral:
+        if res is None or res.callback_type != Callback.CHANNEL_MESSAGE or res.message is None or res.ephemeral:
             raise LoadError(f"challenge {index} was not posted: {_describe(res)}")
         board = res.message
         match = GAME_ID.match(board.custom_ids()[0])
@@ -387,7 +386,7 @@ async def open_tables(
         accept = Click(None, opponent, board, board.button("Accept")["custom_id"])
         await _interact(fake, accept, answered, timeout)
         clicks.append(accept)
-        if accept.result is None or accept.result.callback_type != UPDATE_MESSAGE:
+        if accept.result is None or accept.result.callback_type != Callback.UPDATE_MESSAGE:
             raise LoadError(f"challenge {index} was not accepted: {_describe(accept.result)}")
         return Table(int(match["game"]), (challenger, opponent), channel, board)
 
@@ -463,7 +462,7 @@ async def play_round(
     _account(phase, fake, since, plan)
     for table in going:
         clicks = by_table[table.game_id]
-        played = [c for c in clicks if c.result is not None and c.result.callback_type == UPDATE_MESSAGE]
+        played = [c for c in clicks if c.result is not None and c.result.callback_type == Callback.UPDATE_MESSAGE]
         if len(played) != 1:
             raise LoadError(f"game {table.game_id}: {len(played)} of {len(clicks)} concurrent clicks were applied")
         winner = played[0]
@@ -480,7 +479,7 @@ async def play_round(
             res = click.result
             assert res is not None
             text = res.message.content if res.message is not None else ""
-            if res.callback_type != CHANNEL_MESSAGE or not res.ephemeral or not text:
+            if res.callback_type != Callback.CHANNEL_MESSAGE or not res.ephemeral or not text:
                 raise LoadError(f"game {table.game_id}: a refused click was not told why privately "
                                 f"(callback {res.callback_type}, ephemeral {res.ephemeral}, {text!r})")
             report.refused += 1

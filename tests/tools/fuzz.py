@@ -62,22 +62,24 @@ from bot.logs import RedactSecrets
 from bot.validation import is_guild_only
 from games import game_class
 from storage.sql import Plan, select
+from tests.support.codes import SUBCOMMANDS, Callback, CommandType, Component, InteractionType, OptionType
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.interactions import (
-    APPLICATION_COMMAND,
-    AUTOCOMPLETE,
-    MESSAGE_COMPONENT,
-    MODAL_SUBMIT,
     InteractionTimeout,
 )
-from tests.support.fakediscord.payloads import EVERYONE_PERMISSIONS, channel_payload, member_payload, user_payload
+from tests.support.fakediscord.payloads import (
+    EVERYONE_PERMISSIONS,
+    PERM_MANAGE_GUILD,
+    channel_payload,
+    member_payload,
+    user_payload,
+)
 from tests.support.interactions import BUTTON, SELECT, bot_idle, carrier, raw_interaction
 from tests.tools.fuzz_checks import CheckFigures, burst, judge_case, target_case, watch
 from tests.tools.fuzz_oracle import refusal_of, seat_is_out
 from tests.tools.fuzz_time import BOT_SETTINGS, TimeFigures, Timekeeper, VirtualClock
 from tests.tools.peek import Peek, Target
 
-MANAGE_GUILD = 1 << 5
 # Commands that only look; everything else may change state when used validly.
 READ_ONLY = {"leaderboard", "stats", "history", "replay", "chopsticks rules", "chopsticks analyze", "sucker status",
              "settings show", "generals rules", "generals replay"}
@@ -308,7 +310,7 @@ class Fuzzer:
     def _leaves(self) -> Iterator[tuple[list[str], dict[str, Any], dict[str, Any]]]:
         """Every invocable (sub)command: its path, its top-level definition and its leaf definition."""
         def walk(node: dict[str, Any], path: list[str], top: dict[str, Any]) -> Iterator[Any]:
-            subs = [o for o in node.get("options", []) if o.get("type") in (1, 2)]
+            subs = [o for o in node.get("options", []) if o.get("type") in SUBCOMMANDS]
             if not subs:
                 yield path, top, node
             for sub in subs:
@@ -401,9 +403,9 @@ class Fuzzer:
         figures.interactions += 1
         figures.by_family[case.family] += 1
         figures.by_expect[case.expect.value] += 1
-        if case.kind in (APPLICATION_COMMAND, AUTOCOMPLETE):
+        if case.kind in (InteractionType.APPLICATION_COMMAND, InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE):
             figures.commands[_path_of(case.data)] += 1
-        elif case.kind == MESSAGE_COMPONENT:
+        elif case.kind == InteractionType.MESSAGE_COMPONENT:
             custom_id = str(case.data.get("custom_id", ""))
             known = self.template_of(custom_id)[1] is not None
             figures.components[custom_id.split(":")[0] if known else "(none)"] += 1
@@ -439,9 +441,10 @@ class Fuzzer:
             figures.unanswered.append(f"{label}: {str(exc)[:300]}")
         if res is not None and res.errors:
             figures.rejected.append(f"{label}: {res.errors}")
-        if res is not None and res.modal is not None and case.kind == MESSAGE_COMPONENT:
+        if res is not None and res.modal is not None and case.kind == InteractionType.MESSAGE_COMPONENT:
             self.remember_form(res, str(case.data.get("custom_id", "")))
-        if res is not None and res.answered and case.kind == AUTOCOMPLETE and res.callback_type != 8:
+        if (res is not None and res.answered and case.kind == InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE
+                and res.callback_type != Callback.AUTOCOMPLETE_RESULT):
             figures.rejected.append(f"{label}: autocomplete answered with callback {res.callback_type}")
         if case.expect is Expect.REFUSE and res is not None and res.answered:
             self._check_refusal(label, res)
@@ -456,8 +459,9 @@ class Fuzzer:
             self.modals.append((res.modal, res.user, res.channel, res.source_message))
 
     def _check_refusal(self, label: str, res: InteractionResult) -> None:
-        message = res.followups[0] if res.callback_type == 5 and res.followups else res.message
-        if res.callback_type not in (4, 5) or message is None:
+        deferred = res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE
+        message = res.followups[0] if deferred and res.followups else res.message
+        if res.callback_type not in (Callback.CHANNEL_MESSAGE, Callback.DEFERRED_CHANNEL_MESSAGE) or message is None:
             self.figures.bad_refusals.append(f"{label}: answered with callback {res.callback_type}, not a message")
         elif not message.ephemeral:
             self.figures.bad_refusals.append(f"{label}: public refusal {message.text()[:200]!r}")
@@ -594,7 +598,7 @@ class Fuzzer:
         label = f"{user.name} {'clicks' if ctype == BUTTON else 'selects'} {custom_id[:80]!r}" + (
             f" {[v[:20] for v in values]}" if values is not None and ctype == SELECT else "") + (
             f" in {channel.name}" + ("" if on_message else " (not on its message)"))
-        return Case(family, expect, MESSAGE_COMPONENT, user, channel, data, source=message, label=label,
+        return Case(family, expect, InteractionType.MESSAGE_COMPONENT, user, channel, data, source=message, label=label,
                     component=real)
 
     def real_click(self, template: Template | None = None) -> Case | None:
@@ -803,22 +807,22 @@ class Fuzzer:
             custom_id = f"{prefix}:{value}:{what}"
         rows = []
         for top in modal.get("components", []):
-            inner = top.get("components", []) if top.get("type") == 1 else [top.get("component", {})]
+            inner = top.get("components", []) if top.get("type") == Component.ACTION_ROW else [top.get("component", {})]
             answers = []
             for field_ in inner:
                 if field_.get("type") != 4:
                     continue
                 answer = {"odd values": self.text(0, 40), "huge values": self.text(4000, 4000)}.get(
                     how, str(field_.get("value") or self.text(1, 12)))
-                answers.append({"type": 4, "custom_id": field_.get("custom_id"), "value": answer})
+                answers.append({"type": Component.TEXT_INPUT, "custom_id": field_.get("custom_id"), "value": answer})
             if answers and how != "no fields":
-                rows.append({"type": 1, "components": answers})
+                rows.append({"type": Component.ACTION_ROW, "components": answers})
         data = {"custom_id": custom_id, "components": rows}
         user = opener if rng.random() < 0.6 else rng.choice(self.users)
         if channel.is_dm:
             user = self.fake.users.get(channel.recipient_id or 0, user)
         expect = self.classify_form(custom_id, user, channel.guild_id)
-        return Case(f"modal/{how}", expect, MODAL_SUBMIT, user, channel, data, source=source,
+        return Case(f"modal/{how}", expect, InteractionType.MODAL_SUBMIT, user, channel, data, source=source,
                     label=f"{user.name} submits {custom_id!r} {json.dumps(rows)[:120]} in {channel.name}")
 
     def classify_form(self, custom_id: str, user: FakeUser, guild_id: int | None) -> Expect:
@@ -855,21 +859,21 @@ class Fuzzer:
         kind = option["type"]
         if option.get("choices"):
             return rng.choice(option["choices"])["value"]
-        if kind == 3:
+        if kind == OptionType.STRING:
             low, high = option.get("min_length", 0), option.get("max_length", 100)
             return self.text(low, high if rng.random() < 0.1 else min(high, low + 24))
-        if kind == 4:
+        if kind == OptionType.INTEGER:
             low, high = option.get("min_value", -5), option.get("max_value", 10**6)
             if option["name"] == "game" and rng.random() < 0.8:
                 return rng.choice(list(self.stored().games) or [1])
             return rng.randint(low, high) if rng.random() < 0.5 else rng.choice([low, high, min(low + 1, high)])
-        if kind == 10:
+        if kind == OptionType.NUMBER:
             return rng.uniform(option.get("min_value", -1e6), option.get("max_value", 1e6))
-        if kind == 5:
+        if kind == OptionType.BOOLEAN:
             return rng.random() < 0.5
-        if kind in (6, 9):
+        if kind in (OptionType.USER, OptionType.MENTIONABLE):
             return rng.choice([*self.users, self.fake.bot_user])
-        if kind == 7:
+        if kind == OptionType.CHANNEL:
             return rng.choice([c for c in self.channels if c.guild_id == channel.guild_id] or self.channels)
         return None
 
@@ -898,7 +902,7 @@ class Fuzzer:
             chain.append(node)
         for sub in reversed(chain):
             wrapped = [{"name": sub["name"], "type": sub["type"], "options": wrapped}]
-        data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1}
+        data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": CommandType.CHAT_INPUT}
         if wrapped:
             data["options"] = wrapped
         if resolved:
@@ -913,7 +917,7 @@ class Fuzzer:
     def _place(self, path: list[str]) -> tuple[FakeUser, FakeChannel, int]:
         user = self.rng.choice(self.users)
         channel = self.rng.choice([*self.channels, *self._threads()])
-        permissions = MANAGE_GUILD if path[0] == "settings" and self.rng.random() < 0.5 else 0
+        permissions = PERM_MANAGE_GUILD if path[0] == "settings" and self.rng.random() < 0.5 else 0
         return user, channel, permissions
 
     def _threads(self) -> list[FakeChannel]:
@@ -933,7 +937,8 @@ class Fuzzer:
         data = self._data(top, path, options, resolved)
         expect = self.classify_slash(path, values, user, channel, permissions)
         label = f"{user.name} /{' '.join(path)} {_show(values)} in {channel.name}"
-        return Case(family, expect, APPLICATION_COMMAND, user, channel, data, permissions=permissions, label=label)
+        return Case(family, expect, InteractionType.APPLICATION_COMMAND, user, channel, data, permissions=permissions,
+                    label=label)
 
     def slash_valid(self, leaf_path: list[str] | None = None) -> Case | None:
         """Any command with values Discord would accept (including odd unicode), anywhere, by anyone."""
@@ -955,7 +960,7 @@ class Fuzzer:
         in_dm = channel.guild_id is None
         if in_dm and is_guild_only(command):
             return Expect.REFUSE
-        if path[0] == "settings" and not permissions & MANAGE_GUILD:
+        if path[0] == "settings" and not permissions & PERM_MANAGE_GUILD:
             return Expect.REFUSE
         if " ".join(path) in READ_ONLY:
             return Expect.READ
@@ -985,7 +990,7 @@ class Fuzzer:
         rng = self.rng
         path, top, leaf = self._leaf(leaf_path)
         user, channel, _ = self._place(path)
-        permissions = MANAGE_GUILD if path[0] == "settings" else 0
+        permissions = PERM_MANAGE_GUILD if path[0] == "settings" else 0
         specs = list(leaf.get("options", []))
         resolved: dict[str, Any] = {}
         options = [{"name": o["name"], "type": o["type"],
@@ -1021,18 +1026,19 @@ class Fuzzer:
             return entry
 
         if how == "unknown option":
-            options.append({"name": rng.choice([self.text(1, 32), "x" * 200, "game ", "GAME"]), "type": 3,
-                            "value": "x"})
+            options.append({"name": rng.choice([self.text(1, 32), "x" * 200, "game ", "GAME"]),
+                            "type": OptionType.STRING, "value": "x"})
         elif how == "broken shape":
             broken = rng.choice(["options", [1, 2], [{"type": "x"}], [{"name": 5, "type": 3, "value": 1}], None,
                                  {"name": "x"}])
             data = self._data(top, path, [], resolved)
             target = data
-            while target.get("options") and target["options"][0].get("type") in (1, 2):
+            while target.get("options") and target["options"][0].get("type") in SUBCOMMANDS:
                 target = target["options"][0]
             target["options"] = broken
-            return Case("slash/malformed broken shape", Expect.REFUSE, APPLICATION_COMMAND, user, channel, data,
-                        permissions=permissions, label=f"{user.name} /{' '.join(path)} options={broken!r}")
+            return Case("slash/malformed broken shape", Expect.REFUSE, InteractionType.APPLICATION_COMMAND, user,
+                        channel, data, permissions=permissions,
+                        label=f"{user.name} /{' '.join(path)} options={broken!r}")
         elif how == "wrong type":
             entry = pick(lambda o: True)
             wrong: dict[int, list[Any]] = {
@@ -1089,7 +1095,7 @@ class Fuzzer:
                 how = "foreign channel (dm)"
         data = self._data(top, path, options, resolved)
         label = f"{user.name} /{' '.join(path)} {json.dumps(options, default=str)[:160]} in {channel.name}"
-        return Case(f"slash/malformed {how}", Expect.REFUSE, APPLICATION_COMMAND, user, channel, data,
+        return Case(f"slash/malformed {how}", Expect.REFUSE, InteractionType.APPLICATION_COMMAND, user, channel, data,
                     permissions=permissions, label=label)
 
     def slash_context(self) -> Case | None:
@@ -1111,16 +1117,18 @@ class Fuzzer:
         channel = rng.choice([*self.channels, self.fake.dm_channel(user)])
         top = rng.choice(self.commands)
         if how == "unknown command":
-            data: dict[str, Any] = {"id": str(self.fake.ids.next()), "name": rng.choice(["generals", "chess",
-                                                                                         self.text(1, 32)]), "type": 1}
+            data: dict[str, Any] = {"id": str(self.fake.ids.next()),
+                                    "name": rng.choice(["generals", "chess", self.text(1, 32)]),
+                                    "type": CommandType.CHAT_INPUT}
         elif how == "unknown subcommand":
-            data = {"id": top["id"], "name": top["name"], "type": 1,
-                    "options": [{"name": rng.choice(["play", self.text(1, 20)]), "type": 1, "options": []}]}
+            data = {"id": top["id"], "name": top["name"], "type": CommandType.CHAT_INPUT,
+                    "options": [{"name": rng.choice(["play", self.text(1, 20)]), "type": OptionType.SUB_COMMAND,
+                                 "options": []}]}
         else:
-            groups = [c for c in self.commands if any(o.get("type") in (1, 2) for o in c.get("options", []))]
+            groups = [c for c in self.commands if any(o.get("type") in SUBCOMMANDS for o in c.get("options", []))]
             top = rng.choice(groups)
-            data = {"id": top["id"], "name": top["name"], "type": 1}
-        return Case(f"slash/context {how}", Expect.REFUSE, APPLICATION_COMMAND, user, channel, data,
+            data = {"id": top["id"], "name": top["name"], "type": CommandType.CHAT_INPUT}
+        return Case(f"slash/context {how}", Expect.REFUSE, InteractionType.APPLICATION_COMMAND, user, channel, data,
                     label=f"{user.name} {json.dumps(data)[:160]} in {channel.name}")
 
     def slash_in_dm(self, path: list[str], leaf: dict[str, Any]) -> Case | None:
@@ -1131,7 +1139,7 @@ class Fuzzer:
                   if o.get("required") or rng.random() < 0.5}
         values = {k: v for k, v in values.items() if not isinstance(v, FakeChannel)}
         case = self.slash_case("slash/context dm", path, user, self.fake.dm_channel(user), values,
-                               MANAGE_GUILD if rng.random() < 0.5 else 0)
+                               PERM_MANAGE_GUILD if rng.random() < 0.5 else 0)
         if case is not None:
             case.expect = Expect.REFUSE
         return case
@@ -1157,18 +1165,18 @@ class Fuzzer:
                                 "value": self._typed(o, self._valid_value(o, path, channel), resolved,
                                                      channel.guild_id)})
         if rng.random() < 0.1:
-            options.append({"name": rng.choice([o["name"] for o in leaf["options"]]), "type": 3, "value": "x",
-                            "focused": True})
+            options.append({"name": rng.choice([o["name"] for o in leaf["options"]]), "type": OptionType.STRING,
+                            "value": "x", "focused": True})
         data = self._data(top, path, options, resolved)
         label = f"{user.name} types into /{' '.join(path)} {focused['name']}: {json.dumps(options)[:120]}"
-        return Case("autocomplete", Expect.READ, AUTOCOMPLETE, user, channel, data, permissions=permissions,
-                    label=label)
+        return Case("autocomplete", Expect.READ, InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE, user, channel, data,
+                    permissions=permissions, label=label)
 
 
 def command_paths(commands: list[dict[str, Any]]) -> set[str]:
     """`chopsticks new`, `stats`, ...: every invocable (sub)command of registered definitions."""
     def walk(node: dict[str, Any], path: list[str]) -> Iterator[str]:
-        subs = [o for o in node.get("options", []) if o.get("type") in (1, 2)]
+        subs = [o for o in node.get("options", []) if o.get("type") in SUBCOMMANDS]
         if not subs:
             yield " ".join(path)
         for sub in subs:
@@ -1180,7 +1188,8 @@ def _path_of(data: Mapping[str, Any]) -> str:
     """`chopsticks new` from a command interaction's data (as far as it is well formed)."""
     names = [str(data.get("name"))]
     options = data.get("options")
-    while isinstance(options, list) and options and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
+    while (isinstance(options, list) and options and isinstance(options[0], dict)
+           and options[0].get("type") in SUBCOMMANDS):
         names.append(str(options[0].get("name")))
         options = options[0].get("options")
     return " ".join(names)
@@ -1221,7 +1230,7 @@ async def start_games(fake: FakeDiscord, bot: TabletopBot, channels: list[FakeCh
     async def slash(user: FakeUser, channel: FakeChannel, command: str, sub: str | None,
                     options: dict[str, Any]) -> FakeMessage:
         res = await fake.slash(user, channel, command, sub, options=options, timeout=15)
-        if res.callback_type == 5:
+        if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             await res.wait_for_original(15)
         assert res.message is not None, res.errors
         return res.message

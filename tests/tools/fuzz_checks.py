@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 from bot.components import WAIT_FOR_LAST_CLICK
 from bot.i18n import LANGUAGES, render
 from games import game_class
+from tests.support.codes import SUBCOMMANDS, InteractionType
 from tests.support.fakediscord import FakeMessage, FakeUser, InteractionResult
-from tests.support.fakediscord.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT
 from tests.support.interactions import BUTTON, SELECT
 from tests.tools.fuzz_oracle import Snapshot, intent_of, judge, legal_text, new_moves, refusal_of, seat_is_out, snapshot
 
@@ -107,15 +107,15 @@ async def judge_case(fz: Fuzzer, watched: list[Watched], case: Case, res: Intera
 
 def _targets(fz: Fuzzer, case: Case) -> list[tuple[int, re.Match[str] | None]]:
     """The game a click or form names (with the click's match), or the games a command may act on."""
-    if case.kind == MESSAGE_COMPONENT:
+    if case.kind == InteractionType.MESSAGE_COMPONENT:
         match, template = fz.template_of(str(case.data.get("custom_id", "")))
         if match is None or template is None or match.groupdict().get("game") is None:
             return []
         return [(int(match["game"]), match)]
-    if case.kind == MODAL_SUBMIT:
+    if case.kind == InteractionType.MODAL_SUBMIT:
         number = str(case.data.get("custom_id", "")).split(":")[1:2]
         return [(int(number[0]), None)] if number and number[0].isdigit() and len(number[0]) < 19 else []
-    if case.kind != APPLICATION_COMMAND:
+    if case.kind != InteractionType.APPLICATION_COMMAND:
         return []
     kind = fz._kind_of_command(str(case.data.get("name")))
     if kind is None:
@@ -130,7 +130,8 @@ def _targets(fz: Fuzzer, case: Case) -> list[tuple[int, re.Match[str] | None]]:
 
 def _option(data: Mapping[str, Any], name: str) -> Any:
     options = data.get("options")
-    while isinstance(options, list) and options and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
+    while (isinstance(options, list) and options and isinstance(options[0], dict)
+           and options[0].get("type") in SUBCOMMANDS):
         options = options[0].get("options")
     if not isinstance(options, list):
         return None

@@ -23,6 +23,7 @@ from typing import Any
 
 from games import GameError, GameState, game_class
 from storage import GameNotFoundError, GameStore, Seat
+from tests.support.codes import Callback
 from tests.support.fakediscord import InteractionResult
 from tests.support.interactions import BUTTON, SELECT
 
@@ -115,11 +116,11 @@ def refusal_of(res: InteractionResult | None) -> str | None:
     components (a question or a menu is no refusal). None when it was not answered that way."""
     if res is None or not res.answered:
         return None
-    if res.callback_type == 4:
+    if res.callback_type == Callback.CHANNEL_MESSAGE:
         message = res.message
-    elif res.callback_type in (5, 6):
+    elif res.callback_type in (Callback.DEFERRED_CHANNEL_MESSAGE, Callback.DEFERRED_UPDATE_MESSAGE):
         message = next((m for m in res.followups if m.ephemeral), None)
-        if message is None and res.callback_type == 5:
+        if message is None and res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             message = res.message
     else:
         return None

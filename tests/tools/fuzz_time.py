@@ -15,8 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.fakediscord.interactions import InteractionTimeout
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 
 if TYPE_CHECKING:
     from tests.tools.fuzz import Fuzzer
@@ -29,7 +31,6 @@ BOT_SETTINGS: dict[str, Any] = {"turn_timeout": TURN_SECONDS, "challenge_timeout
 # and then weeks (every lobby, challenge and game with its own long turn time runs out).
 JUMPS = ((0.3, 40), (0.8, 25), (1.2, 15), (40 * 24 * 6.0, 2))
 LIVE_GAMES = 4  # fewer games waiting for a person than this: start new ones
-MANAGE_GUILD = 1 << 5
 
 
 class VirtualClock:
@@ -222,15 +223,15 @@ class Timekeeper:
     async def _reopen(self, channel: FakeChannel, admin: FakeUser) -> None:
         """Undo what fuzzed /settings may have done to this server: every game on, in any channel."""
         fake = self.fz.fake
-        await fake.slash(admin, channel, "settings", "set", {"any_channel": True}, permissions=MANAGE_GUILD)
+        await fake.slash(admin, channel, "settings", "set", {"any_channel": True}, permissions=PERM_MANAGE_GUILD)
         for kind in self.fz.bot.presenters:
             await fake.slash(admin, channel, "settings", "game", {"game": kind, "enabled": True},
-                             permissions=MANAGE_GUILD)
+                             permissions=PERM_MANAGE_GUILD)
 
     async def _slash(self, user: FakeUser, channel: FakeChannel, command: str, sub: str,
                      options: dict[str, Any]) -> FakeMessage | None:
         res = await self.fz.fake.slash(user, channel, command, sub, options=options, timeout=15)
-        if res.callback_type == 5:
+        if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             await res.wait_for_original(15)
         return None if res.message is None or res.message.ephemeral else res.message
 

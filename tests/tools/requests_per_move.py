@@ -37,6 +37,7 @@ from games.generals.computer import bot_action as generals_action
 from games.generals.engine import GeneralsState
 from games.sucker import SuckerState
 from games.sucker.bots import choose_action as sucker_action
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, SpecValidator
 from tests.support.generals import A_GRID, B_GRID, BOARD_TITLE
 from tests.support.world import TabletopRunner, stored_rows
@@ -89,7 +90,7 @@ async def generals_game(fake: FakeDiscord, database: str | Path, channel: FakeCh
     channel_board = res.message
     game = game_of(channel_board)
     accepted = await fake.click(b, channel_board, f"gg:{game}:accept", timeout=30)
-    assert accepted.callback_type == 7, accepted.errors
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
     boards: dict[int, FakeMessage] = {}
     for user in (a, b):
         if my_board and user is b:
@@ -101,8 +102,10 @@ async def generals_game(fake: FakeDiscord, database: str | Path, channel: FakeCh
     for user, grid in ((a, A_GRID), (b, B_GRID)):
         shown = await fake.click(user, boards[user.id], f"gg:{game}:import", timeout=30)
         assert shown.modal is not None, shown.errors
-        assert (await fake.submit_modal(user, shown, {"grid": grid}, timeout=30)).callback_type == 7
-        assert (await fake.click(user, boards[user.id], f"gg:{game}:ready", timeout=30)).callback_type == 7
+        assert ((await fake.submit_modal(user, shown, {"grid": grid}, timeout=30)).callback_type
+                == Callback.UPDATE_MESSAGE)
+        assert ((await fake.click(user, boards[user.id], f"gg:{game}:ready", timeout=30)).callback_type
+                == Callback.UPDATE_MESSAGE)
     users = {a.id: a, b.id: b}
     plans = {a.id: list(plan[0]), b.id: list(plan[1])} if plan is not None else None
     meter = Meter(fake, database, game, tally)
@@ -136,10 +139,10 @@ async def generals_move(fake: FakeDiscord, meter: Meter, user: FakeUser, board: 
     [menu] = _with(board.selects(), f"ggs:{game}:piece:")
     assert src in [o["value"] for o in menu["options"]], board.text()
     picked = await meter.choose(lambda: fake.select(user, board, str(menu["custom_id"]), [src], timeout=30))
-    assert picked.callback_type == 7 and picked.message is board, picked.errors
+    assert picked.callback_type == Callback.UPDATE_MESSAGE and picked.message is board, picked.errors
     button = next(b for b in _with(board.buttons(), f"ggm:{game}:") if str(b["custom_id"]).endswith(f":{text}"))
     done = await meter.choose(lambda: fake.click(user, board, str(button["custom_id"]), timeout=30))
-    assert done.callback_type == 7 and done.message is board, done.errors
+    assert done.callback_type == Callback.UPDATE_MESSAGE and done.message is board, done.errors
 
 
 # ----- So Long Sucker -----------------------------------------------------------------------------------------------
@@ -153,7 +156,7 @@ async def sucker_game(fake: FakeDiscord, database: str | Path, channel: FakeChan
     for user in people[1:]:
         await fake.click(user, status_message, status_message.button("Join")["custom_id"], timeout=30)
     started = await fake.click(people[0], status_message, status_message.button("Start")["custom_id"], timeout=30)
-    assert started.callback_type == 7, started.errors
+    assert started.callback_type == Callback.UPDATE_MESSAGE, started.errors
     lobby = status_message
     await fake.wait_until(lambda: _table_status(fake, lobby) is not None, timeout=30)
     status_message = _table_status(fake, lobby) or lobby
@@ -201,7 +204,7 @@ async def sucker_decision(fake: FakeDiscord, meter: Meter, user: FakeUser, statu
         res = await meter.choose(partial(fake.click, user, private.message, prefix + text, timeout=30)
                                  if menu is None else
                                  partial(fake.select, user, private.message, menu, [text], timeout=30))
-    assert res.callback_type == 7, res.errors
+    assert res.callback_type == Callback.UPDATE_MESSAGE, res.errors
 
 
 def _offering(message: FakeMessage, prefix: str, value: str) -> str | None:
@@ -219,7 +222,8 @@ async def chopsticks_game(fake: FakeDiscord, database: str | Path, channel: Fake
     board = res.message
     assert board is not None, res.errors
     game = game_of(board)
-    assert (await fake.click(b, board, board.button("Accept")["custom_id"], timeout=30)).callback_type == 7
+    assert ((await fake.click(b, board, board.button("Accept")["custom_id"], timeout=30)).callback_type
+            == Callback.UPDATE_MESSAGE)
     users = {a.id: a, b.id: b}
     meter = Meter(fake, database, game, tally)
     for _ in range(max_moves):
@@ -230,7 +234,7 @@ async def chopsticks_game(fake: FakeDiscord, database: str | Path, channel: Fake
             return
         played = await meter.choose(partial(fake.click, users[int(found.group(1))], board,
                                             str(rng.choice(moves)["custom_id"]), timeout=30))
-        assert played.callback_type == 7, played.errors
+        assert played.callback_type == Callback.UPDATE_MESSAGE, played.errors
 
 
 # ----- running -------------------------------------------------------------------------------------------------------

@@ -40,7 +40,9 @@ from typing import Any
 from storage.connection import open_database
 from storage.database import Database
 from storage.sql import select
+from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.generals import BOARD_TITLE, to_move
 from tests.support.postgres import PostgresServer, create_database, running_server
 from tests.tools.bot_process import BotProcess
@@ -50,7 +52,6 @@ from tests.tools.peek import close_peeks
 
 SHARDS = 2
 TURN_TIME = 5  # seconds, the shortest a server's admin may set; the reminder comes a little before
-MANAGE_GUILD = 1 << 5
 _REMINDER = re.compile(r"it is your move in [^#]*#(\d+)\b")
 _ENDING = re.compile(r"#(\d+) is over")
 _TITLE = re.compile(r"#(\d+)")
@@ -185,9 +186,9 @@ class GeneralsVsBot:
         self.game_id = int(found.group(1))
         dm_board = await self._dm_board()
         chose = await self.fake.select(self.person, dm_board, f"ggs:{self.game_id}:formation", ["f:balanced"])
-        assert chose.callback_type == 7, chose.errors
+        assert chose.callback_type == Callback.UPDATE_MESSAGE, chose.errors
         ready = await self.fake.click(self.person, dm_board, f"gg:{self.game_id}:ready")
-        assert ready.callback_type == 7, ready.errors
+        assert ready.callback_type == Callback.UPDATE_MESSAGE, ready.errors
 
     async def _dm_board(self) -> FakeMessage:
         deadline = time.monotonic() + 30
@@ -215,7 +216,7 @@ class GeneralsVsBot:
         res = await self.fake.slash(self.person, where, "generals", "move", options={"move": choices[0]["value"]},
                                     wait=False)
         await res.wait(30)
-        if res.callback_type == 5:
+        if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             await res.wait_for_followups(1, 30)
         self.moves_made += 1
         return res.message is not None and "You " in res.message.text()
@@ -327,7 +328,7 @@ async def turn_times_run_out(server: PostgresServer | None, workdir: Path, games
         admin = fake.add_user("admin")
         for guild in guilds:
             res = await fake.slash(admin, next(c for c in channels if c.guild_id == guild.id), "settings", "set",
-                                   {"turn_time": f"{TURN_TIME}s"}, permissions=MANAGE_GUILD)
+                                   {"turn_time": f"{TURN_TIME}s"}, permissions=PERM_MANAGE_GUILD)
             assert res.message is not None and "Saved" in res.message.text(), res.errors
         began = time.monotonic()
         made: list[int] = []
@@ -379,7 +380,7 @@ async def _challenges(fake: FakeDiscord, channels: list[FakeChannel], lane: int,
         assert res.message is not None, res.errors
         board = res.message
         accepted = await fake.click(opponent, board, board.button("Accept")["custom_id"])
-        assert accepted.callback_type == 7, accepted.errors
+        assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
         found = _TITLE.search(board.text())
         assert found is not None, board.text()
         made.append(int(found.group(1)))

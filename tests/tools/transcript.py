@@ -47,7 +47,6 @@ START = 2_000_000_000.0  # the bot's clock at the start of every scenario (18 Ma
 STEP = 5.0  # seconds the clock moves per action of a player
 SEED = 23
 PEOPLE = ("alice", "bob", "carol", "dave")
-MANAGE_GUILD = 1 << 5
 
 
 class ScenarioError(AssertionError):

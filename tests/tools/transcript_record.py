@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.support.codes import SELECT_MENUS, ButtonStyle, ChannelType, Component
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.support.fakediscord.models import CHANNEL_PRIVATE_THREAD
 
-STYLES = {1: "blue", 3: "green", 4: "red", 5: "link"}  # 2 (grey) is the usual one and left unsaid
+# How a button's style is shown (SECONDARY, grey, is the usual one and left unsaid).
+STYLES = {ButtonStyle.PRIMARY: "blue", ButtonStyle.SUCCESS: "green", ButtonStyle.DANGER: "red",
+          ButtonStyle.LINK: "link"}
 SNOWFLAKE = re.compile(r"(?<![0-9])[0-9]{15,21}(?![0-9])")
 TIMESTAMP = re.compile(r"<t:(-?[0-9]+)(?::([tTdDfFR]))?>")
 USER = re.compile(r"<@!?([0-9]+)>")
@@ -209,14 +211,14 @@ class Recorder:
         self.lines.append(f"  {self.names[who.id]} only · form “{self.clean(str(modal.get('title', '')))}”")
         for row in modal.get("components", []):
             for item in [row, *row.get("components", [])]:
-                if item.get("type") == 4:  # a text input
+                if item.get("type") == Component.TEXT_INPUT:
                     label = item.get("label") or ""
                     hint = f" (e.g. {item['placeholder']})" if item.get("placeholder") else ""
                     self.lines.append(f"{INDENT}field “{self.clean(str(label))}”{self.clean(hint)}")
-                elif item.get("type") == 10:
+                elif item.get("type") == Component.TEXT_DISPLAY:
                     for line in str(item.get("content", "")).splitlines():
                         self.lines.append(INDENT + self.clean(line))
-                elif item.get("type") == 18:  # a label around an input
+                elif item.get("type") == Component.LABEL:  # around an input
                     self.lines.append(f"{INDENT}field “{self.clean(str(item.get('label', '')))}”")
 
     def failed(self, who: FakeUser, errors: list[str]) -> None:
@@ -241,7 +243,7 @@ class Recorder:
             if before == state or (before is None) != opened:
                 continue
             self._threads[channel.id] = state
-            kind = "private thread" if channel.type == CHANNEL_PRIVATE_THREAD else "thread"
+            kind = "private thread" if channel.type == ChannelType.PRIVATE_THREAD else "thread"
             if before is None:
                 parent = self._channel_name(channel.parent_id) if channel.parent_id else "?"
                 self.lines.append(f"  {parent} · {kind} #{channel.name} opened")
@@ -369,20 +371,20 @@ class Recorder:
 
     def _component(self, item: dict[str, Any]) -> list[str]:
         kind = item.get("type")
-        if kind == 1:  # an action row: its buttons on one line, each menu on its own
-            buttons = [c for c in item.get("components", []) if c.get("type") == 2]
+        if kind == Component.ACTION_ROW:  # its buttons on one line, each menu on its own
+            buttons = [c for c in item.get("components", []) if c.get("type") == Component.BUTTON]
             out = [" ".join(self._button(b) for b in buttons)] if buttons else []
             for other in item.get("components", []):
-                if other.get("type") != 2:
+                if other.get("type") != Component.BUTTON:
                     out.extend(self._component(other))
             return out
-        if kind == 2:
+        if kind == Component.BUTTON:
             return [self._button(item)]
-        if kind in (3, 5, 6, 7, 8):
+        if kind in SELECT_MENUS:
             return self._menu(item)
-        if kind == 10:
+        if kind == Component.TEXT_DISPLAY:
             return [self.clean(line) for line in str(item.get("content", "")).splitlines()]
-        if kind == 14:
+        if kind == Component.SEPARATOR:
             return ["───"]
         nested: list[str] = []
         for child in item.get("components", []):

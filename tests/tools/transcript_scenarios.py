@@ -13,10 +13,11 @@ from games.generals.engine import GeneralsState
 from games.sucker import SuckerState
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.generals import A_GRID, B_GRID, BOARD_TITLE, import_grid, move
 from tests.support.sucker import decide, open_table, put_position, stored, thread_opened
 from tests.support.world import stored_rows
-from tests.tools.transcript import MANAGE_GUILD, ScenarioError, Table, scenario
+from tests.tools.transcript import ScenarioError, Table, scenario
 
 GAME = 1  # every scenario runs on a new database: its first game is #1
 
@@ -270,6 +271,6 @@ async def leaderboard(table: Table) -> None:
 
 @scenario("settings", "/settings: an admin looks at the server's settings and changes the turn time")
 async def settings(table: Table) -> None:
-    await table.fake.slash(table.alice, table.channel, "settings", "show", permissions=MANAGE_GUILD)
+    await table.fake.slash(table.alice, table.channel, "settings", "show", permissions=PERM_MANAGE_GUILD)
     await table.fake.slash(table.alice, table.channel, "settings", "set", options={"turn_time": "2h"},
-                           permissions=MANAGE_GUILD)
+                           permissions=PERM_MANAGE_GUILD)

@@ -8,8 +8,8 @@ Typical use::
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
 
-Faults: ``fake.disconnect_gateway()``, ``fake.gateway_reconnect()`` (op 7) and
-``fake.gateway_invalid_session(resumable)`` (op 9) on the gateway; ``fake.inject_rest_fault(method, route,
+Faults: ``fake.disconnect_gateway()``, ``fake.gateway_reconnect()`` (RECONNECT) and
+``fake.gateway_invalid_session(resumable)`` (INVALID_SESSION) on the gateway; ``fake.inject_rest_fault(method, route,
 status=429 | 5xx, retry_after=..., times=..., applied=..., delay=..., drop=...)`` and
 ``fake.interaction_deadline`` on the REST side (see ``faults.py``).
 """

@@ -8,7 +8,8 @@ IDENTIFYs again and becomes the connection that receives dispatches. Sessions ar
 gets READY with the shard's guilds only and the events of those guilds; DMs go to shard 0.
 As on Discord, events dispatched while a resumable session has no socket are kept, and a RESUME replays
 every event after the client's last sequence number before RESUMED; a session the client closed
-(1000/1001) or that was invalidated (op 9 with ``d=false``) cannot be resumed, and its missed events are lost.
+(1000/1001) or that was invalidated (INVALID_SESSION with ``d=false``) cannot be resumed, and its missed events are
+lost.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
+
+from tests.support.codes import Opcode
 
 from .payloads import (
     JsonDict,
@@ -65,12 +68,12 @@ class Session:
     _seq: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     last_seq: int = 0
     resumable: bool = True
-    # The latest dispatches (op 0 payloads), replayed after the client's ``seq`` on RESUME.
+    # The latest dispatches (DISPATCH payloads), replayed after the client's ``seq`` on RESUME.
     backlog: collections.deque[JsonDict] = field(default_factory=lambda: collections.deque(maxlen=BACKLOG))
 
     def dispatch_payload(self, event: str, data: JsonDict) -> JsonDict:
         """Number an event with the next sequence number and keep it for a later RESUME."""
-        payload: JsonDict = {"op": 0, "t": event, "s": self.next_seq(), "d": data}
+        payload: JsonDict = {"op": Opcode.DISPATCH, "t": event, "s": self.next_seq(), "d": data}
         self.backlog.append(payload)
         return payload
 
@@ -136,8 +139,8 @@ class GatewayHub:
         self.identify_count = 0
         self.resume_count = 0
         self.replayed_count = 0  # events replayed by RESUMEs
-        self.reconnects_requested = 0  # op 7 sent
-        self.invalid_sessions_sent: list[bool] = []  # op 9 sent, with its ``d``
+        self.reconnects_requested = 0  # RECONNECTs sent
+        self.invalid_sessions_sent: list[bool] = []  # INVALID_SESSIONs sent, with their ``d``
         self.received: list[JsonDict] = []
         # Query string of every websocket connection (``v``, ``encoding``, ``compress``), in order.
         self.connect_queries: list[dict[str, str]] = []
@@ -226,7 +229,7 @@ class GatewayHub:
                 await ws.close(code=CLOSE_DECODE_ERROR, message=b"the fake speaks json (+zlib-stream) only")
                 return ws
             await conn.send(
-                {"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}
+                {"op": Opcode.HELLO, "s": None, "t": None, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}
             )
             async for msg in ws:
                 if msg.type is not WSMsgType.TEXT:
@@ -256,15 +259,15 @@ class GatewayHub:
         """React to one client opcode."""
         op = payload.get("op")
         data = payload.get("d")
-        if op == 1:
-            await conn.send({"op": 11, "s": None, "t": None, "d": None})
-        elif op == 2:
+        if op == Opcode.HEARTBEAT:
+            await conn.send({"op": Opcode.HEARTBEAT_ACK, "s": None, "t": None, "d": None})
+        elif op == Opcode.IDENTIFY:
             await self._identify(conn, data if isinstance(data, dict) else {})
-        elif op == 6:
+        elif op == Opcode.RESUME:
             await self._resume(conn, data if isinstance(data, dict) else {})
-        elif op == 8 and isinstance(data, dict):
+        elif op == Opcode.REQUEST_GUILD_MEMBERS and isinstance(data, dict):
             await self._member_chunk(conn, data)
-        elif op not in (3, 4):
+        elif op not in (Opcode.PRESENCE_UPDATE, Opcode.VOICE_STATE_UPDATE):
             await conn.ws.close(code=CLOSE_UNKNOWN_OPCODE, message=b"unknown opcode")
 
     async def _identify(self, conn: Connection, data: JsonDict) -> None:
@@ -321,7 +324,7 @@ class GatewayHub:
         """RESUME: re-attach the session, replay what the client missed, then RESUMED."""
         session = self.sessions.get(str(data.get("session_id")))
         if session is None or not session.resumable or data.get("token") != self._fake.token:
-            await conn.send({"op": 9, "s": None, "t": None, "d": False})
+            await conn.send({"op": Opcode.INVALID_SESSION, "s": None, "t": None, "d": False})
             return
         conn.session = session
         self.resume_count += 1
@@ -400,7 +403,7 @@ class GatewayHub:
         """Op 7 RECONNECT: the client should close and RESUME (the session stays resumable)."""
         conn = self._take_current(shard)
         self.reconnects_requested += 1
-        await conn.send({"op": 7, "s": None, "t": None, "d": None})
+        await conn.send({"op": Opcode.RECONNECT, "s": None, "t": None, "d": None})
 
     async def invalidate_session(self, resumable: bool, *, shard: ShardKey | None = None) -> None:
         """Op 9 INVALID SESSION; with ``resumable=False`` the session is dropped and must be IDENTIFYed anew."""
@@ -409,7 +412,7 @@ class GatewayHub:
             conn.session.resumable = False
             self.sessions.pop(conn.session.id, None)
         self.invalid_sessions_sent.append(resumable)
-        await conn.send({"op": 9, "s": None, "t": None, "d": resumable})
+        await conn.send({"op": Opcode.INVALID_SESSION, "s": None, "t": None, "d": resumable})
 
     async def close_all(self) -> None:
         """Close every socket (the fake is shutting down)."""

@@ -13,21 +13,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.support.codes import SUBCOMMANDS, Callback, Component, InteractionContext, InteractionType, OptionType
+
 from .models import FakeChannel, FakeMessage, FakeUser
 from .payloads import EVERYONE_PERMISSIONS, JsonDict, channel_payload, member_payload, user_payload
 
-# Interaction types.
-APPLICATION_COMMAND = 2
-MESSAGE_COMPONENT = 3
-AUTOCOMPLETE = 4
-MODAL_SUBMIT = 5
-
 # Callback types allowed for each interaction type.
 ALLOWED_CALLBACKS: dict[int, tuple[int, ...]] = {
-    APPLICATION_COMMAND: (4, 5, 9),
-    MESSAGE_COMPONENT: (4, 5, 6, 7, 9),
-    AUTOCOMPLETE: (8,),
-    MODAL_SUBMIT: (4, 5, 6, 7),
+    InteractionType.APPLICATION_COMMAND: (Callback.CHANNEL_MESSAGE, Callback.DEFERRED_CHANNEL_MESSAGE, Callback.MODAL),
+    InteractionType.MESSAGE_COMPONENT: (Callback.CHANNEL_MESSAGE, Callback.DEFERRED_CHANNEL_MESSAGE,
+                                        Callback.DEFERRED_UPDATE_MESSAGE, Callback.UPDATE_MESSAGE, Callback.MODAL),
+    InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE: (Callback.AUTOCOMPLETE_RESULT,),
+    InteractionType.MODAL_SUBMIT: (Callback.CHANNEL_MESSAGE, Callback.DEFERRED_CHANNEL_MESSAGE,
+                                   Callback.DEFERRED_UPDATE_MESSAGE, Callback.UPDATE_MESSAGE),
 }
 
 ADMINISTRATOR = 1 << 3
@@ -42,8 +40,9 @@ class InteractionTimeout(TimeoutError):
 class InteractionResult:
     """One interaction and everything the bot did in answer to it.
 
-    ``message`` is the original response: the message created by a type 4/5 callback (later PATCHes of
-    ``@original`` update it in place) or, for 6/7, the message the component sits on.
+    ``message`` is the original response: the message created by a CHANNEL_MESSAGE or DEFERRED_CHANNEL_MESSAGE
+    callback (later PATCHes of ``@original`` update it in place) or, for DEFERRED_UPDATE_MESSAGE and UPDATE_MESSAGE,
+    the message the component sits on.
     """
 
     id: int
@@ -76,7 +75,7 @@ class InteractionResult:
 
     @property
     def ephemeral(self) -> bool:
-        """True when the original response is visible only to the user (flags has 64)."""
+        """True when the original response is visible only to the user (its flags have EPHEMERAL)."""
         return self.message is not None and self.message.ephemeral
 
     @property
@@ -100,7 +99,8 @@ class InteractionResult:
         return self
 
     async def wait_for_original(self, timeout: float = 5.0) -> FakeMessage:
-        """For deferred answers: wait until ``@original`` was filled in (5) or the message edited (6)."""
+        """For deferred answers: wait until ``@original`` was filled in (DEFERRED_CHANNEL_MESSAGE) or the
+        message edited (DEFERRED_UPDATE_MESSAGE)."""
         await self.wait(timeout)
         deadline = time.monotonic() + timeout
         while not self._original_ready():
@@ -117,9 +117,9 @@ class InteractionResult:
         msg = self.message
         if msg is None:
             return False
-        if self.callback_type == 5:
+        if self.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:
             return not msg.loading
-        if self.callback_type == 6:
+        if self.callback_type == Callback.DEFERRED_UPDATE_MESSAGE:
             return msg.edits > self.edits_at_callback or msg.deleted
         return True
 
@@ -167,7 +167,7 @@ def base_payload(
             {
                 "channel": channel_payload(channel, recipient=user),
                 "user": user_payload(user),
-                "context": 1,
+                "context": InteractionContext.BOT_DM,
                 "authorizing_integration_owners": {"0": "0"},
             }
         )
@@ -181,7 +181,7 @@ def base_payload(
                 "guild_locale": guild_locale,
                 "channel": channel_data,
                 "member": member_payload(user, permissions=permissions, roles=roles),
-                "context": 0,
+                "context": InteractionContext.GUILD,
                 "authorizing_integration_owners": {"0": str(channel.guild_id)},
             }
         )
@@ -213,7 +213,7 @@ def resolve_command(definition: JsonDict, names: Sequence[str]) -> CommandPath:
     """Walk ``["demo", "ping"]`` or ``["demo", "group", "sub"]`` through a command definition."""
     node = definition
     for name in names[1:]:
-        subs = [o for o in node.get("options", []) if o.get("type") in (1, 2)]
+        subs = [o for o in node.get("options", []) if o.get("type") in SUBCOMMANDS]
         found = next((o for o in subs if o.get("name") == name), None)
         if found is None:
             raise LookupError(
@@ -221,7 +221,7 @@ def resolve_command(definition: JsonDict, names: Sequence[str]) -> CommandPath:
                 f"it has {[o['name'] for o in subs]}"
             )
         node = found
-    if any(o.get("type") in (1, 2) for o in node.get("options", [])):
+    if any(o.get("type") in SUBCOMMANDS for o in node.get("options", [])):
         subs = [o["name"] for o in node["options"]]
         raise LookupError(f"/{' '.join(names)} cannot be invoked by itself; pick one of {subs}")
     return CommandPath(definition, list(names), node)
@@ -277,7 +277,7 @@ def _typed_value(label: str, spec: JsonDict, value: Any, resolved: JsonDict, gui
     """One option value on the wire, registering users and channels in ``resolved``."""
     kind = spec["type"]
     name = spec["name"]
-    if kind in (6, 9):  # user, mentionable
+    if kind in (OptionType.USER, OptionType.MENTIONABLE):
         if not isinstance(value, FakeUser):
             raise TypeError(f"{label} option {name!r} takes a FakeUser, got {value!r}")
         resolved.setdefault("users", {})[str(value.id)] = user_payload(value)
@@ -286,26 +286,26 @@ def _typed_value(label: str, spec: JsonDict, value: Any, resolved: JsonDict, gui
                 None, permissions=EVERYONE_PERMISSIONS
             )
         return str(value.id)
-    if kind == 7:
+    if kind == OptionType.CHANNEL:
         if not isinstance(value, FakeChannel):
             raise TypeError(f"{label} option {name!r} takes a FakeChannel, got {value!r}")
         data = channel_payload(value)
         data["permissions"] = str(EVERYONE_PERMISSIONS)
         resolved.setdefault("channels", {})[str(value.id)] = data
         return str(value.id)
-    if kind == 3:
+    if kind == OptionType.STRING:
         if not isinstance(value, str):
             raise TypeError(f"{label} option {name!r} is a string option, got {value!r}")
         _check_bounds(label, spec, len(value), "min_length", "max_length")
-    elif kind == 4:
+    elif kind == OptionType.INTEGER:
         if not isinstance(value, int) or isinstance(value, bool):
             raise TypeError(f"{label} option {name!r} is an integer option, got {value!r}")
         _check_bounds(label, spec, value, "min_value", "max_value")
-    elif kind == 10:
+    elif kind == OptionType.NUMBER:
         if not isinstance(value, int | float) or isinstance(value, bool):
             raise TypeError(f"{label} option {name!r} is a number option, got {value!r}")
         _check_bounds(label, spec, value, "min_value", "max_value")
-    elif kind == 5:
+    elif kind == OptionType.BOOLEAN:
         if not isinstance(value, bool):
             raise TypeError(f"{label} option {name!r} is a boolean option, got {value!r}")
     else:
@@ -326,7 +326,8 @@ def _check_bounds(label: str, spec: JsonDict, measure: float, low_key: str, high
 def check_can_use(label: str, definition: JsonDict, permissions: int, in_guild: bool) -> None:
     """Refuse what the Discord client would hide: commands above the member's permissions or context."""
     contexts = definition.get("contexts")
-    if contexts is not None and (0 if in_guild else 1) not in contexts:
+    here = InteractionContext.GUILD if in_guild else InteractionContext.BOT_DM
+    if contexts is not None and here not in contexts:
         raise PermissionError(f"{label} is not available {'in guilds' if in_guild else 'in DMs'}")
     required = definition.get("default_member_permissions")
     if in_guild and required is not None and not permissions & ADMINISTRATOR:
@@ -356,7 +357,7 @@ def component_data(
     data: JsonDict = {"custom_id": custom_id, "component_type": component_type}
     if "id" in comp:
         data["id"] = comp["id"]
-    if component_type == 3:
+    if component_type == Component.STRING_SELECT:
         allowed = [o["value"] for o in comp.get("options", [])]
         chosen = list(values or [])
         bad = [v for v in chosen if v not in allowed]
@@ -376,11 +377,11 @@ def modal_submit_data(modal: JsonDict, values: Mapping[str, Any]) -> JsonDict:
     def answer(component: JsonDict) -> JsonDict:
         custom_id = component.get("custom_id", "")
         used.add(custom_id)
-        if component.get("type") == 4:
+        if component.get("type") == Component.TEXT_INPUT:
             text = str(values.get(custom_id, component.get("value") or ""))
             if component.get("required", True) and not text:
                 raise ValueError(f"modal field {custom_id!r} is required")
-            answered: JsonDict = {"type": 4, "custom_id": custom_id, "value": text}
+            answered: JsonDict = {"type": Component.TEXT_INPUT, "custom_id": custom_id, "value": text}
         else:
             chosen = list(values.get(custom_id, []))
             answered = {"type": component.get("type"), "custom_id": custom_id, "values": chosen}
@@ -390,10 +391,10 @@ def modal_submit_data(modal: JsonDict, values: Mapping[str, Any]) -> JsonDict:
 
     rows: list[JsonDict] = []
     for top in modal.get("components", []):
-        if top.get("type") == 1:
-            rows.append({"type": 1, "components": [answer(c) for c in top.get("components", [])]})
-        elif top.get("type") == 18:
-            label: JsonDict = {"type": 18, "component": answer(top["component"])}
+        if top.get("type") == Component.ACTION_ROW:
+            rows.append({"type": Component.ACTION_ROW, "components": [answer(c) for c in top.get("components", [])]})
+        elif top.get("type") == Component.LABEL:
+            label: JsonDict = {"type": Component.LABEL, "component": answer(top["component"])}
             if "id" in top:
                 label["id"] = top["id"]
             rows.append(label)

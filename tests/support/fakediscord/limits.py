@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tests.support.codes import SELECT_MENUS, SUBCOMMANDS, ButtonStyle, Callback, CommandType, Component, MessageFlag
+
 from .errors import Issue, Location
-from .models import FLAG_COMPONENTS_V2
 
 MAX_CONTENT = 2000
 MAX_ROWS = 5
@@ -31,8 +32,8 @@ MAX_AUTHOR_NAME = 256
 MAX_EMBED_TOTAL = 6000
 MAX_CHOICES = 25
 
-SELECT_TYPES = (3, 5, 6, 7, 8)
-V2_TOP_LEVEL_TYPES = (1, 9, 10, 12, 13, 14, 17)
+V2_TOP_LEVEL_TYPES = (Component.ACTION_ROW, Component.SECTION, Component.TEXT_DISPLAY, Component.MEDIA_GALLERY,
+                      Component.FILE, Component.SEPARATOR, Component.CONTAINER)
 TOO_LONG = "BASE_TYPE_MAX_LENGTH"
 
 
@@ -58,7 +59,7 @@ def check_message(
     content = payload.get("content")
     _check_len(issues, content, (*base, "content"), MAX_CONTENT, "characters")
     flags = payload.get("flags") or 0
-    v2 = isinstance(flags, int) and bool(flags & FLAG_COMPONENTS_V2)
+    v2 = isinstance(flags, int) and bool(flags & MessageFlag.IS_COMPONENTS_V2)
     embeds = payload.get("embeds")
     if isinstance(embeds, list):
         issues.extend(_check_embeds(embeds, (*base, "embeds")))
@@ -131,7 +132,7 @@ def check_components(components: Sequence[Any], loc: Location, *, v2: bool = Fal
             continue
         here = (*loc, i)
         ctype = comp.get("type")
-        if not v2 and ctype != 1:
+        if not v2 and ctype != Component.ACTION_ROW:
             issues.append(Issue((*here, "type"), f"Component type {ctype} must be inside an action row."))
             continue
         if v2 and ctype not in V2_TOP_LEVEL_TYPES:
@@ -154,7 +155,7 @@ def _count_components(components: Sequence[Any]) -> int:
 def _walk(comp: Mapping[str, Any], loc: Location, issues: list[Issue], seen: dict[str, Location]) -> None:
     """Check one component and everything nested in it."""
     ctype = comp.get("type")
-    if ctype == 1:
+    if ctype == Component.ACTION_ROW:
         _check_row(comp, loc, issues)
     _check_item(comp, loc, issues, seen)
     for j, child in enumerate(comp.get("components") or []):
@@ -174,7 +175,7 @@ def _check_row(row: Mapping[str, Any], loc: Location, issues: list[Issue]) -> No
             Issue(here, "An action row must contain at least one component.", "BASE_TYPE_MIN_LENGTH")
         )
     kinds = [c.get("type") for c in children]
-    if any(k in SELECT_TYPES for k in kinds) and len(children) > 1:
+    if any(k in SELECT_MENUS for k in kinds) and len(children) > 1:
         issues.append(
             Issue(here, f"A select menu must be alone in its action row (row holds types {kinds}).")
         )
@@ -202,9 +203,9 @@ def _check_item(
                     )
                 )
             seen[custom_id] = loc
-    if ctype == 2:
+    if ctype == Component.BUTTON:
         _check_button(comp, loc, issues)
-    elif ctype in SELECT_TYPES:
+    elif ctype in SELECT_MENUS:
         _check_select(comp, loc, issues)
 
 
@@ -213,15 +214,15 @@ def _check_button(comp: Mapping[str, Any], loc: Location, issues: list[Issue]) -
     style = comp.get("style")
     label = comp.get("label")
     _check_len(issues, label, (*loc, "label"), MAX_BUTTON_LABEL, "characters")
-    if style not in (1, 2, 3, 4, 5, 6):
+    if style not in list(ButtonStyle):
         issues.append(Issue((*loc, "style"), f"Invalid button style {style!r}."))
-    if style == 6:
+    if style == ButtonStyle.PREMIUM:
         if not comp.get("sku_id"):
             issues.append(Issue((*loc, "sku_id"), "Premium buttons need a sku_id.", "BASE_TYPE_REQUIRED"))
         return
     if not label and not comp.get("emoji"):
         issues.append(Issue(loc, "A button needs a label or an emoji.", "BASE_TYPE_REQUIRED"))
-    if style == 5:
+    if style == ButtonStyle.LINK:
         if not comp.get("url"):
             issues.append(Issue((*loc, "url"), "Link buttons need a url.", "BASE_TYPE_REQUIRED"))
         if comp.get("custom_id"):
@@ -241,7 +242,7 @@ def _check_select(comp: Mapping[str, Any], loc: Location, issues: list[Issue]) -
         issues.append(Issue((*loc, "min_values"), f"min_values must be between 0 and 25 (got {min_values})."))
     if isinstance(max_values, int) and not 1 <= max_values <= 25:
         issues.append(Issue((*loc, "max_values"), f"max_values must be between 1 and 25 (got {max_values})."))
-    if comp.get("type") != 3:
+    if comp.get("type") != Component.STRING_SELECT:
         return
     options = [o for o in comp.get("options") or [] if isinstance(o, Mapping)]
     if not options:
@@ -270,13 +271,13 @@ def check_interaction_callback(body: Any, *, has_files: bool = False) -> list[Is
         return []
     data = body.get("data")
     kind = body.get("type")
-    if kind == 4:
+    if kind == Callback.CHANNEL_MESSAGE:
         return check_message(data or {}, creating=True, has_files=has_files, base=("data",))
-    if kind == 7:
+    if kind == Callback.UPDATE_MESSAGE:
         return check_message(data or {}, creating=False, base=("data",))
-    if kind == 8 and isinstance(data, Mapping):
+    if kind == Callback.AUTOCOMPLETE_RESULT and isinstance(data, Mapping):
         return _check_choices(data.get("choices") or [], ("data", "choices"))
-    if kind == 9 and isinstance(data, Mapping):
+    if kind == Callback.MODAL and isinstance(data, Mapping):
         issues: list[Issue] = []
         _check_len(issues, data.get("title"), ("data", "title"), 45, "characters")
         _check_len(issues, data.get("custom_id"), ("data", "custom_id"), MAX_CUSTOM_ID, "characters")
@@ -314,11 +315,12 @@ def check_commands(commands: Any) -> list[Issue]:
     for i, command in enumerate(commands):
         if not isinstance(command, Mapping):
             continue
-        key = (str(command.get("name")), int(command.get("type") or 1))
+        kind = int(command.get("type") or CommandType.CHAT_INPUT)
+        key = (str(command.get("name")), kind)
         if key in names:
             issues.append(Issue((i, "name"), f"Application command names must be unique ({key[0]!r})."))
         names.add(key)
-        issues.extend(_check_names(command, (i,), chat_input=int(command.get("type") or 1) == 1))
+        issues.extend(_check_names(command, (i,), chat_input=kind == CommandType.CHAT_INPUT))
         issues.extend(_check_options(command.get("options") or [], (i, "options")))
     return issues
 
@@ -350,7 +352,7 @@ def _check_names(item: Mapping[str, Any], loc: Location, *, chat_input: bool = T
         if len(shown) != len(set(shown)):
             issues.append(Issue((*loc, "options"), f"Option names are not unique in {locale}: {shown}."))
     for j, option in enumerate(options):
-        if option.get("type") in (1, 2):
+        if option.get("type") in SUBCOMMANDS:
             continue  # checked with their own options
         for k, choice in enumerate(option.get("choices") or []):
             for locale, text in (choice.get("name_localizations") or {}).items() if isinstance(choice, Mapping) else ():
@@ -367,7 +369,7 @@ def _check_options(options: Sequence[Any], loc: Location) -> list[Issue]:
         if not isinstance(option, Mapping):
             continue
         issues.extend(_check_names(option, (*loc, j)))
-        if option.get("type") in (1, 2):
+        if option.get("type") in SUBCOMMANDS:
             issues.extend(_check_options(option.get("options") or [], (*loc, j, "options")))
             continue
         if option.get("required"):

@@ -12,19 +12,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.support.codes import SELECT_MENUS, ChannelType, Component, MessageFlag, MessageType
+
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
-# Message flags (https://discord.com/developers/docs/resources/message#message-object-message-flags).
-FLAG_EPHEMERAL = 1 << 6
-FLAG_LOADING = 1 << 7
-FLAG_COMPONENTS_V2 = 1 << 15
-
-# Channel types used by the fake.
-CHANNEL_GUILD_TEXT = 0
-CHANNEL_DM = 1
-CHANNEL_PUBLIC_THREAD = 11
-CHANNEL_PRIVATE_THREAD = 12
-THREAD_TYPES = (CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
+THREAD_TYPES = (ChannelType.PUBLIC_THREAD, ChannelType.PRIVATE_THREAD)
 
 
 class SnowflakeFactory:
@@ -115,7 +107,7 @@ class FakeChannel:
     id: int
     guild_id: int | None
     name: str
-    type: int = CHANNEL_GUILD_TEXT
+    type: int = ChannelType.GUILD_TEXT
     position: int = 0
     parent_id: int | None = None
     owner_id: int | None = None
@@ -135,7 +127,7 @@ class FakeChannel:
     @property
     def is_dm(self) -> bool:
         """True for a one-to-one DM channel."""
-        return self.type == CHANNEL_DM
+        return self.type == ChannelType.DM
 
 
 @dataclass(eq=False)
@@ -170,7 +162,7 @@ class FakeMessage:
     components: list[dict[str, Any]] = field(default_factory=list)
     attachments: list[dict[str, Any]] = field(default_factory=list)
     flags: int = 0
-    type: int = 0
+    type: int = MessageType.DEFAULT
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None
     webhook_id: int | None = None
@@ -186,12 +178,12 @@ class FakeMessage:
     @property
     def ephemeral(self) -> bool:
         """True when only the interacting user can see the message."""
-        return bool(self.flags & FLAG_EPHEMERAL)
+        return bool(self.flags & MessageFlag.EPHEMERAL)
 
     @property
     def loading(self) -> bool:
         """True while a deferred response still shows "Bot is thinking..."."""
-        return bool(self.flags & FLAG_LOADING)
+        return bool(self.flags & MessageFlag.LOADING)
 
     def walk_components(self) -> list[dict[str, Any]]:
         """Every component at any depth (rows, containers, sections and their children), in order."""
@@ -212,11 +204,11 @@ class FakeMessage:
 
     def buttons(self) -> list[dict[str, Any]]:
         """All buttons, flattened across rows."""
-        return [c for c in self.walk_components() if c.get("type") == 2]
+        return [c for c in self.walk_components() if c.get("type") == Component.BUTTON]
 
     def selects(self) -> list[dict[str, Any]]:
         """All select menus (string, user, role, mentionable, channel)."""
-        return [c for c in self.walk_components() if c.get("type") in (3, 5, 6, 7, 8)]
+        return [c for c in self.walk_components() if c.get("type") in SELECT_MENUS]
 
     def custom_ids(self) -> list[str]:
         """Custom ids of every interactive component, in display order."""
@@ -244,7 +236,7 @@ class FakeMessage:
             if footer.get("text"):
                 parts.append(str(footer["text"]))
         for comp in self.walk_components():
-            if comp.get("type") == 10 and comp.get("content"):  # components-v2 text display
+            if comp.get("type") == Component.TEXT_DISPLAY and comp.get("content"):
                 parts.append(str(comp["content"]))
         return "\n".join(parts)
 

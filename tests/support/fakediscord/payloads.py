@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tests.support.codes import SELECT_MENUS, ChannelType
+
 from .models import OVERWRITE_MEMBER, OVERWRITE_ROLE, FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser
 
 JsonDict = dict[str, Any]
@@ -200,7 +202,7 @@ def channel_payload(channel: FakeChannel, *, recipient: FakeUser | None = None) 
                     "auto_archive_duration": channel.auto_archive_duration,
                     "locked": channel.locked,
                     "create_timestamp": JOINED_AT,
-                    **({"invitable": channel.invitable} if channel.type == 12 else {}),
+                    **({"invitable": channel.invitable} if channel.type == ChannelType.PRIVATE_THREAD else {}),
                 },
             }
         )
@@ -323,7 +325,7 @@ def normalise_components(components: Any) -> list[JsonDict]:
         for key, value in item.items():
             if key != "id":
                 out[key] = visit(value)
-        if out.get("type") in (3, 5, 6, 7, 8):
+        if out.get("type") in SELECT_MENUS:
             out.setdefault("min_values", 1)
             out.setdefault("max_values", 1)
         return out

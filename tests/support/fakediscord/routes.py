@@ -9,21 +9,16 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from tests.support.codes import Callback, ChannelType, CommandType, InteractionType, MessageFlag, MessageType
+
 from .errors import Issue
 from .gateway import INTENT_GUILDS
 from .interactions import (
     ALLOWED_CALLBACKS,
-    APPLICATION_COMMAND,
-    MESSAGE_COMPONENT,
-    MODAL_SUBMIT,
     InteractionResult,
 )
 from .limits import check_commands, check_interaction_callback, check_message
 from .models import (
-    CHANNEL_PRIVATE_THREAD,
-    CHANNEL_PUBLIC_THREAD,
-    FLAG_EPHEMERAL,
-    FLAG_LOADING,
     FakeChannel,
     FakeMessage,
 )
@@ -164,18 +159,18 @@ class _Routes:
     async def put_commands(self, call: Call) -> Reply:
         fake = self.fake
         scope = self._command_scope(call)
-        previous = {(c["name"], c.get("type", 1)): c["id"] for c in fake.commands.get(scope, [])}
+        previous = {(c["name"], c.get("type", CommandType.CHAT_INPUT)): c["id"] for c in fake.commands.get(scope, [])}
         stored: list[JsonDict] = []
         for raw in call.body if isinstance(call.body, list) else []:
             command = dict(raw)
-            kind = int(command.get("type") or 1)
+            kind = int(command.get("type") or CommandType.CHAT_INPUT)
             perms = command.get("default_member_permissions")
             command.update(
                 id=previous.get((command["name"], kind)) or str(fake.ids.next()),
                 application_id=str(fake.application_id),
                 version=str(fake.ids.next()),
                 type=kind,
-                description=command.get("description", "") if kind == 1 else "",
+                description=command.get("description", "") if kind == CommandType.CHAT_INPUT else "",
                 # discord.py sends an integer; Discord stores and returns a string.
                 default_member_permissions=None if perms is None else str(perms),
                 nsfw=bool(command.get("nsfw", False)),
@@ -243,35 +238,37 @@ class _Routes:
         data = body.get("data") if isinstance(body.get("data"), dict) else {}
         assert isinstance(data, dict)
         message: FakeMessage | None = None
-        if kind == 4:
+        from_command = res.type == InteractionType.APPLICATION_COMMAND
+        message_type = MessageType.CHAT_INPUT_COMMAND if from_command else MessageType.DEFAULT
+        if kind == Callback.CHANNEL_MESSAGE:
             message = fake.create_message(
                 res.channel,
                 data,
                 call.files,
-                message_type=20 if res.type == APPLICATION_COMMAND else 0,
+                message_type=message_type,
                 allow_ephemeral=True,
                 interaction_metadata=self._metadata(res),
             )
-        elif kind == 5:
-            flags = {"flags": int(data.get("flags") or 0) & FLAG_EPHEMERAL}
+        elif kind == Callback.DEFERRED_CHANNEL_MESSAGE:
+            flags = {"flags": int(data.get("flags") or 0) & MessageFlag.EPHEMERAL}
             message = fake.create_message(
                 res.channel,
                 flags,
-                message_type=20 if res.type == APPLICATION_COMMAND else 0,
+                message_type=message_type,
                 allow_ephemeral=True,
-                extra_flags=FLAG_LOADING,
+                extra_flags=MessageFlag.LOADING,
                 interaction_metadata=self._metadata(res),
             )
-        elif kind in (6, 7):
+        elif kind in (Callback.DEFERRED_UPDATE_MESSAGE, Callback.UPDATE_MESSAGE):
             message = res.source_message
             if message is not None:
                 res.edits_at_callback = message.edits
-                if kind == 7:
+                if kind == Callback.UPDATE_MESSAGE:
                     fake.edit_message(message, data, call.files)
                     res.edits_at_callback = message.edits
-        elif kind == 8:
+        elif kind == Callback.AUTOCOMPLETE_RESULT:
             res.choices = list(data.get("choices") or [])
-        elif kind == 9:
+        elif kind == Callback.MODAL:
             res.modal = data
         res.callback_type = kind
         res.callback_data = data
@@ -281,15 +278,17 @@ class _Routes:
             return Reply(204)
         interaction: JsonDict = {"id": str(res.id), "type": res.type}
         result: JsonDict = {"interaction": interaction}
-        # Only created (4, 5) or updated (7) messages are reported; only 4 and 7 carry the message
-        # itself as the ``resource`` (a deferred answer has nothing to show yet).
-        if message is not None and kind in (4, 5, 7):
+        # Only created (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE) or updated (UPDATE_MESSAGE) messages are
+        # reported; only the undeferred two carry the message itself as the ``resource`` (a deferred answer has
+        # nothing to show yet).
+        shown = (Callback.CHANNEL_MESSAGE, Callback.DEFERRED_CHANNEL_MESSAGE, Callback.UPDATE_MESSAGE)
+        if message is not None and kind in shown:
             interaction.update(
                 response_message_id=str(message.id),
                 response_message_loading=message.loading,
                 response_message_ephemeral=message.ephemeral,
             )
-            if kind in (4, 7):
+            if kind in (Callback.CHANNEL_MESSAGE, Callback.UPDATE_MESSAGE):
                 result["resource"] = {"type": kind, "message": fake.message_json(message)}
         return Reply(200, result)
 
@@ -302,9 +301,9 @@ class _Routes:
             "user": user_payload(res.user),
             "authorizing_integration_owners": owners,
         }
-        if res.type == MESSAGE_COMPONENT and res.source_message is not None:
+        if res.type == InteractionType.MESSAGE_COMPONENT and res.source_message is not None:
             data["interacted_message_id"] = str(res.source_message.id)
-        if res.type == MODAL_SUBMIT and res.trigger is not None:
+        if res.type == InteractionType.MODAL_SUBMIT and res.trigger is not None:
             data["triggering_interaction_metadata"] = self._metadata(res.trigger)
         return data
 
@@ -347,7 +346,8 @@ class _Routes:
         if not res.answered:
             raise DiscordHTTPError(404, 10015, "Unknown Webhook")
         original = res.message
-        if res.callback_type == 5 and original is not None and original.loading and not original.deleted:
+        deferred = res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE
+        if deferred and original is not None and original.loading and not original.deleted:
             # Discord: the first followup after a deferred "thinking" answer replaces that message
             # (keeping the defer's ephemerality) instead of posting a new one.
             fake.edit_message(original, call.json_object(), call.files)
@@ -481,7 +481,7 @@ class _Routes:
     async def create_thread(self, call: Call) -> Reply:
         parent = self._channel(call.params["channel_id"])
         body = call.json_object()
-        kind = int(body.get("type") or CHANNEL_PRIVATE_THREAD)
+        kind = int(body.get("type") or ChannelType.PRIVATE_THREAD)
         thread = self._new_thread(parent, body, thread_id=None, kind=kind)
         return Reply(201, self._thread_json(thread))
 
@@ -491,7 +491,7 @@ class _Routes:
         if message.id in self.fake.channels:
             raise DiscordHTTPError(400, 160004, "A thread has already been created for this message")
         thread = self._new_thread(
-            parent, call.json_object(), thread_id=message.id, kind=CHANNEL_PUBLIC_THREAD
+            parent, call.json_object(), thread_id=message.id, kind=ChannelType.PUBLIC_THREAD
         )
         return Reply(201, self._thread_json(thread))
 

@@ -22,13 +22,11 @@ from urllib.parse import quote
 
 from aiohttp import web
 
+from tests.support.codes import ChannelType, CommandType, InteractionType, MessageFlag, MessageType
+
 from .faults import FaultPlan, RestFault
 from .gateway import CLOSE_UNKNOWN_ERROR, INTENT_GUILD_MESSAGES, INTENT_GUILDS, GatewayHub
 from .interactions import (
-    APPLICATION_COMMAND,
-    AUTOCOMPLETE,
-    MESSAGE_COMPONENT,
-    MODAL_SUBMIT,
     InteractionResult,
     base_payload,
     build_options,
@@ -38,9 +36,6 @@ from .interactions import (
     resolve_command,
 )
 from .models import (
-    CHANNEL_DM,
-    FLAG_EPHEMERAL,
-    FLAG_LOADING,
     OVERWRITE_MEMBER,
     OVERWRITE_ROLE,
     FakeChannel,
@@ -268,7 +263,7 @@ class FakeDiscord:
         """The DM channel between the bot and ``user`` (created on first use, as Discord does)."""
         channel = self._dm_channels.get(user.id)
         if channel is None:
-            channel = FakeChannel(self.ids.next(), None, user.name, type=CHANNEL_DM, recipient_id=user.id)
+            channel = FakeChannel(self.ids.next(), None, user.name, type=ChannelType.DM, recipient_id=user.id)
             self._dm_channels[user.id] = channel
             self.channels[channel.id] = channel
         return channel
@@ -351,11 +346,11 @@ class FakeDiscord:
     # ------------------------------------------------------------------ faults
 
     async def gateway_reconnect(self) -> None:
-        """Send op 7 RECONNECT, as Discord does before moving a session; discord.py reconnects and RESUMEs."""
+        """Send a RECONNECT, as Discord does before moving a session; discord.py reconnects and RESUMEs."""
         await self.hub.request_reconnect()
 
     async def gateway_invalid_session(self, resumable: bool) -> None:
-        """Send op 9 INVALID SESSION with ``d=resumable``.
+        """Send an INVALID_SESSION with ``d=resumable``.
 
         ``True``: discord.py reconnects and RESUMEs (the session is kept). ``False``: the session is gone
         (events since the last one the bot saw are lost) and discord.py IDENTIFYs anew.
@@ -436,7 +431,7 @@ class FakeDiscord:
         built = build_options(path, options or {}, guild_id=channel.guild_id)
         data = self._command_data(definition, guild_id, path.wrap(built.options), built.resolved)
         return await self._interact(
-            APPLICATION_COMMAND, user, channel, data, label, permissions, locale, timeout, wait
+            InteractionType.APPLICATION_COMMAND, user, channel, data, label, permissions, locale, timeout, wait
         )
 
     async def autocomplete(
@@ -460,7 +455,8 @@ class FakeDiscord:
         data = self._command_data(definition, guild_id, path.wrap(built.options), built.resolved)
         label = f"autocomplete /{' '.join(names)} {focused}"
         res = await self._interact(
-            AUTOCOMPLETE, user, channel, data, label, permissions, locale, timeout, True
+            InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE, user, channel, data, label, permissions, locale, timeout,
+            True
         )
         return res.choices or []
 
@@ -509,13 +505,13 @@ class FakeDiscord:
         timeout: float = 5.0,
         wait: bool = True,
     ) -> InteractionResult:
-        """Fill in and submit the modal the bot showed in answer to ``shown`` (callback type 9)."""
+        """Fill in and submit the modal the bot showed in answer to ``shown`` (a MODAL callback)."""
         if shown.modal is None:
             raise LookupError(f"the bot showed no modal in answer to {shown.label}")
         data = modal_submit_data(shown.modal, values)
         label = f"modal {shown.modal.get('custom_id')!r}"
         return await self._interact(
-            MODAL_SUBMIT,
+            InteractionType.MODAL_SUBMIT,
             user,
             shown.channel,
             data,
@@ -542,7 +538,8 @@ class FakeDiscord:
         """A component interaction carrying the whole message, as Discord sends it."""
         channel = self.channels[message.channel_id]
         return await self._interact(
-            MESSAGE_COMPONENT, user, channel, data, label, permissions, locale, timeout, wait, source=message
+            InteractionType.MESSAGE_COMPONENT, user, channel, data, label, permissions, locale, timeout, wait,
+            source=message
         )
 
     def _find_command(self, name: str, channel: FakeChannel) -> tuple[JsonDict, int | None]:
@@ -550,7 +547,8 @@ class FakeDiscord:
         scopes: list[int | None] = [channel.guild_id, None] if channel.guild_id else [None]
         for scope in scopes:
             for definition in self.commands.get(scope, []):
-                if definition.get("name") == name and definition.get("type", 1) == 1:
+                kind = definition.get("type", CommandType.CHAT_INPUT)
+                if definition.get("name") == name and kind == CommandType.CHAT_INPUT:
                     return definition, scope
         known = sorted({c["name"] for defs in self.commands.values() for c in defs})
         raise LookupError(
@@ -562,7 +560,7 @@ class FakeDiscord:
         definition: JsonDict, guild_id: int | None, options: list[JsonDict], resolved: JsonDict
     ) -> JsonDict:
         """``data`` of an application-command interaction."""
-        data: JsonDict = {"id": definition["id"], "name": definition["name"], "type": 1}
+        data: JsonDict = {"id": definition["id"], "name": definition["name"], "type": CommandType.CHAT_INPUT}
         if options:
             data["options"] = options
         if resolved:
@@ -669,7 +667,7 @@ class FakeDiscord:
         payload: Mapping[str, Any],
         files: Sequence[UploadedFile] = (),
         *,
-        message_type: int = 0,
+        message_type: int = MessageType.DEFAULT,
         allow_ephemeral: bool = False,
         extra_flags: int = 0,
         interaction_metadata: JsonDict | None = None,
@@ -678,7 +676,7 @@ class FakeDiscord:
         wanted = int(payload.get("flags") or 0)
         flags = (wanted & SETTABLE_FLAGS) | extra_flags
         if allow_ephemeral:
-            flags |= wanted & FLAG_EPHEMERAL
+            flags |= wanted & MessageFlag.EPHEMERAL
         reference = payload.get("message_reference")
         message = FakeMessage(
             id=self.ids.next(),
@@ -688,7 +686,7 @@ class FakeDiscord:
             embeds=normalise_embeds(payload.get("embeds")),
             components=normalise_components(payload.get("components")),
             flags=flags,
-            type=19 if reference and message_type == 0 else message_type,
+            type=MessageType.REPLY if reference and message_type == MessageType.DEFAULT else message_type,
             webhook_id=self.application_id if interaction_metadata is not None else None,
             application_id=self.application_id if interaction_metadata is not None else None,
             interaction_metadata=interaction_metadata,
@@ -713,10 +711,10 @@ class FakeDiscord:
         if "components" in payload:
             message.components = normalise_components(payload.get("components"))
         if "flags" in payload and payload.get("flags") is not None:
-            keep = message.flags & FLAG_EPHEMERAL
+            keep = message.flags & MessageFlag.EPHEMERAL
             message.flags = keep | (int(payload["flags"]) & SETTABLE_FLAGS)
         completing = message.loading
-        message.flags &= ~FLAG_LOADING
+        message.flags &= ~MessageFlag.LOADING
         if "attachments" in payload or files:
             message.attachments = self._attachments(message, payload, files, message.attachments)
         if not completing:
