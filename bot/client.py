@@ -29,7 +29,7 @@ from bot.notifications import NotificationsCog, Notifier
 from bot.presenter import GamePresenter
 from bot.rest_watch import InvalidRequests
 from bot.service import GameService, Result, ServiceError, TimerEvent
-from bot.service.bot_turns import BotTurns
+from bot.service.computer_turns import ComputerTurns
 from bot.service.heartbeat import Heartbeat
 from bot.service.lobbies import LobbyService
 from bot.service.locks import KeyedLocks
@@ -105,7 +105,7 @@ class TabletopBot(commands.Bot):
         self._db: Database | None = None
         self._service: GameService | None = None
         self._lobbies: LobbyService | None = None
-        self._bot_turns: BotTurns | None = None
+        self._computer_turns: ComputerTurns | None = None
         self._heartbeat: Heartbeat | None = None
         self._redraw_locks = KeyedLocks()
         self.click_slots = ClickSlots()  # at most so many clicks at once, and a few of one person's
@@ -122,10 +122,10 @@ class TabletopBot(commands.Bot):
         return self._db
 
     @property
-    def bot_turns(self) -> BotTurns:
-        if self._bot_turns is None:
+    def computer_turns(self) -> ComputerTurns:
+        if self._computer_turns is None:
             raise RuntimeError("the bot has not finished starting")
-        return self._bot_turns
+        return self._computer_turns
 
     @property
     def lobbies(self) -> LobbyService:
@@ -176,9 +176,9 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(*LOBBY_BUTTONS, RematchButton, ReplayFromStartButton)
         self._heartbeat = Heartbeat(self.service)  # before any claim: this process's leases are those of a live one
         await self._heartbeat.start()
-        self._bot_turns = BotTurns(self.service, self.redraw)
-        await self.bot_turns.resume_all()  # bot turns that a stop interrupted
-        self.bot_turns.watch()  # and those of another process that dies (several processes on one database)
+        self._computer_turns = ComputerTurns(self.service, self.redraw)
+        await self.computer_turns.resume_all()  # bot turns that a stop interrupted
+        self.computer_turns.watch()  # and those of another process that dies (several processes on one database)
         self._restoring = background(self._restore_boards(started), name="restore-boards")
         await self.sync_commands()
         self._timers = TimerLoop(self.service, self._announce_timer, self.lobbies, self._announce_lobby)
@@ -191,8 +191,8 @@ class TabletopBot(commands.Bot):
         await asyncio.gather(*started, return_exceptions=True)  # a failure was logged when it happened
         if self._timers is not None:
             await self._timers.stop()
-        if self._bot_turns is not None:
-            await self._bot_turns.stop()
+        if self._computer_turns is not None:
+            await self._computer_turns.stop()
         if self._heartbeat is not None:
             await self._heartbeat.stop()
             self._heartbeat = None
@@ -300,7 +300,7 @@ class TabletopBot(commands.Bot):
                 await announce_ending(presenter, result, ended, fence=fence)
         except (discord.NotFound, discord.Forbidden) as exc:  # the channel is gone or closed to me: never sendable
             raise Undeliverable(str(exc)) from exc
-        self.bot_turns.schedule(result.game)  # a forfeit can hand the turn to a bot
+        self.computer_turns.schedule(result.game)  # a forfeit can hand the turn to a bot
 
     @asynccontextmanager
     async def drawing(self, game_id: int) -> AsyncIterator[Result[Any, Any]]:

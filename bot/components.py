@@ -30,7 +30,7 @@ import discord
 from bot import workers
 from bot.errors import DISCORD_FAILED_MESSAGE, discord_failed, reply_with_error, tell
 from bot.service import GameService, ServiceError
-from bot.service.bot_turns import BotTurns
+from bot.service.computer_turns import ComputerTurns
 from games.text import Text
 
 log = logging.getLogger(__name__)
@@ -264,7 +264,7 @@ class GameHost(Protocol):
     def service(self) -> GameService: ...
 
     @property
-    def bot_turns(self) -> BotTurns: ...
+    def computer_turns(self) -> ComputerTurns: ...
 
     async def redraw(self, game_id: int) -> None: ...
 
@@ -317,7 +317,7 @@ async def _recover(host: GameHost, game_id: int) -> None:
     """Do what the lost answer's handler may not have got to: let the bots move if it is their turn (scheduling
     is idempotent), and redraw the game's board from what is stored."""
     try:
-        host.bot_turns.schedule(await host.service.info(game_id))
+        host.computer_turns.schedule(await host.service.info(game_id))
     except Exception as exc:
         log.warning("could not hand game %s to its bots after Discord failed: %r", game_id, exc)
     try:

@@ -67,7 +67,7 @@ def _ratings(presenter: GamePresenter, result: Result[Any, Any], ended: GameEnde
     scope = result.game.guild_id or GLOBAL
     shown = [c for c in ended.rating_changes if c.scope == scope]
     if not shown:
-        if any(s.bot for s in result.game.seats):
+        if any(s.computer for s in result.game.seats):
             return [Text("Not rated: games against me are not rated.")]
         return [Text("Not rated: it ended before it really began.")]
     return [Text("**Ratings**"), *(_rating_line(c) for c in shown)]

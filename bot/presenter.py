@@ -157,7 +157,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         if opponent is not None and opponent.id == challenger_id:
             raise ServiceError(Text("You cannot challenge yourself. Leave `opponent` empty to play against me."))
         if opponent is None or opponent.id == self.bot_user_id:
-            return Player(bot=level)
+            return Player(computer=level)
         if opponent.bot:
             raise ServiceError(Text("Other bots cannot play. Leave `opponent` empty to play against me."))
         return Player(user_id=opponent.id)
@@ -182,7 +182,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
 
     def schedule_bots(self, result: Result[Any, Any]) -> None:
         """Let the computer players move if one of them is to decide."""
-        self.bot.bot_turns.schedule(result.game)
+        self.bot.computer_turns.schedule(result.game)
 
     def channel(self, result: Result[Any, Any], *, talk: bool = False) -> discord.PartialMessageable:
         """The game's channel; with `talk`, where its players talk (its thread, if it has one)."""

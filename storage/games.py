@@ -302,7 +302,7 @@ def _insert_game(kind: str, guild_id: int | None, channel_id: int, status: str, 
     )
     game_id = int(done.value())
     yield Sql("INSERT INTO game_players (game_id, seat, user_id, bot) VALUES (?, ?, ?, ?)",
-              [(game_id, s.seat, s.user_id, s.bot) for s in seats], many=True)
+              [(game_id, s.seat, s.user_id, s.computer) for s in seats], many=True)
     return game_id
 
 

@@ -25,7 +25,7 @@ class StaleVersionError(Exception):
 class Seat:
     seat: int
     user_id: int | None  # None for a computer player's seat
-    bot: str | None = None  # the computer player's level, for its seat
+    computer: str | None = None  # the computer player's level, for its seat
     place: int | None = None
 
 

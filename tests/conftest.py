@@ -13,7 +13,7 @@ from pathlib import Path
 import discord
 import pytest
 
-import bot.service.bot_turns
+import bot.service.computer_turns
 from tests.support import postgres
 from tests.support.fakediscord import FakeDiscord
 from tests.support.world import VALIDATOR, TabletopRunner, World
@@ -23,9 +23,9 @@ from tests.tools.peek import close_peeks
 @pytest.fixture(autouse=True)
 def quick_computer_players(monkeypatch: pytest.MonkeyPatch) -> None:
     """Computer players in a row wait a second between their moves, so that people see a table move
-    (bot/service/bot_turns.py BOT_MOVE_INTERVAL); tests that do not look at the pace do not wait for it
+    (bot/service/computer_turns.py COMPUTER_MOVE_INTERVAL); tests that do not look at the pace do not wait for it
     (tests/bot/test_no_game_without_end.py does)."""
-    monkeypatch.setattr(bot.service.bot_turns, "BOT_MOVE_INTERVAL", 0.01)
+    monkeypatch.setattr(bot.service.computer_turns, "COMPUTER_MOVE_INTERVAL", 0.01)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ def turn_timers(
 ) -> tuple[float | None, float | None]:
     """The deadline and reminder of a decision that begins `now`: none when nobody, or a computer player, decides."""
     seat = state.current_player()
-    if seat is None or seats[seat].bot is not None:
+    if seat is None or seats[seat].computer is not None:
         return None, None
     return now + timeout, now + timeout * REMINDER_FRACTION
 

@@ -89,8 +89,8 @@ class GameSetup:
         asked_by: int | None = None,
     ) -> Result[Any, Any]:
         """`create` inside a caller's transaction (a lobby starting its game, shown on the lobby's message
-        `message_id`); bots have not moved yet. Every new game passes the server's settings here, whoever makes
-        it."""
+        `message_id`); its computer players have not moved yet. Every new game passes the server's settings here,
+        whoever makes it."""
         options = dict(options or {})
         state = self.new_state(kind, players, options, rng or self.rng)
         # A challenge looks for another between the same people: its transaction begins before that read.
@@ -106,7 +106,7 @@ class GameSetup:
             await refuse_second_challenge(tx, kind, players, int(options.get("challenger", 0)), now)
         if asked_by is not None:  # last: only a request that would otherwise be made uses up the allowance
             self.pace.take(asked_by, now)
-        seats = [Seat(i, p.user_id, p.bot) for i, p in enumerate(players)]
+        seats = [Seat(i, p.user_id, p.computer) for i, p in enumerate(players)]
         deadline: float | None
         remind_at: float | None
         if challenge:
@@ -134,9 +134,9 @@ class GameSetup:
             raise ServiceError(Text("A player can take only one seat in a game."))
         description = describe(kind)
         for p in players:
-            if p.bot is not None and p.bot not in description.bot_levels:
+            if p.computer is not None and p.computer not in description.bot_levels:
                 raise ServiceError(Text("There is no {level} bot for {game}; choose from {levels}.",
-                                        level=repr(p.bot), game=description.title,
+                                        level=repr(p.computer), game=description.title,
                                         levels=", ".join(description.bot_levels)))
         rules = {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
         try:

@@ -11,7 +11,7 @@ state) stays inside the service package.
 
 `GameService` plays and reads games itself, and is composed of parts it owns, each given what it uses: the games as
 stored (stored.py: reading, and committing an action), who is told of changes (publisher.py), creating games and
-challenges (game_setup.py), the turn timers (game_timers.py), the computer players' turns (game_turns.py) and this
+challenges (game_setup.py), the turn timers (game_timers.py), the computer players' turns (computer_moves.py) and this
 process's leases (leases.py). Its methods are the one door the rest of the bot uses; those of a part delegate to it.
 """
 
@@ -26,9 +26,9 @@ from dataclasses import replace
 from typing import Any, TypeVar
 from uuid import uuid4
 
+from bot.service.computer_moves import ComputerMoves
 from bot.service.game_setup import GameSetup
 from bot.service.game_timers import GameTimers
-from bot.service.game_turns import GameTurns
 from bot.service.leases import WORK_LEASE, Leases
 from bot.service.locks import KeyedLocks
 from bot.service.model import (
@@ -88,7 +88,8 @@ class GameService:
                                 turn_timeout=turn_timeout, challenge_timeout=challenge_timeout)
         self._timers = GameTimers(self.store, self._games, self.locks, self._publisher, self._now, self.holder)
         self._leases = Leases(self.store, db, self.holder)
-        self._turns = GameTurns(self.store, db, self._games, self.locks, self._publisher, self._leases, self.holder)
+        self._computer_moves = ComputerMoves(self.store, db, self._games, self.locks, self._publisher, self._leases,
+                                             self.holder)
 
     def _now(self) -> float:
         return self.clock()
@@ -126,12 +127,12 @@ class GameService:
     @property
     def computer_seed(self) -> str | None:
         """Where computer players draw their choices: None (always, in the bot) for the operating system's; a test sets
-        a seed to replay the same game (game_turns.py)."""
-        return self._turns.seed
+        a seed to replay the same game (computer_moves.py)."""
+        return self._computer_moves.seed
 
     @computer_seed.setter
     def computer_seed(self, seed: str | None) -> None:
-        self._turns.seed = seed
+        self._computer_moves.seed = seed
 
     # ----- who is told of changes -------------------------------------------------------------------------
     @property
@@ -250,10 +251,11 @@ class GameService:
     async def _on_newest(self, game_id: int, attempt: Callable[[Game], Awaitable[T]]) -> T:
         """`attempt` on the game as this process has it; if that is refused, once more on the game read afresh.
 
-        Another process (a shard that drove a bot's move, a timer) may have changed the game since this process last
-        saw it: the player who acted on the position the board shows now must not be refused because this process
-        had not seen it yet (a stale version, or a rule judged on an older position: "not your turn", "set up your
-        army first"). A refusal that holds on the stored game too is the one the player is told; it costs one read."""
+        Another process (a shard that drove a computer player's move, a timer) may have changed the game since this
+        process last saw it: the player who acted on the position the board shows now must not be refused because this
+        process had not seen it yet (a stale version, or a rule judged on an older position: "not your turn", "set up
+        your army first"). A refusal that holds on the stored game too is the one the player is told; it costs one
+        read."""
         try:
             return await attempt(await self._games.current(game_id))
         except ServiceError:
@@ -283,7 +285,7 @@ class GameService:
             if offer is not None:
                 drawn = await self._games.commit(tx, game, seat, user_id, DRAW_AGREED, game.state.agree_draw())
                 return self._publisher.publish(drawn), True
-            if any(s.bot for s in game.record.seats):
+            if any(s.computer for s in game.record.seats):
                 raise ServiceError(Text("The bot declines the draw: it plays on. You can resign instead."))
             if not draws_allowed(game):
                 raise ServiceError(Text("Draws by agreement are for two-player games."))
@@ -430,22 +432,22 @@ class GameService:
         """Fire what is due in game `game_id` (a challenge's expiry, a reminder, a forfeit, a held turn ping)."""
         return await self._timers.fire_timer(game_id)
 
-    # ----- computer players (game_turns.py) ---------------------------------------------------------------
-    async def play_bot_turn(self, game_id: int) -> Result[Any, Any] | None:
-        """One move for the bot seat to move, if this process drives the game; the game after it, or None."""
-        return await self._turns.play_bot_turn(game_id)
+    # ----- computer players (computer_moves.py) ---------------------------------------------------------------
+    async def play_computer_turn(self, game_id: int) -> Result[Any, Any] | None:
+        """One move for the computer seat to move, if this process drives the game; the game after it, or None."""
+        return await self._computer_moves.play_computer_turn(game_id)
 
-    async def games_awaiting_bots(self) -> list[int]:
-        """Active games with a bot seat, for resuming bot turns after a restart."""
-        return await self._turns.games_awaiting_bots()
+    async def games_awaiting_computers(self) -> list[int]:
+        """Active games with a computer seat, for resuming computer turns after a restart."""
+        return await self._computer_moves.games_awaiting_computers()
 
-    async def bot_turns_to_take(self) -> list[int]:
-        """Games where a bot is to decide and no live process drives it (none began, or its driver died)."""
-        return await self._turns.bot_turns_to_take()
+    async def computer_turns_to_take(self) -> list[int]:
+        """Games where a computer player is to decide and no live process drives it (none began, or its driver died)."""
+        return await self._computer_moves.computer_turns_to_take()
 
-    async def release_bot_turn(self, game_id: int, *, expired: bool = False) -> None:
-        """Let go of this process's bot-turn lease of the game (with `expired`: of a dead process's, run out)."""
-        await self._turns.release_bot_turn(game_id, expired=expired)
+    async def release_computer_turn(self, game_id: int, *, expired: bool = False) -> None:
+        """Let go of this process's computer-turn lease of the game (with `expired`: of a dead process's, run out)."""
+        await self._computer_moves.release_computer_turn(game_id, expired=expired)
 
     # ----- this process's leases (leases.py) --------------------------------------------------------------
     async def hold(self, key: str, seconds: float = WORK_LEASE) -> int | None:
@@ -461,5 +463,5 @@ class GameService:
         await self._leases.let_go_of(key)
 
     async def let_go(self) -> None:
-        """At a clean stop, once timers and bot turns have stopped: free every lease of this process."""
+        """At a clean stop, once timers and computer turns have stopped: free every lease of this process."""
         await self._leases.let_go()

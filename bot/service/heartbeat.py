@@ -1,6 +1,6 @@
 """This process's heartbeat in the leases table (storage/leases.py): while it beats, the leases it holds are its own
 however long they run; once it stops (the process was killed, its machine lost), every lease it held is free within
-`PROCESS_TTL`, and the other processes take its bot turns and owed announcements over.
+`PROCESS_TTL`, and the other processes take its computer turns and owed announcements over.
 
 The first beat is written before the process claims anything (`start`), so no claim of a live process ever looks like
 a dead one's. Whether a beat has lapsed is decided by the database's clock (storage/leases.py), so a process whose own

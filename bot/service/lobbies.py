@@ -80,7 +80,7 @@ class LobbyService:
             raise ServiceError(Text("{bots} computer players and the host do not fit in {seats} seats.",
                                     bots=len(bots), seats=max_players))
         # Refuse impossible rules now, not when everyone has joined.
-        GameService.new_state(kind, [Player(bot=game.bot_levels[0])] * max_players, options)
+        GameService.new_state(kind, [Player(computer=game.bot_levels[0])] * max_players, options)
         conn = await tx.writer()
         settings = await check_server_settings(conn, kind, guild_id, channel_id)
         if turn_timeout is None:

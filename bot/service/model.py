@@ -38,10 +38,10 @@ STALE_MESSAGE = Text("The game changed while you were choosing: look at the boar
 
 @dataclass(frozen=True)
 class Player:
-    """Who sits in a seat when a game is created: a user, or a bot of some level."""
+    """Who sits in a seat when a game is created: a user, or a computer player of some level."""
 
     user_id: int | None = None
-    bot: str | None = None
+    computer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,8 @@ class Game:
     def user_at(self, seat: int) -> int | None:
         return self.record.seats[seat].user_id
 
-    def is_bot(self, seat: int) -> bool:
-        return self.record.seats[seat].bot is not None
+    def is_computer(self, seat: int) -> bool:
+        return self.record.seats[seat].computer is not None
 
     def seat_of(self, user_id: int) -> int | None:
         return self.record.seat_of(user_id)
@@ -83,12 +83,12 @@ def turn_token(game: Game) -> int:
 
 def seat_infos(record: GameRecord) -> tuple[SeatInfo, ...]:
     """Who sits in each seat of a stored game, and their place once it ended."""
-    return tuple(SeatInfo(s.seat, s.user_id, s.bot, s.place) for s in record.seats)
+    return tuple(SeatInfo(s.seat, s.user_id, s.computer, s.place) for s in record.seats)
 
 
 def draws_allowed(game: Game) -> bool:
-    """Draws by agreement: two people, no computer player (bots never agree to one)."""
-    return game.state.num_players == 2 and not any(s.bot for s in game.record.seats)
+    """Draws by agreement: two people, no computer player (they never agree to one)."""
+    return game.state.num_players == 2 and not any(s.computer for s in game.record.seats)
 
 
 def info(game: Game) -> GameInfo:
@@ -131,7 +131,7 @@ def must_stop(record: GameRecord, state: GameState[Any, Any]) -> EndReason | Non
     stored before its kind had a length limit and has reached the one the rules set now."""
     if state.is_over:
         return None
-    if all(record.seats[seat].bot is not None for seat in state.seats_in()):
+    if all(record.seats[seat].computer is not None for seat in state.seats_in()):
         return EndReason.NO_PERSON_LEFT
     return state.past_limit()
 

@@ -1,6 +1,6 @@
 """Ratings with openskill's Plackett-Luce model, applied when a game ends (no Discord here).
 
-Rated: games between people only (no bot seat) whose play proper began with a move (`moves_of_play`: a secret
+Rated: games between people only (no computer seat) whose play proper began with a move (`moves_of_play`: a secret
 setup's steps, resignations, timeouts and agreed draws are none); resignations and timeouts count as losses
 because the engine's finishing order puts those players last. Each finished game updates one ladder for its
 server and the global one, in the same transaction as its final move.

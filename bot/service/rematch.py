@@ -63,11 +63,11 @@ class Rematch:
                 lobby = await self.lobbies.open_in(
                     tx, old.kind, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
                     max_players=len(seats), options=options, turn_timeout=old.turn_timeout,
-                    bots=[s.bot for s in old.seats if s.bot is not None])
+                    bots=[s.computer for s in old.seats if s.computer is not None])
                 await record_rematch(conn, old.id, MadeRematch(None, lobby.id), now)
                 made: Offered = Offered(None, lobby, others)
             else:
-                players = [Player(s.user_id, s.bot) for s in seats]
+                players = [Player(s.user_id, s.computer) for s in seats]
                 if others:  # two people: the one who asked challenges the other
                     options["challenger"] = next(i for i, s in enumerate(seats) if s.user_id == user_id)
                 game = await self.games.create_in(

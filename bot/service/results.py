@@ -19,11 +19,11 @@ PrivateT = TypeVar("PrivateT")
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """Who sits in a seat: a person (`user_id`) or a computer player (`bot`, its level)."""
+    """Who sits in a seat: a person (`user_id`) or a computer player (`computer`, its level)."""
 
     seat: int
     user_id: int | None
-    bot: str | None
+    computer: str | None
     place: int | None = None  # once the game is over: 1 = first
 
 
@@ -58,15 +58,15 @@ class GameInfo:
     def user_at(self, seat: int) -> int | None:
         return self.seats[seat].user_id
 
-    def is_bot(self, seat: int) -> bool:
-        return self.seats[seat].bot is not None
+    def is_computer(self, seat: int) -> bool:
+        return self.seats[seat].computer is not None
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
     @property
-    def bot_to_move(self) -> bool:
-        return self.status == "active" and self.to_decide is not None and self.is_bot(self.to_decide)
+    def computer_to_move(self) -> bool:
+        return self.status == "active" and self.to_decide is not None and self.is_computer(self.to_decide)
 
 
 @dataclass(frozen=True)

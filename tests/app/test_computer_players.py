@@ -15,10 +15,11 @@ async def _against_the_bot(service: GameService) -> tuple[int, list[tuple[int, s
     """A Generals game against the random bot with the same public history every time: the same first mover,
     the same human setup; returns the game and its move log once the bot has deployed."""
     service.rng = random.Random(1)  # the public randomness of a new game, pinned
-    game = await service.create("generals", guild_id=1, channel_id=2, players=[Player(ALICE), Player(bot="random")])
+    game = await service.create("generals", guild_id=1, channel_id=2,
+                                players=[Player(ALICE), Player(computer="random")])
     await service.act(game.id, ALICE, "setup:" + compact(formation("balanced", random.Random(0), 0)))
     await service.act(game.id, ALICE, "ready")
-    while await service.play_bot_turn(game.id) is not None:
+    while await service.play_computer_turn(game.id) is not None:
         if any(m.seat == 1 and m.action == "ready" for m in await service.store.moves(game.id)):
             break
     return game.id, [(m.seat, m.action) for m in await service.store.moves(game.id)]
@@ -52,7 +53,8 @@ async def test_the_bot_setup_cannot_be_reproduced_from_public_numbers(service: G
 
 
 async def test_a_named_formation_is_expanded_into_the_setup_the_log_keeps(service: GameService) -> None:
-    game = await service.create("generals", guild_id=1, channel_id=2, players=[Player(ALICE), Player(bot="random")])
+    game = await service.create("generals", guild_id=1, channel_id=2,
+                                players=[Player(ALICE), Player(computer="random")])
     await service.act(game.id, ALICE, "formation:random")
     await service.act(game.id, ALICE, "formation:balanced")
     logged = [m.action for m in await service.store.moves(game.id)]

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.service import GameService, Player, Result, TimerEvent
-from bot.service.bot_turns import BotTurns
-from bot.service.game_turns import BOT_TURN_LEASE
+from bot.service.computer_moves import COMPUTER_TURN_LEASE
+from bot.service.computer_turns import ComputerTurns
 from bot.service.heartbeat import Heartbeat
 from bot.service.lobbies import LobbyService
 from bot.service.timers import Fence, TimerLoop
@@ -53,9 +53,9 @@ async def test_a_process_whose_clock_runs_a_minute_ahead_takes_no_live_process_f
     offset[0] += 800  # past the reminder (750 s) for both, before the forfeit (1000 s) even for the one ahead
     fired = await here.fire_timer(reminded.id)  # here fired the reminder and is sending it
     assert fired is not None and fired.event is TimerEvent.REMINDER
-    driven = await here.create("chopsticks", guild_id=1, channel_id=2, players=[Player(bot="medium"), Player(ALICE)],
-                               options={"first": 0})
-    assert await here.hold(bot_turn_key(driven.id), BOT_TURN_LEASE)  # here's bot is thinking in this game
+    driven = await here.create("chopsticks", guild_id=1, channel_id=2,
+                               players=[Player(computer="medium"), Player(ALICE)], options={"first": 0})
+    assert await here.hold(bot_turn_key(driven.id), COMPUTER_TURN_LEASE)  # here's bot is thinking in this game
 
     told: list[tuple[TimerEvent, int]] = []
 
@@ -64,7 +64,7 @@ async def test_a_process_whose_clock_runs_a_minute_ahead_takes_no_live_process_f
             told.append((event, result.id))
 
     assert await TimerLoop(ahead, send, LobbyService(ahead), _nothing).fire_due() == 0
-    turns = BotTurns(ahead, _nothing)
+    turns = ComputerTurns(ahead, _nothing)
     await turns.take_over()
     await turns.idle()
 
@@ -84,20 +84,20 @@ async def test_a_bot_move_of_a_driver_that_lost_its_lease_meanwhile_is_not_commi
     here, there = GameService(two[0]), GameService(two[1])
     await _beat(here, SHORT)
     await _beat(there, 60.0)
-    game = await here.create("chopsticks", guild_id=1, channel_id=2, players=[Player(bot="medium"), Player(ALICE)],
+    game = await here.create("chopsticks", guild_id=1, channel_id=2, players=[Player(computer="medium"), Player(ALICE)],
                              options={"first": 0})
     key = bot_turn_key(game.id)
     async with here.locks.hold(game.id):  # a click being served in A holds the game's lock meanwhile
-        moving = asyncio.create_task(here.play_bot_turn(game.id))
+        moving = asyncio.create_task(here.play_computer_turn(game.id))
         for _ in range(500):
             async with two[1].reading() as conn:
                 if await holder_of(conn, key) == here.holder:
                     break
             await asyncio.sleep(0.01)
         await asyncio.sleep(SHORT + 0.05)  # A's heartbeat runs out (it stalled): B takes the turn over
-        assert await there.hold(key, BOT_TURN_LEASE)
+        assert await there.hold(key, COMPUTER_TURN_LEASE)
     assert await moving is None, "the move of the process that lost its lease was committed"
     assert (await there.load(game.id)).record.move_count == 0
-    moved = await there.play_bot_turn(game.id)
+    moved = await there.play_computer_turn(game.id)
     assert moved is not None and moved.game.move_count == 1
     assert [m.ply for m in await there.store.moves(game.id)] == [1]

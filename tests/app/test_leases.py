@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bot.service import GameService, Player, Result, TimerEvent
-from bot.service.bot_turns import BotTurns
-from bot.service.game_turns import BOT_TURN_LEASE
+from bot.service.computer_moves import COMPUTER_TURN_LEASE
+from bot.service.computer_turns import ComputerTurns
 from bot.service.lobbies import LobbyService
 from bot.service.timers import TAKEOVER_EVERY, Fence, TimerLoop
 from storage.database import Database
@@ -134,8 +134,8 @@ async def test_an_owed_announcement_of_a_dead_process_is_sent_once_its_claim_ran
 
 async def _bot_first(service: GameService) -> int:
     game = await service.create("chopsticks", guild_id=1, channel_id=2,
-                                players=[Player(bot="medium"), Player(ALICE)], options={"first": 0})
-    assert game.game.bot_to_move
+                                players=[Player(computer="medium"), Player(ALICE)], options={"first": 0})
+    assert game.game.computer_to_move
     return game.id
 
 
@@ -144,14 +144,14 @@ async def test_a_live_bot_turn_lease_is_respected(two: tuple[Database, Database]
     here, there = GameService(two[0], clock=clock), GameService(two[1], clock=clock)
     game_id = await _bot_first(here)
     async with two[0].transaction() as conn:
-        assert await claim(conn, bot_turn_key(game_id), here.holder, BOT_TURN_LEASE)
-    assert await there.play_bot_turn(game_id) is None  # it does not even think
-    turns = BotTurns(there, _no_redraw)
+        assert await claim(conn, bot_turn_key(game_id), here.holder, COMPUTER_TURN_LEASE)
+    assert await there.play_computer_turn(game_id) is None  # it does not even think
+    turns = ComputerTurns(there, _no_redraw)
     await turns.resume_all()  # as at its start-up
     await turns.take_over()  # as its periodic look
     await turns.idle()
     assert (await there.load(game_id)).record.move_count == 0
-    moved = await here.play_bot_turn(game_id)
+    moved = await here.play_computer_turn(game_id)
     assert moved is not None and moved.game.move_count == 1
 
 
@@ -159,7 +159,7 @@ async def test_two_processes_driving_one_bot_turn_think_once(two: tuple[Database
     clock = Clock()
     here, there = GameService(two[0], clock=clock), GameService(two[1], clock=clock)
     game_id = await _bot_first(here)
-    results = await asyncio.gather(here.play_bot_turn(game_id), there.play_bot_turn(game_id))
+    results = await asyncio.gather(here.play_computer_turn(game_id), there.play_computer_turn(game_id))
     assert sorted(r is None for r in results) == [False, True]  # one thought and moved, the other stood back
     assert (await here.load(game_id)).record.move_count == 1
 
@@ -170,9 +170,9 @@ async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[Databa
     game_id = await _bot_first(setup)
     async with two[0].transaction() as conn:  # a process claimed the turn, began to think, and was killed
         await beat(conn, "killed", SHORT)
-        assert await claim(conn, bot_turn_key(game_id), "killed", BOT_TURN_LEASE)
+        assert await claim(conn, bot_turn_key(game_id), "killed", COMPUTER_TURN_LEASE)
     services = [GameService(db, clock=clock) for db in two]
-    turns = [BotTurns(s, _no_redraw) for s in services]
+    turns = [ComputerTurns(s, _no_redraw) for s in services]
 
     async def look() -> None:
         await asyncio.gather(*(t.take_over() for t in turns))
@@ -183,7 +183,7 @@ async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[Databa
     await asyncio.sleep(SHORT + 0.05)  # its heartbeat has run out
     await look()
     game = await setup.load(game_id)
-    assert game.record.move_count == 1 and not game.is_bot(game.state.current_player() or 0)
+    assert game.record.move_count == 1 and not game.is_computer(game.state.current_player() or 0)
     async with two[0].reading() as conn:
         assert await holder_of(conn, bot_turn_key(game_id)) is None  # let go once done
     await look()

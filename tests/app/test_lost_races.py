@@ -133,7 +133,7 @@ async def test_a_rematch_lobby_keeps_its_computer_seats_when_someone_joins_at_on
     lobbies = LobbyService(service)
     elsewhere = LobbyService(GameService(two[1]))
     old = await service.create("sucker", guild_id=1, channel_id=2, options={"first": 0},
-                               players=[Player(ALICE), Player(BOB), Player(bot="basic")])
+                               players=[Player(ALICE), Player(BOB), Player(computer="basic")])
     await service.resign(old.id, BOB)
     await service.resign(old.id, ALICE)
     offered = await Rematch(service, lobbies).offer(old.id, ALICE)

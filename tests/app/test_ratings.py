@@ -58,7 +58,7 @@ async def test_draws_bots_and_abandoned_games(db: Database) -> None:
     await service.resign(abandoned, CAROL)  # before any move: abandoned, not rated
     assert await ratings.get("chopsticks", GUILD, CAROL) is None
 
-    vs_bot = await _chopsticks(service, [Player(CAROL), Player(bot="easy")])
+    vs_bot = await _chopsticks(service, [Player(CAROL), Player(computer="easy")])
     await service.act(vs_bot, CAROL, "AC")
     await service.resign(vs_bot, CAROL)
     assert await ratings.get("chopsticks", GUILD, CAROL) is None

@@ -159,7 +159,7 @@ async def test_bot_games_play_to_the_end_and_replay_matches_snapshot(service: Ga
     rng = random.Random(7)
     for n in range(10):
         game = await service.create("chopsticks", guild_id=1, channel_id=2,
-                                    players=[Player(ALICE), Player(bot="medium")], options={"first": n % 2})
+                                    players=[Player(ALICE), Player(computer="medium")], options={"first": n % 2})
         stored = await _bots_done(service, game.id)
         while stored.record.status == "active":
             assert stored.state.current_player() == 0, "after the bots' turns a human is to move"
@@ -173,22 +173,22 @@ async def test_bot_games_play_to_the_end_and_replay_matches_snapshot(service: Ga
 
 
 async def _bots_done(service: GameService, game_id: int) -> Game:
-    while await service.play_bot_turn(game_id) is not None:
+    while await service.play_computer_turn(game_id) is not None:
         pass
     return await service.load(game_id)
 
 
 async def test_a_bot_move_that_loses_a_race_is_dropped(service: GameService) -> None:
-    game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(bot="medium")],
-                                options={"first": 1})
-    assert game.game.bot_to_move
-    thinking = asyncio.create_task(service.play_bot_turn(game.id))
+    game = await service.create("chopsticks", guild_id=1, channel_id=2,
+                                players=[Player(ALICE), Player(computer="medium")], options={"first": 1})
+    assert game.game.computer_to_move
+    thinking = asyncio.create_task(service.play_computer_turn(game.id))
     await service.resign(game.id, ALICE)  # lands while the bot is (or is about to be) thinking
     after = await thinking
     # Whichever way the race went, the game ended by the resignation and no bot move came after it.
     assert after is None or after.game.status == "finished"
     assert [m.action for m in await service.store.moves(game.id)][-1] == "resign"
-    assert await service.play_bot_turn(game.id) is None
+    assert await service.play_computer_turn(game.id) is None
 
 
 async def test_unknown_game_and_refused_options(service: GameService) -> None:

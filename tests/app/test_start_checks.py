@@ -31,7 +31,7 @@ async def test_a_game_made_by_the_service_itself_meets_the_servers_settings(data
         await settings.switch_game(GUILD, "chopsticks", False)
         with pytest.raises(ServiceError, match="switched off"):
             await service.create("chopsticks", guild_id=GUILD, channel_id=CHANNEL, players=[Player(ALICE),
-                                                                                             Player(bot="easy")])
+                                                                                             Player(computer="easy")])
         with pytest.raises(ServiceError, match="switched off"):
             await lobbies.open("chopsticks", guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, max_players=3,
                                options={})

@@ -193,7 +193,7 @@ async def test_playing_the_bot_by_command_with_autocomplete_then_replay(world: W
 
     for turn in range(3):  # three moves by command, each picked from autocomplete; the bot answers each
         await fake.wait_until(lambda: to_move(channel_board) == world.alice.id, timeout=10)
-        await bot.bot_turns.idle()
+        await bot.computer_turns.idle()
         where = fake.dm_channel(world.alice) if turn == 1 else world.channel  # in the DM too
         choices = await fake.autocomplete(world.alice, where, "generals", "move", {"move": ""}, focused="move")
         assert choices and all(re.fullmatch(r"[a-i][1-8]-[a-i][1-8]", c["value"]) for c in choices)

@@ -412,9 +412,9 @@ async def test_bot_move_redraw_is_tried_again_when_discord_is_unavailable(
 ) -> None:
     """A 503 is not retried by discord.py, and no click answers for a bot's move: the bot redraws again a
     little later, so the board does not stay on the old position with all its buttons refused as stale."""
-    import bot.service.bot_turns
+    import bot.service.computer_turns
 
-    monkeypatch.setattr(bot.service.bot_turns, "REDRAW_RETRY_PAUSES", (0.05, 0.05))
+    monkeypatch.setattr(bot.service.computer_turns, "REDRAW_RETRY_PAUSES", (0.05, 0.05))
     fake = world.fake
     await bots.start()
     res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"level": "easy"})

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import bot.service.bot_turns
+import bot.service.computer_turns
 from tests.support.boards import human_to_move, move_buttons
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
@@ -152,7 +152,7 @@ async def test_computer_moves_in_a_row_are_paced_and_shown(world: World, bots: T
     """Three computer players in a row after Alice's move: at least the interval between two of their moves, and the
     board redrawn as they play (once per interval), not only once they are done."""
     interval = 0.3
-    monkeypatch.setattr(bot.service.bot_turns, "BOT_MOVE_INTERVAL", interval)
+    monkeypatch.setattr(bot.service.computer_turns, "COMPUTER_MOVE_INTERVAL", interval)
     await bots.start()
     board = await _table_with_computers(world, 3, players=4)
     await human_to_move(world.fake, board, {world.alice.id})

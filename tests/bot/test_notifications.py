@@ -82,13 +82,13 @@ async def test_a_computer_seat_is_never_notified_and_its_replies_notify_the_pers
     res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"level": "easy"})
     assert res.message is not None
     board = res.message
-    await bot.bot_turns.idle()
+    await bot.computer_turns.idle()
     await bot.service.told()
     replies = 0
     while move_buttons(board):
         clock.now += AWAY  # she comes back when pinged (one who plays on at once is not: test_turn_pings_at_the_table)
         await world.fake.click(world.alice, board, move_buttons(board)[0]["custom_id"])
-        await bot.bot_turns.idle()
+        await bot.computer_turns.idle()
         await bot.service.told()
         replies += bool(move_buttons(board))
     assert bot.user is not None
@@ -187,7 +187,7 @@ async def test_a_rematch_against_the_bot_is_one_click(world: World, bots: Tablet
     res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"level": "easy"})
     assert res.message is not None
     board = res.message
-    await bot.bot_turns.idle()
+    await bot.computer_turns.idle()
     await world.fake.click(world.alice, board, board.button("Resign")["custom_id"])
     confirm = next(m for m in world.fake.messages.values() if m.ephemeral and "Resign" in m.content)
     await world.fake.click(world.alice, confirm, confirm.button("Yes, resign")["custom_id"])
@@ -196,7 +196,7 @@ async def test_a_rematch_against_the_bot_is_one_click(world: World, bots: Tablet
     assert "Not rated: games against me are not rated." in ending.text()
     res = await world.fake.click(world.alice, ending, ending.button("Rematch")["custom_id"])
     assert res.message is not None
-    await bot.bot_turns.idle()
+    await bot.computer_turns.idle()
     assert "Chopsticks #2" in res.message.text() and (move_buttons(res.message) or "thinking" in res.message.text())
 
 

@@ -109,11 +109,11 @@ async def test_one_rematch_against_the_computer_however_often_it_is_clicked(worl
     bot = await bots.start()
     res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"level": "easy"})
     assert res.message is not None, res.errors
-    await bot.bot_turns.idle()
+    await bot.computer_turns.idle()
     await _resign(world, bot, res.message, world.alice)
     ending = _ending(world, 1)
     rematch = await _rematch(world, world.alice, ending)
-    await bot.bot_turns.idle()
+    await bot.computer_turns.idle()
     assert "being played" in await _pointed(world, world.alice, ending, rematch)
     assert await _count(bots, "SELECT count(*) FROM games") == 2
 

@@ -33,7 +33,7 @@ def _pings(world: World, user: FakeUser) -> list[FakeMessage]:
 
 async def _settle(world: World, bot: TabletopBot) -> None:
     """What the last click set going is done: the computer's reply, the redraws, the notifications."""
-    await bot.bot_turns.idle()
+    await bot.computer_turns.idle()
     await bot_idle(world.fake)
     await bot.service.told()
 

@@ -194,7 +194,7 @@ async def test_the_bot_thinks_in_a_worker_and_moves_even_when_that_worker_was_ki
     bot = await bots.start()
     thought, drawn = workers.THINKING.done_in_processes, workers.DRAWING.done_in_processes
     board = await _bot_to_move_against(world, "strong")
-    await bot.bot_turns.idle()
+    await bot.computer_turns.idle()
     # The bot's setup (and its first move, if it had it) came from a worker; so did the board pictures.
     assert workers.THINKING.done_in_processes > thought and workers.DRAWING.done_in_processes > drawn
     for pid in workers.THINKING.pids():  # as the out-of-memory killer would
@@ -209,7 +209,7 @@ async def test_the_bot_thinks_in_a_worker_and_moves_even_when_that_worker_was_ki
         assert res.message is not None and "You " in res.message.text(), res.errors
         # The bot's answer: the board shows the move after the player's (or the end of the game).
         await fake.wait_until(_answered(board, before + 1), timeout=20)
-        await bot.bot_turns.idle()
+        await bot.computer_turns.idle()
     assert workers.THINKING.replaced == replaced + 1  # the bot answered both moves, the first from a new pool
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
@@ -217,7 +217,7 @@ async def test_the_bot_thinks_in_a_worker_and_moves_even_when_that_worker_was_ki
 async def test_the_worker_processes_end_with_the_bot(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start()
     await _bot_to_move_against(world, "random")
-    await bot.bot_turns.idle()
+    await bot.computer_turns.idle()
     pids = workers.THINKING.pids() + workers.DRAWING.pids()
     assert pids
     await bots.stop(bot)

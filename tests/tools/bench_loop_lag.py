@@ -86,9 +86,9 @@ class Table:
             if result.game.status != "active":
                 result = await self._new_game(user, index)
                 continue
-            if result.game.bot_to_move:
+            if result.game.computer_to_move:
                 start = time.perf_counter()
-                moved = await self.service.play_bot_turn(result.id)
+                moved = await self.service.play_computer_turn(result.id)
                 if moved is None:
                     result = await self.service.view(result.id)
                     continue
@@ -101,7 +101,7 @@ class Table:
 
     async def _new_game(self, user: int, index: int) -> Result[Any, Any]:
         return await self.service.create("generals", guild_id=1, channel_id=100 + index,
-                                         players=[Player(user), Player(bot="strong")], options={"first": 0})
+                                         players=[Player(user), Player(computer="strong")], options={"first": 0})
 
     def _choice(self, view: Any) -> str:
         if view.phase == SETUP:

@@ -23,10 +23,10 @@ from storage.health import check_database_file, quick_check
 
 # The games played for real and then copied: (kind, the bots' seats).
 TEMPLATES = (
-    ("chopsticks", (Player(bot="easy"), Player(bot="easy"))),
-    ("chopsticks", (Player(bot="medium"), Player(bot="easy"))),
-    ("generals", (Player(bot="random"), Player(bot="random"))),
-    ("sucker", tuple(Player(bot="basic") for _ in range(4))),
+    ("chopsticks", (Player(computer="easy"), Player(computer="easy"))),
+    ("chopsticks", (Player(computer="medium"), Player(computer="easy"))),
+    ("generals", (Player(computer="random"), Player(computer="random"))),
+    ("sucker", tuple(Player(computer="basic") for _ in range(4))),
 )
 MAX_PLIES = 600  # a template that has not ended by then is copied as it stands (still a realistic size)
 
@@ -37,7 +37,7 @@ async def play_templates(db: SqliteDatabase) -> int:
     for kind, players in TEMPLATES:
         game = await service.create(kind, guild_id=1, channel_id=2, players=players)
         for _ in range(MAX_PLIES):
-            if await service.play_bot_turn(game.id) is None:
+            if await service.play_computer_turn(game.id) is None:
                 break
     return len(TEMPLATES)
 

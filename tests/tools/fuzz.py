@@ -1274,14 +1274,14 @@ async def start_games(fake: FakeDiscord, bot: TabletopBot, channels: list[FakeCh
             if opened.modal is not None:
                 forms.append((opened, tool))
         await fake.click(erin, dm_board, next(c for c in dm_board.custom_ids() if c.endswith(":ready")), timeout=15)
-        await bot.bot_turns.idle()  # the bot deploys (and may move first): then erin picks a piece to move
+        await bot.computer_turns.idle()  # the bot deploys (and may move first): then erin picks a piece to move
         await fake.wait_until(lambda: any(":piece:" in c for c in dm_board.custom_ids()), timeout=15)
         menu = next(c for c in dm_board.selects() if ":piece:" in str(c["custom_id"]))
         await fake.select(erin, dm_board, str(menu["custom_id"]), [menu["options"][0]["value"]], timeout=15)
         await slash(dave, here, "generals", "challenge", {"opponent": carol})
     await slash(carol, here, "leaderboard", None, {"game": "chopsticks"})
     await slash(carol, here, "replay", None, {"game": 1})
-    await bot.bot_turns.idle()
+    await bot.computer_turns.idle()
     return forms
 
 

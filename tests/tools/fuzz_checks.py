@@ -237,7 +237,7 @@ def judge_burst(before: Snapshot, after: Snapshot | None, cases: Sequence[Case],
         return [f"game #{before.game_id} disappeared"]
     added, problems = new_moves(before, after, timers=race)
     people = [m for m in added if m[2] is not None]
-    timer_first = bool(added) and added[0][2] is None and not after.is_bot(added[0][1])
+    timer_first = bool(added) and added[0][2] is None and not after.is_computer(added[0][1])
     winners = [(case, res) for case, res in zip(cases, results, strict=True) if refusal_of(res) is None]
     figures.burst_refused += len(cases) - len(winners)
     if len(people) > 1:

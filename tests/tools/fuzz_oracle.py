@@ -51,8 +51,8 @@ class Snapshot:
         token = self.state.turn_token()
         return len(self.moves) if token is None else token
 
-    def is_bot(self, seat: int) -> bool:
-        return self.seats[seat].bot is not None
+    def is_computer(self, seat: int) -> bool:
+        return self.seats[seat].computer is not None
 
 
 async def snapshot(store: GameStore, game_id: int) -> Snapshot | None:
@@ -147,7 +147,7 @@ def new_moves(before: Snapshot, after: Snapshot, *, timers: bool = False) -> tup
         except GameError as exc:
             problems.append(f"game #{before.game_id}: logged move {ply} {text!r} of seat {seat} is illegal: {exc}")
             return added, problems
-        if user is None and not after.is_bot(seat) and not timers:
+        if user is None and not after.is_computer(seat) and not timers:
             problems.append(f"game #{before.game_id}: move {ply} {text!r} for seat {seat} with nobody's click "
                             "while the clock stood still")
     if state.to_dict() != after.state.to_dict():

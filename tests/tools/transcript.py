@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import bot.service.bot_turns
+import bot.service.computer_turns
 from bot import workers
 from bot.client import TabletopBot
 from tests.support.clock import Clock
@@ -268,7 +268,7 @@ async def run_many(names: list[str], lang: str, pictures: Path | None = None) ->
 def pinned_pace() -> None:
     """Computer players in a row wait a second between moves for people to watch: not here (the transcript shows
     the same steps whatever the pace)."""
-    bot.service.bot_turns.BOT_MOVE_INTERVAL = 0.01
+    bot.service.computer_turns.COMPUTER_MOVE_INTERVAL = 0.01
 
 
 async def main() -> int:

@@ -86,7 +86,7 @@ def board_embed(game: GameInfo, view: ChopsticksView, names: Sequence[Text | str
     else:
         assert view.to_move is not None
         turn: list[Text | str] = [Text("{player} to move", player=names[view.to_move])]
-        if game.is_bot(view.to_move):
+        if game.is_computer(view.to_move):
             turn.append(Text("(thinking…)"))
         if game.deadline is not None:
             turn.append(Text("(time runs out {when})", when=f"<t:{int(game.deadline)}:R>"))

@@ -183,7 +183,7 @@ def board_view(result: Result[Any, Any], say: Say) -> discord.ui.View | None:
     if seat is None or game.status != "active":
         return None
     # While a bot thinks nobody has a move to click, but Resign stays (it works at any time).
-    moves = [] if game.is_bot(seat) else list(view.moves)
+    moves = [] if game.is_computer(seat) else list(view.moves)
     ply = game.turn_token
     controls = discord.ui.View(timeout=None)
     if not moves:

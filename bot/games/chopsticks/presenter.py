@@ -171,7 +171,7 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
     ) -> None:
         me = interaction.user
         rival = self.rival(me.id, opponent, level)
-        vs_bot = rival.bot is not None
+        vs_bot = rival.computer is not None
         result = await self.service.create(
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             players=[Player(user_id=me.id), rival], options=options, challenge=not vs_bot,

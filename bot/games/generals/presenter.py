@@ -96,7 +96,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     ) -> None:
         me = interaction.user
         rival = self.rival(me.id, opponent, level)
-        vs_bot = rival.bot is not None
+        vs_bot = rival.computer is not None
         names = [n for n in re.split(r"[\s,]+", settings.strip().lower()) if n]
         options: dict[str, Any] = {"variants": names} if names else {}
         result: GeneralsResult = await self.service.create(

@@ -181,7 +181,7 @@ def status_view(result: Result[SuckerView, SuckerView], say: Say) -> discord.ui.
     components = discord.ui.View(timeout=None)
     components.add_item(ResignButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
                                         style=discord.ButtonStyle.danger, row=CONTROL_ROW))
-    if game.is_bot(seat):
+    if game.is_computer(seat):
         return components
     if view.decision == "play":
         menus = play_menus(view)

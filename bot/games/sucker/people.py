@@ -21,7 +21,7 @@ from games.text import Text
 
 def bot_number(game: GameInfo, seat: int) -> int:
     """The computer seat `seat`'s number among the table's computer seats, from 1 in seat order."""
-    return sum(1 for s in game.seats[: seat + 1] if s.bot is not None)
+    return sum(1 for s in game.seats[: seat + 1] if s.computer is not None)
 
 
 def who(game: GameInfo, seat: int) -> Text | str:
@@ -52,7 +52,7 @@ def latest_steps(game: GameInfo, view: SuckerView) -> list[Text]:
     recent = view.recent or (view.narration,)
     steps = [recent[-1]]
     for said in reversed(recent[:-1]):
-        if not 0 <= steps[0].actor < len(game.seats) or game.seats[steps[0].actor].bot is None:
+        if not 0 <= steps[0].actor < len(game.seats) or game.seats[steps[0].actor].computer is None:
             break  # the earliest step so far is a person's: the run began there
         steps.insert(0, said)
     return [words(said, partial(name, game, view)) for said in steps]
@@ -61,7 +61,7 @@ def latest_steps(game: GameInfo, view: SuckerView) -> list[Text]:
 def computer_seats(game: GameInfo, view: SuckerView) -> list[tuple[int, Text]]:
     """(seat, "Bot N (colour)") of every computer seat still in the game."""
     return [(s.seat, name(game, view, s.seat)) for s in game.seats
-            if s.bot is not None and not view.seats[s.seat].defeated]
+            if s.computer is not None and not view.seats[s.seat].defeated]
 
 
 def typed_colour(typed: str) -> str:

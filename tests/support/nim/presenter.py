@@ -54,7 +54,7 @@ class NimPresenter(GamePresenter, commands.GroupCog, group_name="nim", group_des
         rival = self.rival(interaction.user.id, opponent, "perfect")
         result = await self.service.create(
             KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
-            players=[Player(user_id=interaction.user.id), rival], challenge=rival.bot is None,
+            players=[Player(user_id=interaction.user.id), rival], challenge=rival.computer is None,
             turn_timeout=await self.new_game_timeout(interaction, None),
         )
         board = await self.channel_board(result)
@@ -83,7 +83,7 @@ class NimPresenter(GamePresenter, commands.GroupCog, group_name="nim", group_des
         return discord.Embed(title=f"Nim #{result.id}", description="\n".join(lines))
 
     def _buttons(self, result: Result[Any, Any], view: NimView) -> discord.ui.View | None:
-        if view.to_move is None or result.game.status != "active" or result.game.is_bot(view.to_move):
+        if view.to_move is None or result.game.status != "active" or result.game.is_computer(view.to_move):
             return None
         buttons = discord.ui.View(timeout=None)
         for count in view.choices:

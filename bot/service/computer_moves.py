@@ -1,7 +1,7 @@
 """The computer players' turns, a part of `GameService` (games.py): one move at a time for the computer seat to move,
-driven by one process at a time (its bot-turn lease, storage/leases.py), and ending a game that must not go on.
+driven by one process at a time (its computer-turn lease, storage/leases.py), and ending a game that must not go on.
 
-bot/service/bot_turns.py is the runner that asks for these turns in the background.
+bot/service/computer_turns.py is the runner that asks for these turns in the background.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from storage.leases import bot_turn_key, bot_turns_to_take, keeps, release
 
 log = logging.getLogger(__name__)
 
-# How long a process may hold a game's bot turn (storage/leases.py): a bound on one turn's thinking, never reached in
-# practice (a computer player thinks for milliseconds to seconds). A process that dies is found sooner, by its
-# heartbeat (bot/service/heartbeat.py), and another process takes the turn over then (plus bot/service/bot_turns.py's
-# TAKEOVER_EVERY).
-BOT_TURN_LEASE = 120.0
+# How long a process may hold a game's computer turn (storage/leases.py): a bound on one turn's thinking, never reached
+# in practice (a computer player thinks for milliseconds to seconds). A process that dies is found sooner, by its
+# heartbeat (bot/service/heartbeat.py), and another process takes the turn over then (plus
+# bot/service/computer_turns.py's TAKEOVER_EVERY).
+COMPUTER_TURN_LEASE = 120.0
 
 
-class GameTurns:
+class ComputerMoves:
     def __init__(self, store: GameStore, db: Database, games: StoredGames, locks: KeyedLocks,
                  publisher: Publisher, leases: Leases, holder: str) -> None:
         self._store = store
@@ -39,46 +39,46 @@ class GameTurns:
         self._locks = locks
         self._publisher = publisher
         self._leases = leases
-        self._holder = holder  # this process, in the bot-turn leases it holds
+        self._holder = holder  # this process, in the computer-turn leases it holds
         # Where computer players draw their choices: None (always, in the bot) for the operating system's, which nobody
         # can foresee; a test sets a seed to replay the same game (tests/tools/transcript.py). Each move then draws
         # from this seed, the game and its version, so that games played side by side do not disturb each other.
         self.seed: str | None = None
 
-    async def play_bot_turn(self, game_id: int) -> Result[Any, Any] | None:
-        """Make one move for the bot seat to move, if any; returns the game after it, or None.
+    async def play_computer_turn(self, game_id: int) -> Result[Any, Any] | None:
+        """Make one move for the computer seat to move, if any; returns the game after it, or None.
 
-        The bot thinks in a worker process (bot/workers.py), without the game's lock, so the event loop and the
-        other players stay responsive; its move is then committed under the version guard, and if anything
-        happened meanwhile (a resignation, say) it is simply dropped and the caller asks again.
+        The computer player thinks in a worker process (bot/workers.py), without the game's lock, so the event loop and
+        the other players stay responsive; its move is then committed under the version guard, and if anything happened
+        meanwhile (a resignation, say) it is simply dropped and the caller asks again.
 
-        Before it thinks, the process claims (or renews) the game's bot-turn lease: None, without thinking, while
-        another live process drives the game. With no bot to move the lease is let go. A game that must not go on
-        (no person left in it, or past its length limit: `must_stop`) is ended instead of played. The move is
+        Before it thinks, the process claims (or renews) the game's computer-turn lease: None, without thinking, while
+        another live process drives the game. With no computer player to move the lease is let go. A game that must not
+        go on (no person left in it, or past its length limit: `must_stop`) is ended instead of played. The move is
         committed only while the lease still carries this claim's token, checked in the same transaction
-        (storage/leases.py `keeps`): a process paused while its bot thought (past its lease) finds the turn taken
-        over, and its move is dropped (None).
+        (storage/leases.py `keeps`): a process paused while its computer player thought (past its lease) finds the turn
+        taken over, and its move is dropped (None).
         """
-        token = await self._leases.hold(bot_turn_key(game_id), BOT_TURN_LEASE)
+        token = await self._leases.hold(bot_turn_key(game_id), COMPUTER_TURN_LEASE)
         if token is None:
             return None
         game = await self._games.current(game_id)
-        if not info(game).bot_to_move:
-            await self.release_bot_turn(game_id)
+        if not info(game).computer_to_move:
+            await self.release_computer_turn(game_id)
             return None
         if must_stop(game.record, game.state) is not None:
             # Stored so (before the rule, or past an old game's new limit): ended, never driven on. Asked again, the
-            # caller then finds no bot to move.
+            # caller then finds no computer player to move.
             return await self.stop(game_id) or present(await self._games.current(game_id))
         seat = game.state.current_player()
         assert seat is not None
-        level = game.record.seats[seat].bot
+        level = game.record.seats[seat].computer
         assert level is not None
         # The worker gets the game as stored and draws the operating system's randomness itself (computer_move):
         # nothing public can foresee a computer player's choices; the log stores the action, so replays stay exact.
         engine, computer = computer_targets(game.record.kind)
-        # In the game's turn among the work waiting for a thinking worker (bot/workers.py): one game's bots never
-        # hold up another's, nor does a person's burst of anything.
+        # In the game's turn among the work waiting for a thinking worker (bot/workers.py): one game's computer players
+        # never hold up another's, nor does a person's burst of anything.
         seed = None if self.seed is None else f"{self.seed}:{game_id}:{game.record.version}"
         text = await workers.think(computer_move, engine, computer, game.state.to_dict(), seat, level, seed,
                                    owner=workers.game(game_id))
@@ -89,7 +89,7 @@ class GameTurns:
                 if not await keeps(conn, bot_turn_key(game_id), self._holder, token):
                     log.info("the bot turn of game %s is no longer this process's (paused past its lease?); its move "
                              "here is dropped", game_id)
-                    # A lease of this process's that merely lapsed is freed, for whoever looks next (bot_turns.py).
+                    # A lease of this process's that merely lapsed is freed, for whoever looks next (computer_turns.py).
                     await release(conn, bot_turn_key(game_id), self._holder)
                     return None
                 result = await self._games.commit(tx, game, seat, None, text, new_state)
@@ -109,16 +109,16 @@ class GameTurns:
             result = await self._games.write_steps(tx, game, [step], None)
         return self._publisher.publish(result)  # once committed
 
-    async def games_awaiting_bots(self) -> list[int]:
-        """Active games with a bot seat, for resuming bot turns after a restart."""
+    async def games_awaiting_computers(self) -> list[int]:
+        """Active games with a computer seat, for resuming computer turns after a restart."""
         return await self._store.active_games_with_bots()
 
-    async def bot_turns_to_take(self) -> list[int]:
-        """Games where a bot is to decide and no live process drives it (none began, or its driver died)."""
+    async def computer_turns_to_take(self) -> list[int]:
+        """Games where a computer player is to decide and no live process drives it (none began, or its driver died)."""
         return await self._db.query(bot_turns_to_take(self._db.dialect))
 
-    async def release_bot_turn(self, game_id: int, *, expired: bool = False) -> None:
-        """Let go of this process's bot-turn lease of the game (with `expired`: of a dead process's, run out)."""
+    async def release_computer_turn(self, game_id: int, *, expired: bool = False) -> None:
+        """Let go of this process's computer-turn lease of the game (with `expired`: of a dead process's, run out)."""
         if expired:
             await self._leases.let_go_of_expired(bot_turn_key(game_id))
         else:
