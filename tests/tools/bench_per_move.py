@@ -174,7 +174,7 @@ def _count_locks(bot: Any, counts: Counts) -> None:
 
 def drawing_locks(bot: Any) -> Any:
     """The bot's per-game drawing locks (a KeyedLocks)."""
-    return bot._redraw_locks
+    return bot.delivery.locks
 
 
 @dataclass
