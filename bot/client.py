@@ -359,7 +359,7 @@ class TabletopBot(commands.Bot):
                         result = await self.service.set_message(result.id, sent.id)
                 finally:
                     await self.service.let_go_of(key)
-            await presenter.restore(result)
+            await presenter.draw(result)
 
     async def _announce_lobby(self, lobby: LobbyRecord) -> None:
         presenter = self.presenters.get(lobby.kind)

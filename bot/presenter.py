@@ -192,16 +192,10 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         return partial
 
     async def draw(self, result: Result[Any, Any]) -> None:
-        """Redraw what the game shows from `result` (read by the bot under its per-game drawing lock): by
-        default, the channel message. Games with private boards redraw those too."""
-        if result.game.message_id is None:
-            return
-        await self._edit_channel_message(result, await self.channel_board(result))
-
-    async def restore(self, result: Result[Any, Any]) -> None:
-        """After a start, redraw what may not show `result` (the bot found a board of the game recorded at an older
-        version, see bot/drawn.py): by default the channel message, unless it shows exactly this board already.
-        Games with private boards look at those too."""
+        """Draw every board of the game from `result`, its latest position (under the game's drawing lock:
+        bot/delivery.py), after an action here, another process's change, a timer or a restart: by default the
+        channel message, edited unless it shows exactly this board already (bot/drawn.py). Games with private boards
+        draw those too."""
         if result.game.message_id is None:
             return
         board = await self.channel_board(result)
@@ -220,16 +214,27 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         self.bot.drawn.remember(message_id, board_key(board), game)
 
     async def show_board(self, interaction: discord.Interaction[Any], result: Result[Any, Any]) -> None:
-        """Answer a click on the game's channel message by redrawing that message from the latest state (another
-        action may have landed since this click's own), then let the computer players move."""
-        async with self.bot.drawing(result.id) as latest:
+        """Answer a click on the game's channel message by redrawing that message from the latest position (another
+        action may have landed since this click's own), draw the game's other boards, then let the computer players
+        move (bot/delivery.py)."""
+        async def answer(latest: Result[Any, Any]) -> None:
             board = await self.channel_board(latest)
             await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
                                                     attachments=board.attachments(),
                                                     allowed_mentions=discord.AllowedMentions.none())
             if interaction.message is not None:
                 self.remember_drawn(interaction.message.id, board, latest.game)
-        self.schedule_bots(result)
+
+        await self.bot.delivery.deliver(result, answer)
+
+    async def answer_privately(self, interaction: discord.Interaction[Any], result: Result[Any, Any], said: str, *,
+                               schedule: bool = True) -> None:
+        """Answer an action made from a private message (a second step, a confirmation) by turning that message into
+        `said`, then draw the game's boards and (with `schedule`) let the computer players move (bot/delivery.py)."""
+        async def answer(latest: Result[Any, Any]) -> None:
+            await interaction.response.edit_message(content=said, view=None)
+
+        await self.bot.delivery.deliver(result, answer, schedule=schedule)
 
     async def post_game(self, interaction: discord.Interaction[Any], result: Result[Any, Any], *,
                         mention: Sequence[int] = ()) -> None:

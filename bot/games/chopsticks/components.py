@@ -60,9 +60,7 @@ async def play(interaction: discord.Interaction[Any], game_id: int, move: str, p
         await presenter.show_board(interaction, result)
         return
     say = Say.to(interaction)  # the private second step: the clicker's own message
-    await interaction.response.edit_message(content=say(Text("You played `{move}`.", move=move)), view=None)
-    await presenter.bot.redraw(game_id)
-    presenter.schedule_bots(result)
+    await presenter.answer_privately(interaction, result, say(Text("You played `{move}`.", move=move)))
 
 
 # ----- the components -----------------------------------------------------------------------------------------
@@ -127,9 +125,7 @@ class GameButton(Button, custom_id=CustomId("cs:{game}:{verb}", verb=r"accept|de
                 ephemeral=True)
         else:  # resign-yes
             result = await presenter.service.resign(game_id, user)
-            await interaction.response.edit_message(content=Say.to(interaction)(Text("You resigned.")), view=None)
-            await presenter.bot.redraw(game_id)
-            presenter.schedule_bots(result)
+            await presenter.answer_privately(interaction, result, Say.to(interaction)(Text("You resigned.")))
 
 
 class GroupSelect(Select, custom_id=CustomId("cs:{game}:group:{ply}")):

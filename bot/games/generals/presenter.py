@@ -297,15 +297,10 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                      channel_view(game, view, say), image, channel_key(game, view, images, language=say.language))
 
     async def show_board(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> None:
-        """Answer a click on the channel message by redrawing it from the latest state, remembered as drawn."""
-        async with self.bot.drawing(result.id) as latest:
-            board = await self.channel_board(latest)
-            await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
-                                                    attachments=board.attachments(),
-                                                    allowed_mentions=discord.AllowedMentions.none())
-            if interaction.message is not None:
-                self.private_boards.drawn.remember(interaction.message.id, board.key, latest.game)
-        self.schedule_bots(result)
+        """Answer a click on the channel message by redrawing it from the latest position, then draw the private
+        boards, in the language of this click for a player the bot has not heard from yet (bot/delivery.py)."""
+        await self.bot.languages.saw(interaction)
+        await super().show_board(interaction, result)
 
     async def draw(self, result: GeneralsResult) -> None:
         """Redraw the channel message and both private boards from what is stored now (under the bot's per-game
@@ -337,10 +332,6 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
 
     async def cog_unload(self) -> None:
         await self.private_boards.stop()
-
-    async def restore(self, result: GeneralsResult) -> None:
-        """After a start: `draw`, which edits only the boards whose key changed (and delivers undelivered ones)."""
-        await self.draw(result)
 
     async def game_opened(self, result: Result[Any, Any]) -> None:
         if result.game.status == "active":

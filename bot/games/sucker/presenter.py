@@ -247,10 +247,12 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         """A transfer or kill: legal at any moment, announced to the table, then the status is redrawn."""
         after: SuckerResult = await self.service.act(game.id, interaction.user.id, text)
         say = await self.public_say(after)  # the table is told: in the server's language
-        await interaction.response.send_message(say(Text("{what}.", what=self._said(after))),
-                                                allowed_mentions=discord.AllowedMentions.none())
-        await self.bot.redraw(after.id)
-        self.schedule_bots(after)
+        said = say(Text("{what}.", what=self._said(after)))
+
+        async def answer(latest: Result[Any, Any]) -> None:
+            await interaction.response.send_message(said, allowed_mentions=discord.AllowedMentions.none())
+
+        await self.bot.delivery.deliver(after, answer)
 
     # ----- components (see components.py) ------------------------------------------------------------------
     async def decide(self, interaction: discord.Interaction[Any], game_id: int, action: str, ply: int) -> None:
@@ -263,10 +265,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             return
         # The private pile choice: confirm it there (in the player's language), and redraw the status in the channel.
         say = Say.to(interaction)
-        await interaction.response.edit_message(content=say(Text("Done: {what}.", what=self._said(result))),
-                                                view=None)
-        await self.bot.redraw(result.id)
-        self.schedule_bots(result)
+        await self.answer_privately(interaction, result, say(Text("Done: {what}.", what=self._said(result))))
 
     async def choose_chip(self, interaction: discord.Interaction[Any], game_id: int, colour: str, ply: int) -> None:
         """The first step of a two-step chip play (plays that do not fit the status message's menus, or a menu
@@ -297,8 +296,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         """Resign, confirmed: the table is told (unless that ended the game, which its ending message tells)."""
         result: SuckerResult = await self.service.resign(game_id, interaction.user.id)
         said = Say.to(interaction)(Text("You resigned from So Long Sucker #{number}.", number=game_id))
-        await interaction.response.edit_message(content=said, view=None)
-        await self.bot.redraw(game_id)
+        await self.answer_privately(interaction, result, said, schedule=False)
         if result.ended() is None:
             say = await self.public_say(result)
             await self.channel(result, talk=True).send(
