@@ -185,15 +185,22 @@ class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
 
 
 PresenterT = TypeVar("PresenterT")
+NOT_AVAILABLE = Text("This game is not available on this bot right now.")
 
 
 def presenter_for(interaction: discord.Interaction[Any], kind: str, cls: type[PresenterT]) -> PresenterT:
     """The presenter of game `kind` on the bot this interaction came to, as its own class (a component's way back
     to the game it belongs to)."""
-    presenter = cast(GameHost, interaction.client).presenter(kind)
+    presenter = game_presenter(interaction, kind)
     if not isinstance(presenter, cls):
-        raise ServiceError(Text("This game is not available on this bot right now."))
+        raise ServiceError(NOT_AVAILABLE)
     return presenter
+
+
+def game_presenter(interaction: discord.Interaction[Any], kind: str) -> object:
+    """The presenter of game `kind` on the bot this interaction came to (refused when it has none), for a component
+    that checks it against what it asks of it (an abstract class or a protocol)."""
+    return cast(GameHost, interaction.client).presenter(kind)
 
 
 class ClickSlots:

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 CATCH_UPS = 5  # drawings again of a game whose boards another process drew newer meanwhile (bot/drawn.py)
-Answer = Callable[[Result[Any, Any]], Awaitable[None]]  # answers the interaction from the position drawn
+# Answers the interaction from the position drawn; returns the board message it drew from it (not drawn again), if any.
+Answer = Callable[[Result[Any, Any]], Awaitable[int | None]]
 
 
 class Delivery:
@@ -48,9 +49,8 @@ class Delivery:
         """After an action that gave `result`: `answer` the interaction from the latest position, draw every board
         of the game, then (with `schedule`) let the computer players move."""
         async with self.drawing(result.id, result) as latest:
-            if answer is not None:
-                await answer(latest)
-            await self._draw(latest)
+            answered = await answer(latest) if answer is not None else None
+            await self._draw(latest, answered)
         if schedule:
             self.schedule(result.game)
 
@@ -102,7 +102,7 @@ class Delivery:
                 return
         log.warning("game %s kept changing while its boards were drawn again; the next change redraws them", game_id)
 
-    async def _draw(self, result: Result[Any, Any]) -> None:
+    async def _draw(self, result: Result[Any, Any], answered: int | None = None) -> None:
         presenter = self.presenters.get(result.game.kind)
         if presenter is not None:
-            await presenter.draw(result)
+            await presenter.draw(result, answered=answered)

@@ -10,17 +10,15 @@ checks every component and command of a game makes.
 
 from __future__ import annotations
 
-import io
 import logging
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
 from discord.ext import commands
 
-from bot.drawn import board_key
+from bot.drawn import Board, board_key
 from bot.i18n import Say
 from bot.service import GameInfo, GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.lobbies import LobbyService
@@ -32,23 +30,6 @@ from storage.lobbies import LobbyRecord
 from storage.notifications import NotificationStore, NotifyMode
 
 log = logging.getLogger(__name__)
-IMAGE_NAME = "board.png"
-
-
-@dataclass(frozen=True)
-class Board:
-    """One message ready to send or edit: text, embed, controls and an optional picture."""
-
-    content: str | None
-    embed: discord.Embed
-    view: discord.ui.View | None
-    image: bytes | None = None
-    key: str = ""  # what it was drawn from, when the presenter skips redrawing unchanged messages
-
-    def attachments(self) -> list[discord.File]:
-        if self.image is None:
-            return []
-        return [discord.File(io.BytesIO(self.image), filename=IMAGE_NAME)]
 
 
 class PresenterMeta(commands.CogMeta, ABCMeta):
@@ -191,12 +172,13 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         partial: discord.PartialMessageable = self.bot.get_partial_messageable(channel_id, guild_id=game.guild_id)
         return partial
 
-    async def draw(self, result: Result[Any, Any]) -> None:
+    async def draw(self, result: Result[Any, Any], *, answered: int | None = None) -> None:
         """Draw every board of the game from `result`, its latest position (under the game's drawing lock:
         bot/delivery.py), after an action here, another process's change, a timer or a restart: by default the
-        channel message, edited unless it shows exactly this board already (bot/drawn.py). Games with private boards
-        draw those too."""
-        if result.game.message_id is None:
+        channel message, edited unless it shows exactly this board already (bot/drawn.py) or is `answered`, the
+        message the interaction was just answered with, drawn from `result`. Games with private boards draw those
+        too."""
+        if result.game.message_id is None or result.game.message_id == answered:
             return
         board = await self.channel_board(result)
         if not self.bot.drawn.current(result.game.message_id, board_key(board), result.game):
@@ -217,13 +199,15 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         """Answer a click on the game's channel message by redrawing that message from the latest position (another
         action may have landed since this click's own), draw the game's other boards, then let the computer players
         move (bot/delivery.py)."""
-        async def answer(latest: Result[Any, Any]) -> None:
+        async def answer(latest: Result[Any, Any]) -> int | None:
             board = await self.channel_board(latest)
             await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
                                                     attachments=board.attachments(),
                                                     allowed_mentions=discord.AllowedMentions.none())
-            if interaction.message is not None:
-                self.remember_drawn(interaction.message.id, board, latest.game)
+            if interaction.message is None:
+                return None
+            self.remember_drawn(interaction.message.id, board, latest.game)
+            return interaction.message.id
 
         await self.bot.delivery.deliver(result, answer)
 
@@ -233,6 +217,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         `said`, then draw the game's boards and (with `schedule`) let the computer players move (bot/delivery.py)."""
         async def answer(latest: Result[Any, Any]) -> None:
             await interaction.response.edit_message(content=said, view=None)
+            return None
 
         await self.bot.delivery.deliver(result, answer, schedule=schedule)
 

@@ -7,8 +7,7 @@ from dataclasses import replace
 
 import discord
 
-from bot.drawn import DrawnBoards, board_key
-from bot.presenter import Board
+from bot.drawn import Board, DrawnBoards, board_key
 from bot.service import GameService, Player
 from storage.connection import open_database
 from storage.drawn_boards import DrawnBoardStore

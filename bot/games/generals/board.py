@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.drawn import IMAGE_NAME
 from bot.games.generals.components import GeneralsButton
 from bot.games.generals.words import RULING, SIDE_NAMES, reason_words
 from bot.i18n import Say
 from bot.lobby import per_turn
-from bot.presenter import IMAGE_NAME
 from bot.service import REMATCH_OF, GameInfo
 from bot.words import challenge_sides, closed_challenge_line, decliner
 from games.base import EndReason

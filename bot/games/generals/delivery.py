@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.http import Route, handle_message_parameters
 
-from bot.drawn import DrawnBoards
+from bot.drawn import Board, DrawnBoards
 from bot.games.generals.components import GeneralsButton
 from bot.games.generals.own_board import private_embed, private_view, selectable_piece
 from bot.games.generals.pictures import picture
 from bot.i18n import Say
-from bot.presenter import Board, seat_names
+from bot.presenter import seat_names
 from bot.service import GameInfo, OwnView, ServiceError
 from bot.service.tasks import background
 from games.generals.views import PlayerView, PublicView
@@ -119,15 +119,15 @@ class PrivateBoards:
         return Board(None, embed, controls, image, key if selected is None else f"{key}{PICKED}{selected}")
 
     async def show(self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool,
-                   selected: str | None = None, in_hand: GeneralsResult | None = None) -> Board:
+                   selected: str | None = None, in_hand: GeneralsResult | None = None) -> int | None:
         """The player's board as a new ephemeral message (My board), or the board they used (`edit`), from the
-        latest state (`in_hand`, when it is the latest). An ephemeral board shown this way is the one kept current
-        from now on."""
+        latest state (`in_hand`, when it is the latest); returns the message's id. An ephemeral board shown this
+        way is the one kept current from now on."""
         async with self.presenter.bot.delivery.drawing(game_id, in_hand) as result:
             return await self.answer_from(interaction, result, edit=edit, selected=selected)
 
     async def answer_from(self, interaction: discord.Interaction[Any], result: GeneralsResult, *, edit: bool,
-                          selected: str | None = None) -> Board:
+                          selected: str | None = None) -> int | None:
         """`show`, from `result` (the latest position, under the game's drawing lock)."""
         game_id = result.id
         ephemeral = not edit or is_ephemeral(interaction.message)
@@ -163,7 +163,7 @@ class PrivateBoards:
                 await self._retire_live(replaced, say)
         if stored is not None:  # they have their board now: the notice that their DM failed has done its job
             await self._retire_notice(result, stored)
-        return board
+        return message_id
 
     def shows_pick_of(self, message_id: int, key: str) -> bool:
         """Whether `message_id` shows the board `key` would draw, with the player's pick (a piece to move, a square
@@ -180,9 +180,10 @@ class PrivateBoards:
         await self.show(interaction, game_id, edit=interaction.message is not None, selected=selected,
                         in_hand=in_hand)
 
-    async def answer_with(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> None:
-        """`answer`, from `result` (the latest position, under the game's drawing lock: bot/delivery.py)."""
-        await self.answer_from(interaction, result, edit=interaction.message is not None)
+    async def answer_with(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> int | None:
+        """`answer`, from `result` (the latest position, under the game's drawing lock: bot/delivery.py); returns
+        the id of the board message drawn."""
+        return await self.answer_from(interaction, result, edit=interaction.message is not None)
 
     async def refresh_live(self, result: GeneralsResult, own: OwnView[PlayerView], saved: list[str],
                            images: bool, delivered: bool, say: Say) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.drawn import IMAGE_NAME
 from bot.games.generals.board import ACCEPT_DRAW, COLOUR, SIDE_MARK, draw_label, footer, outcome_line, ranks_button
 from bot.games.generals.components import (
     FormationSelect,
@@ -20,7 +21,6 @@ from bot.games.generals.components import (
 )
 from bot.games.generals.words import SIDE_NAMES, deduction_words
 from bot.i18n import Say
-from bot.presenter import IMAGE_NAME
 from bot.service import GameInfo
 from games.generals.board import FILES, WIDTH, home_ranks, parse_square, rank_of, square, square_name
 from games.generals.pieces import ABBREVIATIONS, Rank, Result

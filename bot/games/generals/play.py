@@ -62,11 +62,12 @@ class Play:
         if from_command:
             said = mover_result(self.presenter.own_view(result, interaction.user.id))
 
-            async def answer(latest: GeneralsResult) -> None:
+            async def answer(latest: GeneralsResult) -> int | None:
                 await interaction.response.send_message(Say.to(interaction)(said), ephemeral=True)
+                return None
         else:  # the board the move was made on shows the board after it (and the drawing after it skips it)
-            async def answer(latest: GeneralsResult) -> None:
-                await self.presenter.private_boards.answer_with(interaction, latest)
+            async def answer(latest: GeneralsResult) -> int | None:
+                return await self.presenter.private_boards.answer_with(interaction, latest)
         await self.presenter.bot.delivery.deliver(result, answer)
 
     async def complete(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:

@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import workers
+from bot.drawn import Board
 from bot.errors import reason
 from bot.games.generals.board import (
     COLOUR,
@@ -40,7 +41,7 @@ from bot.games.generals.pictures import picture, text_board
 from bot.games.generals.play import Play
 from bot.games.generals.setup import SetupTools
 from bot.i18n import Say
-from bot.presenter import Board, GamePresenter, seat_names
+from bot.presenter import GamePresenter, seat_names
 from bot.service import OwnView, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
 from games.generals.pieces import Rank
@@ -302,13 +303,14 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         await self.bot.languages.saw(interaction)
         await super().show_board(interaction, result)
 
-    async def draw(self, result: GeneralsResult) -> None:
-        """Redraw the channel message and both private boards from what is stored now (under the bot's per-game
-        drawing lock); a private board not yet delivered is sent by DM. Unchanged boards are not drawn again."""
+    async def draw(self, result: GeneralsResult, *, answered: int | None = None) -> None:
+        """Draw the channel message and both private boards from `result`, the latest position (under the game's
+        drawing lock: bot/delivery.py); a private board not yet delivered is sent by DM. Boards whose key did not
+        change are not edited again, nor the channel message if it is `answered`, just drawn from `result`."""
         game = result.game
         images = await self.images_on(result)
         say = await self.public_say(result)
-        if game.message_id is not None:
+        if game.message_id is not None and game.message_id != answered:
             message = self.channel(result).get_partial_message(game.message_id)
             if game.status in CLOSED_CHALLENGE:
                 await message.edit(content=None, embed=self._challenge_embed(result, say), view=None)

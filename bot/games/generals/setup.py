@@ -40,8 +40,8 @@ class SetupTools:
         presenter = self.presenter
         result = await presenter.service.act(game_id, interaction.user.id, text)
 
-        async def answer(latest: GeneralsResult) -> None:
-            await presenter.private_boards.answer_with(interaction, latest)
+        async def answer(latest: GeneralsResult) -> int | None:
+            return await presenter.private_boards.answer_with(interaction, latest)
 
         await presenter.bot.delivery.deliver(result, answer)
 

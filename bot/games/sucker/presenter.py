@@ -13,12 +13,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.drawn import Board
 from bot.endings import ending_view
 from bot.games.sucker import board, people
-from bot.games.sucker.components import KIND, DealButton, ResignButton, SuckerButton, SuckerSelect
+from bot.games.sucker.components import (
+    KIND,
+    ConfirmResignButton,
+    DealButton,
+    ResignButton,
+    SuckerButton,
+    SuckerSelect,
+)
 from bot.i18n import Say
 from bot.lobby import post_lobby
-from bot.presenter import Board, GamePresenter
+from bot.presenter import GamePresenter
 from bot.service import GameInfo, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.deals import DealService
 from games.base import EndReason
@@ -61,7 +69,7 @@ def private_table(options: Mapping[str, Any]) -> bool:
 
 class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", group_description="Play So Long Sucker"):
     kind = KIND
-    components = (SuckerButton, SuckerSelect, DealButton, ResignButton)
+    components = (SuckerButton, SuckerSelect, DealButton, ResignButton, ConfirmResignButton)
 
     @property
     def deals(self) -> DealStore:
@@ -251,6 +259,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
 
         async def answer(latest: Result[Any, Any]) -> None:
             await interaction.response.send_message(said, allowed_mentions=discord.AllowedMentions.none())
+            return None
 
         await self.bot.delivery.deliver(after, answer)
 
@@ -286,7 +295,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             raise ServiceError(Text("You are already out of So Long Sucker #{number}.", number=game_id))
         say = Say.to(interaction)
         confirm = discord.ui.View(timeout=None)
-        confirm.add_item(ResignButton.of(game=game_id, verb="resign-yes", label=say(TextIn("button", "Yes, resign")),
+        confirm.add_item(ConfirmResignButton.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
                                          style=discord.ButtonStyle.danger))
         await interaction.response.send_message(
             say(Text("Resign from So Long Sucker #{number}? You are out of the game, and the chips you hold leave it "

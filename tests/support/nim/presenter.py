@@ -10,8 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.components import Button, CustomId, presenter_for
+from bot.drawn import Board
 from bot.i18n import Say
-from bot.presenter import Board, GamePresenter
+from bot.presenter import GamePresenter
 from bot.service import Player, ReplayFrame, Result
 from games.text import Text
 from tests.support.nim.engine import NimView
