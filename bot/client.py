@@ -71,7 +71,7 @@ def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
 class TabletopBot(commands.Bot):
     def __new__(cls, settings: Settings, **options: Any) -> TabletopBot:
         # With SHARD_COUNT the bot is a ShardedTabletopBot (discord.py's AutoShardedBot: one gateway connection per
-        # shard); without it, a plain commands.Bot, whose one connection behaves exactly as before (`bot.ws`, a first
+        # shard); without it, a plain commands.Bot, with its one connection (`bot.ws`, and a first
         # failed connection that ends the start with one line in bot/__main__.py). Always sharding with a count of 1
         # would change that: an AutoShardedClient has no `ws` and retries a failed connection forever. Chosen here so
         # that `TabletopBot(settings)` stays the one way to make the bot, for `python -m bot`, the tests and tools.

@@ -39,10 +39,11 @@ log = logging.getLogger(__name__)
 # clicks all progress together and all finish late (past Discord's 3 s to answer); with one, the first in
 # are answered first and in time, and the total work is the same.
 MAX_CONCURRENT_CLICKS = 64
-# ... and at most this many of them one person's, counting those waiting for a slot (issue 22: 192 Hint clicks by one
-# user took all 64 slots and made another user's Accept wait 6.9 s, past Discord's 3 s). A person's click beyond it is
-# refused at once, privately, and changes nothing. Four, not three: an impatient triple click just after one's own
-# move (whose click is still under way while the next player's notification goes out) still gets its usual answers.
+# ... and at most this many of them one person's, counting those waiting for a slot: without it, one person's burst of
+# clicks (Hint, clicked again and again) takes every slot and another person's Accept waits past Discord's 3 s. A
+# person's click beyond it is refused at once, privately, and changes nothing. Four, not three: an impatient triple
+# click just after one's own move (whose click is still under way while the next player's notification goes out)
+# still gets its usual answers.
 MAX_CLICKS_PER_USER = 4
 WAIT_FOR_LAST_CLICK = Text("Wait for your last click to finish, then try again.")
 

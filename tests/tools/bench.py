@@ -31,7 +31,7 @@ of each game beside the minimum (tests/tools/requests_per_move.py; skip them wit
     python -m tests.tools.bench --loop-lag [--lag-games 4] [--lag-seconds 15] [--lag-repeat 3]
 
 measures the event loop's lag (a probe sleeping 1 ms records how late it wakes) while Generals games against the
-strong bot play and every move's boards are drawn, with that work in threads (as before) and in the worker
+strong bot play and every move's boards are drawn, with that work in threads and in the worker
 processes (bot/workers.py), side by side, and the bot's move latency (tests/tools/bench_loop_lag.py).
 
     python -m tests.tools.bench --fair [--repeat 3] [--burst 192] [--analyses 32] [--distinct 1000] [--before DIR]

@@ -15,7 +15,7 @@ one choice at a time, clicking what the bot drew, as they would:
 The moves are the games' own computer players' choices (the greedy Generals player, the basic So Long Sucker
 player; random Chopsticks moves), read from the stored game: the point is the bot's requests, not the play.
 Every request is counted against the choice that caused it (see move_requests.py) and printed beside the
-minimum of issue 13: per applied Generals move 3 (the mover's answer, the opponent's board, the public board);
+minimum: per applied Generals move 3 (the mover's answer, the opponent's board, the public board);
 per So Long Sucker decision 1 (the decider's answer); Chopsticks 1. Turn notifications are counted apart.
 """
 

@@ -133,7 +133,7 @@ def channel_embed(game: GameInfo, view: PublicView, names: Sequence[Text | str],
     return embed
 
 
-def channel_view(game: GameInfo, view: PublicView, say: Say) -> discord.ui.View | None:
+def channel_controls(game: GameInfo, view: PublicView, say: Say) -> discord.ui.View | None:
     if view.outcome is not None or game.status != "active":
         return None
     buttons = discord.ui.View(timeout=None)

@@ -29,7 +29,7 @@ from discord.http import Route, handle_message_parameters
 
 from bot.drawn import Board, DrawnBoards
 from bot.games.generals.components import GeneralsButton
-from bot.games.generals.own_board import private_embed, private_view, selectable_piece
+from bot.games.generals.own_board import private_controls, private_embed, selectable_piece
 from bot.games.generals.pictures import picture
 from bot.i18n import Say
 from bot.presenter import seat_names
@@ -106,7 +106,7 @@ class PrivateBoards:
         game, view = result.game, own.view
         selected = selectable_piece(view, selected)
         image, text = await picture(view, images, selected=selected, language=say.language)
-        controls = private_view(game, view, saved, say, selected, room_for_dm=offer_dm)
+        controls = private_controls(game, view, saved, say, selected, room_for_dm=offer_dm)
         if offer_dm and game.status == "active" and view.outcome is None:
             controls = controls or discord.ui.View(timeout=None)
             controls.add_item(GeneralsButton.of(game=game.id, verb="dm",

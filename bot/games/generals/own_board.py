@@ -173,7 +173,7 @@ def mover_result(view: PlayerView) -> Text:
     return private_last_line(view) or Text("Done.")
 
 
-def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Say,
+def private_controls(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Say,
                  selected: str | None = None, *, room_for_dm: bool = False) -> discord.ui.View | None:
     """The controls of a private board: setup tools, or the piece menu on the player's turn; with a piece
     `selected` (checked by `selectable_piece`), its direction buttons too, and the menu marks it; and Ranks, the

@@ -51,14 +51,18 @@ class Play:
 
     async def move(self, interaction: discord.Interaction[Any], game_id: int, move: str, ply: int | None,
                    *, from_command: bool) -> None:
-        """Play `move` for the user: a direction button (drawn at move count `ply`), or `/generals move`."""
-        try:
-            action = parse_action_text(move)
-        except GameError as exc:
-            raise ServiceError(reason(exc)) from None
-        if not isinstance(action, Move):  # setup texts belong to the board's setup tools, not to moves
-            raise ServiceError(Text("`/generals move` takes a move like e3-e4; set up your army on your board."))
-        result = await self.presenter.service.act(game_id, interaction.user.id, action.text(), expected_ply=ply)
+        """Play `move` for the user: a direction button (drawn at move count `ply`), or `/generals move`. The service
+        reads the move's text; a typed one is read here first, to refuse what is no move (a setup text) in the
+        command's words. A button's text is a move by its custom id's shape (components.py `MOVE`)."""
+        if from_command:
+            try:
+                action = parse_action_text(move)
+            except GameError as exc:
+                raise ServiceError(reason(exc)) from None
+            if not isinstance(action, Move):  # setup texts belong to the board's setup tools, not to moves
+                raise ServiceError(Text("`/generals move` takes a move like e3-e4; set up your army on your board."))
+            move = action.text()
+        result = await self.presenter.service.act(game_id, interaction.user.id, move, expected_ply=ply)
         if from_command:
             said = mover_result(self.presenter.own_view(result, interaction.user.id))
 

@@ -29,8 +29,8 @@ from bot.games.generals.board import (
     challenge_embed,
     challenge_view,
     channel_content,
+    channel_controls,
     channel_embed,
-    channel_view,
     outcome_line,
     settings_lines,
 )
@@ -295,7 +295,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         game, view, names = result.game, result.public, seat_names(self, result)
         image, text = await picture(view, images, language=say.language)
         return Board(channel_content(game.id, names, say), channel_embed(game, view, names, text, say),
-                     channel_view(game, view, say), image, channel_key(game, view, images, language=say.language))
+                     channel_controls(game, view, say), image, channel_key(game, view, images, language=say.language))
 
     async def show_board(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> None:
         """Answer a click on the channel message by redrawing it from the latest position, then draw the private

@@ -56,8 +56,8 @@ def content(game: GameInfo, say: Say) -> str | None:
 
 def status_channel(game: GameInfo) -> int:
     """Where the status message is: in the table's thread once it was posted there; in the channel for a table
-    without a thread, and for one whose thread was opened from its status message (before issue 23: the thread then
-    has the message's id)."""
+    without a thread, and for one whose thread was opened from its status message (tables of older versions of the bot:
+    the thread then has the message's id)."""
     if game.thread_id and game.message_id is not None and game.message_id != game.thread_id:
         return game.thread_id
     return game.channel_id
