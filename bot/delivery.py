@@ -18,14 +18,11 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.drawn import DrawnBoards
 from bot.service import GameInfo, GameService, Result
 from bot.service.locks import KeyedLocks
-
-if TYPE_CHECKING:
-    from bot.presenter import GamePresenter
 
 log = logging.getLogger(__name__)
 CATCH_UPS = 5  # drawings again of a game whose boards another process drew newer meanwhile (bot/drawn.py)
@@ -33,10 +30,16 @@ CATCH_UPS = 5  # drawings again of a game whose boards another process drew newe
 Answer = Callable[[Result[Any, Any]], Awaitable[int | None]]
 
 
+class Drawing(Protocol):
+    """How a game draws its boards: its presenter's `draw` (bot/presenter.py)."""
+
+    async def draw(self, result: Result[Any, Any], *, answered: int | None = None) -> None: ...
+
+
 class Delivery:
     """Draws games under one lock per game (in this process) and records what each board shows."""
 
-    def __init__(self, service: GameService, drawn: DrawnBoards, presenters: Mapping[str, GamePresenter],
+    def __init__(self, service: GameService, drawn: DrawnBoards, presenters: Mapping[str, Drawing],
                  schedule: Callable[[GameInfo], None]) -> None:
         self.service = service
         self.drawn = drawn
@@ -44,13 +47,15 @@ class Delivery:
         self.schedule = schedule  # lets the computer players move, if one of them is to decide
         self.locks = KeyedLocks()
 
-    async def deliver(self, result: Result[Any, Any], answer: Answer | None = None, *,
-                      schedule: bool = True) -> None:
+    async def deliver(self, result: Result[Any, Any], answer: Answer | None = None, *, schedule: bool = True,
+                      draw: bool = True) -> None:
         """After an action that gave `result`: `answer` the interaction from the latest position, draw every board
-        of the game, then (with `schedule`) let the computer players move."""
+        of the game (unless `draw` is False: a caller that opens the game's other boards itself, after the answer),
+        then (with `schedule`) let the computer players move."""
         async with self.drawing(result.id, result) as latest:
             answered = await answer(latest) if answer is not None else None
-            await self._draw(latest, answered)
+            if draw:
+                await self._draw(latest, answered)
         if schedule:
             self.schedule(result.game)
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import discord
 from discord.ext import commands
 
+from bot.delivery import Answer
 from bot.drawn import Board, board_key
 from bot.i18n import Say
 from bot.service import GameInfo, GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
@@ -199,6 +200,10 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         """Answer a click on the game's channel message by redrawing that message from the latest position (another
         action may have landed since this click's own), draw the game's other boards, then let the computer players
         move (bot/delivery.py)."""
+        await self.bot.delivery.deliver(result, self.answer_on_board(interaction))
+
+    def answer_on_board(self, interaction: discord.Interaction[Any]) -> Answer:
+        """How a click on the game's channel message is answered: that message, redrawn from the latest position."""
         async def answer(latest: Result[Any, Any]) -> int | None:
             board = await self.channel_board(latest)
             await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
@@ -209,7 +214,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
             self.remember_drawn(interaction.message.id, board, latest.game)
             return interaction.message.id
 
-        await self.bot.delivery.deliver(result, answer)
+        return answer
 
     async def answer_privately(self, interaction: discord.Interaction[Any], result: Result[Any, Any], said: str, *,
                                schedule: bool = True) -> None:

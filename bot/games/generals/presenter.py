@@ -298,10 +298,9 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                      channel_controls(game, view, say), image, channel_key(game, view, images, language=say.language))
 
     async def show_board(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> None:
-        """Answer a click on the channel message by redrawing it from the latest position, then draw the private
-        boards, in the language of this click for a player the bot has not heard from yet (bot/delivery.py)."""
-        await self.bot.languages.saw(interaction)
-        await super().show_board(interaction, result)
+        """Answer a click on the channel message (an Accept) by redrawing it from the latest position; the private
+        boards are then opened by the caller (`private_boards.open`), in the language of this click."""
+        await self.bot.delivery.deliver(result, self.answer_on_board(interaction), draw=False)
 
     async def draw(self, result: GeneralsResult, *, answered: int | None = None) -> None:
         """Draw the channel message and both private boards from `result`, the latest position (under the game's
