@@ -8,8 +8,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import discord
@@ -20,6 +19,7 @@ from discord.ext import commands
 from bot import workers
 from bot.components import ClickSlots
 from bot.config import Settings
+from bot.delivery import Delivery
 from bot.drawn import DrawnBoards
 from bot.endings import RematchButton, ReplayFromStartButton, announce_ending
 from bot.errors import reply_with_error
@@ -32,7 +32,6 @@ from bot.service import GameService, Result, ServiceError, TimerEvent
 from bot.service.computer_turns import ComputerTurns
 from bot.service.heartbeat import Heartbeat
 from bot.service.lobbies import LobbyService
-from bot.service.locks import KeyedLocks
 from bot.service.rematch import Rematch
 from bot.service.tasks import background
 from bot.service.timers import Fence, TimerLoop, Undeliverable
@@ -57,7 +56,6 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.ladder", "bot.cogs.settings", "bot.cogs.replay", "bot.cogs.help")
 SYNC_LEASE = 60.0  # seconds a process may take to sync the commands before another may do it instead
 SYNC_POLL = 0.25  # seconds between looks for the ids another process synced
-CATCH_UPS = 5  # drawings again of a game whose boards another process drew newer meanwhile (bot/drawn.py)
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -107,7 +105,7 @@ class TabletopBot(commands.Bot):
         self._lobbies: LobbyService | None = None
         self._computer_turns: ComputerTurns | None = None
         self._heartbeat: Heartbeat | None = None
-        self._redraw_locks = KeyedLocks()
+        self._delivery: Delivery | None = None
         self.click_slots = ClickSlots()  # at most so many clicks at once, and a few of one person's
         self._timers: TimerLoop | None = None
         self._restoring: asyncio.Task[None] | None = None
@@ -176,6 +174,8 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(*LOBBY_BUTTONS, RematchButton, ReplayFromStartButton)
         self._heartbeat = Heartbeat(self.service)  # before any claim: this process's leases are those of a live one
         await self._heartbeat.start()
+        self._delivery = Delivery(self.service, self.drawn, self.presenters,
+                                  lambda game: self.computer_turns.schedule(game))
         self._computer_turns = ComputerTurns(self.service, self.redraw)
         await self.computer_turns.resume_all()  # bot turns that a stop interrupted
         self.computer_turns.watch()  # and those of another process that dies (several processes on one database)
@@ -302,52 +302,19 @@ class TabletopBot(commands.Bot):
             raise Undeliverable(str(exc)) from exc
         self.computer_turns.schedule(result.game)  # a forfeit can hand the turn to a bot
 
-    @asynccontextmanager
-    async def drawing(self, game_id: int) -> AsyncIterator[Result[Any, Any]]:
-        """The game as stored now, while no other drawing of it in this process can happen (see `redraw`). What the
-        block drew is recorded as it ends, still under the lock, so records of one game are written in the order it
-        was drawn. Another process draws the same boards under its own lock: if an edit of an older position may
-        have landed after its newer one, the game is drawn again from what is stored (bot/drawn.py)."""
-        behind: list[bool] = []
-        async with self._drawing_once(game_id, fresh=False, behind=behind) as result:
-            yield result
-        if behind[0]:
-            await self._catch_up(game_id)
+    @property
+    def delivery(self) -> Delivery:
+        if self._delivery is None:
+            raise RuntimeError("the bot has not finished starting")
+        return self._delivery
 
-    @asynccontextmanager
-    async def _drawing_once(self, game_id: int, *, fresh: bool, behind: list[bool]) -> AsyncIterator[Result[Any, Any]]:
-        """One drawing under the game's lock; appends to `behind` whether what it recorded may be older than what
-        another process drew (a newer version this process has, or is committing, is drawn by its own next
-        drawing)."""
-        async with self._redraw_locks.hold(game_id):
-            try:
-                await self.drawn.refresh(game_id)
-                yield await self.service.view(game_id, fresh=fresh)
-            finally:
-                behind.append(await self.drawn.flush(game_id, await self.service.newest_version(game_id)))
-
-    async def _catch_up(self, game_id: int) -> None:
-        """Draw the game again from what is stored (read afresh: this process's copy may be older than another's
-        write) until what this process last drew is recorded at the game's latest version."""
-        for _ in range(CATCH_UPS):
-            behind: list[bool] = []
-            async with self._drawing_once(game_id, fresh=True, behind=behind) as result:
-                presenter = self.presenters.get(result.game.kind)
-                if presenter is not None:
-                    await presenter.draw(result)
-            if not behind[0]:
-                return
-        log.warning("game %s kept changing while its boards were drawn again; the next change redraws them", game_id)
+    def drawing(self, game_id: int) -> AbstractAsyncContextManager[Result[Any, Any]]:
+        """The game as stored now, while no other drawing of it in this process can happen (bot/delivery.py)."""
+        return self.delivery.drawing(game_id)
 
     async def redraw(self, game_id: int) -> None:
-        """Redraw a game's channel message (and private boards) from what is stored now.
-
-        Redraws of one game run one at a time and each reads the database, so when several actions finish
-        together (transfers, bot moves) the message never ends up showing an older position."""
-        async with self.drawing(game_id) as result:
-            presenter = self.presenters.get(result.game.kind)
-            if presenter is not None:
-                await presenter.draw(result)
+        """Draw a game's boards from what is stored now (bot/delivery.py)."""
+        await self.delivery.redraw(game_id)
 
     async def _restore_boards(self, started: float) -> None:
         """Redraw, after a start, the active games with a board not recorded as showing their current version. A
@@ -393,7 +360,7 @@ class TabletopBot(commands.Bot):
                         result = await self.service.set_message(result.id, sent.id)
                 finally:
                     await self.service.let_go_of(key)
-            await presenter.restore(result)
+            await presenter.draw(result)
 
     async def _announce_lobby(self, lobby: LobbyRecord) -> None:
         presenter = self.presenters.get(lobby.kind)

@@ -39,10 +39,11 @@ log = logging.getLogger(__name__)
 # clicks all progress together and all finish late (past Discord's 3 s to answer); with one, the first in
 # are answered first and in time, and the total work is the same.
 MAX_CONCURRENT_CLICKS = 64
-# ... and at most this many of them one person's, counting those waiting for a slot (otherwise one person clicking
-# Hint over and over takes every slot, and another's Accept waits past Discord's 3 s). A person's click beyond it is
-# refused at once, privately, and changes nothing. Four, not three: an impatient triple click just after one's own
-# move (whose click is still under way while the next player's notification goes out) still gets its usual answers.
+# ... and at most this many of them one person's, counting those waiting for a slot: without it, one person's burst of
+# clicks (Hint, clicked again and again) takes every slot and another person's Accept waits past Discord's 3 s. A
+# person's click beyond it is refused at once, privately, and changes nothing. Four, not three: an impatient triple
+# click just after one's own move (whose click is still under way while the next player's notification goes out)
+# still gets its usual answers.
 MAX_CLICKS_PER_USER = 4
 WAIT_FOR_LAST_CLICK = Text("Wait for your last click to finish, then try again.")
 
@@ -185,15 +186,22 @@ class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
 
 
 PresenterT = TypeVar("PresenterT")
+NOT_AVAILABLE = Text("This game is not available on this bot right now.")
 
 
 def presenter_for(interaction: discord.Interaction[Any], kind: str, cls: type[PresenterT]) -> PresenterT:
     """The presenter of game `kind` on the bot this interaction came to, as its own class (a component's way back
     to the game it belongs to)."""
-    presenter = cast(GameHost, interaction.client).presenter(kind)
+    presenter = game_presenter(interaction, kind)
     if not isinstance(presenter, cls):
-        raise ServiceError(Text("This game is not available on this bot right now."))
+        raise ServiceError(NOT_AVAILABLE)
     return presenter
+
+
+def game_presenter(interaction: discord.Interaction[Any], kind: str) -> object:
+    """The presenter of game `kind` on the bot this interaction came to (refused when it has none), for a component
+    that checks it against what it asks of it (an abstract class or a protocol)."""
+    return cast(GameHost, interaction.client).presenter(kind)
 
 
 class ClickSlots:

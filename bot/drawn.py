@@ -1,5 +1,5 @@
-"""What each board message shows: the key it was drawn from and the game version, so that an unchanged board is
-not edited again, now or after a restart.
+"""A board message as drawn (`Board`), and what each board message shows: the key it was drawn from and the game
+version, so that an unchanged board is not edited again, now or after a restart.
 
 Every presenter asks `current(message, key, game)` before drawing a board and calls `remember(...)` once Discord
 accepted the edit (or the new message). This process keeps the keys in memory (a front of the table, filled at
@@ -19,14 +19,35 @@ recorded (`refresh`), so this process never skips an edit because it drew that s
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import discord
 
 from storage.drawn_boards import DrawnBoard, DrawnBoardStore
 
 if TYPE_CHECKING:
-    from bot.presenter import Board
     from bot.service import GameInfo
+
+IMAGE_NAME = "board.png"
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board message ready to send or edit: text, embed, controls and an optional picture."""
+
+    content: str | None
+    embed: discord.Embed
+    view: discord.ui.View | None
+    image: bytes | None = None
+    key: str = ""  # what it was drawn from, when the presenter skips redrawing unchanged messages
+
+    def attachments(self) -> list[discord.File]:
+        if self.image is None:
+            return []
+        return [discord.File(io.BytesIO(self.image), filename=IMAGE_NAME)]
 
 
 def drawn_key(*parts: Any) -> str:

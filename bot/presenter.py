@@ -10,17 +10,16 @@ checks every component and command of a game makes.
 
 from __future__ import annotations
 
-import io
 import logging
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
 from discord.ext import commands
 
-from bot.drawn import board_key
+from bot.delivery import Answer
+from bot.drawn import Board, board_key
 from bot.i18n import Say
 from bot.service import GameInfo, GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.lobbies import LobbyService
@@ -32,23 +31,6 @@ from storage.lobbies import LobbyRecord
 from storage.notifications import NotificationStore, NotifyMode
 
 log = logging.getLogger(__name__)
-IMAGE_NAME = "board.png"
-
-
-@dataclass(frozen=True)
-class Board:
-    """One message ready to send or edit: text, embed, controls and an optional picture."""
-
-    content: str | None
-    embed: discord.Embed
-    view: discord.ui.View | None
-    image: bytes | None = None
-    key: str = ""  # what it was drawn from, when the presenter skips redrawing unchanged messages
-
-    def attachments(self) -> list[discord.File]:
-        if self.image is None:
-            return []
-        return [discord.File(io.BytesIO(self.image), filename=IMAGE_NAME)]
 
 
 class PresenterMeta(commands.CogMeta, ABCMeta):
@@ -180,7 +162,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         wanted = [u for u in users if await store.mode(u) is not NotifyMode.OFF]
         return discord.AllowedMentions(users=[discord.Object(u) for u in wanted])
 
-    def schedule_bots(self, result: Result[Any, Any]) -> None:
+    def schedule_computers(self, result: Result[Any, Any]) -> None:
         """Let the computer players move if one of them is to decide."""
         self.bot.computer_turns.schedule(result.game)
 
@@ -191,18 +173,13 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         partial: discord.PartialMessageable = self.bot.get_partial_messageable(channel_id, guild_id=game.guild_id)
         return partial
 
-    async def draw(self, result: Result[Any, Any]) -> None:
-        """Redraw what the game shows from `result` (read by the bot under its per-game drawing lock): by
-        default, the channel message. Games with private boards redraw those too."""
-        if result.game.message_id is None:
-            return
-        await self._edit_channel_message(result, await self.channel_board(result))
-
-    async def restore(self, result: Result[Any, Any]) -> None:
-        """After a start, redraw what may not show `result` (the bot found a board of the game recorded at an older
-        version, see bot/drawn.py): by default the channel message, unless it shows exactly this board already.
-        Games with private boards look at those too."""
-        if result.game.message_id is None:
+    async def draw(self, result: Result[Any, Any], *, answered: int | None = None) -> None:
+        """Draw every board of the game from `result`, its latest position (under the game's drawing lock:
+        bot/delivery.py), after an action here, another process's change, a timer or a restart: by default the
+        channel message, edited unless it shows exactly this board already (bot/drawn.py) or is `answered`, the
+        message the interaction was just answered with, drawn from `result`. Games with private boards draw those
+        too."""
+        if result.game.message_id is None or result.game.message_id == answered:
             return
         board = await self.channel_board(result)
         if not self.bot.drawn.current(result.game.message_id, board_key(board), result.game):
@@ -220,16 +197,34 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         self.bot.drawn.remember(message_id, board_key(board), game)
 
     async def show_board(self, interaction: discord.Interaction[Any], result: Result[Any, Any]) -> None:
-        """Answer a click on the game's channel message by redrawing that message from the latest state (another
-        action may have landed since this click's own), then let the computer players move."""
-        async with self.bot.drawing(result.id) as latest:
+        """Answer a click on the game's channel message by redrawing that message from the latest position (another
+        action may have landed since this click's own), draw the game's other boards, then let the computer players
+        move (bot/delivery.py)."""
+        await self.bot.delivery.deliver(result, self.answer_on_board(interaction))
+
+    def answer_on_board(self, interaction: discord.Interaction[Any]) -> Answer:
+        """How a click on the game's channel message is answered: that message, redrawn from the latest position."""
+        async def answer(latest: Result[Any, Any]) -> int | None:
             board = await self.channel_board(latest)
             await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
                                                     attachments=board.attachments(),
                                                     allowed_mentions=discord.AllowedMentions.none())
-            if interaction.message is not None:
-                self.remember_drawn(interaction.message.id, board, latest.game)
-        self.schedule_bots(result)
+            if interaction.message is None:
+                return None
+            self.remember_drawn(interaction.message.id, board, latest.game)
+            return interaction.message.id
+
+        return answer
+
+    async def answer_privately(self, interaction: discord.Interaction[Any], result: Result[Any, Any], said: str, *,
+                               schedule: bool = True) -> None:
+        """Answer an action made from a private message (a second step, a confirmation) by turning that message into
+        `said`, then draw the game's boards and (with `schedule`) let the computer players move (bot/delivery.py)."""
+        async def answer(latest: Result[Any, Any]) -> None:
+            await interaction.response.edit_message(content=said, view=None)
+            return None
+
+        await self.bot.delivery.deliver(result, answer, schedule=schedule)
 
     async def post_game(self, interaction: discord.Interaction[Any], result: Result[Any, Any], *,
                         mention: Sequence[int] = ()) -> None:
@@ -253,7 +248,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
 
     async def game_opened(self, result: Result[Any, Any]) -> None:
         """A game's message was just posted: let the computer players move (Generals also deals private boards)."""
-        self.schedule_bots(result)
+        self.schedule_computers(result)
 
     async def show_started(self, interaction: discord.Interaction[Any], lobby: LobbyRecord,
                            result: Result[Any, Any]) -> None:

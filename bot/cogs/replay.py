@@ -23,8 +23,9 @@ from discord.ext import commands
 
 from bot.cogs.past_games import MAX_CHOICES, game_choices, sees_place
 from bot.components import Button, CustomId
+from bot.drawn import Board
 from bot.i18n import Say
-from bot.presenter import Board, GamePresenter
+from bot.presenter import GamePresenter
 from bot.service import GameInfo, ReplayFrame, Result, ServiceError
 from games.base import DRAW_AGREED, MOVE_LIMIT, NO_PERSON_LEFT, RESIGN, TIMEOUT
 from games.text import Text

@@ -7,8 +7,7 @@ from dataclasses import replace
 
 import discord
 
-from bot.drawn import DrawnBoards, board_key
-from bot.presenter import Board
+from bot.drawn import Board, DrawnBoards, board_key
 from bot.service import GameService, Player
 from storage.connection import open_database
 from storage.drawn_boards import DrawnBoardStore
@@ -48,7 +47,7 @@ def test_a_board_without_its_own_key_is_keyed_by_what_it_shows() -> None:
 
 
 async def test_a_process_takes_in_what_another_drew_since_and_doubts_what_landed_behind(database_target: str) -> None:
-    """Two processes on one database (issue 17): `first` drew message 7 as "k"; `second` then drew it as "other" at a
+    """Two processes on one database: `first` drew message 7 as "k"; `second` then drew it as "other" at a
     newer version. When the game comes back to what `first` drew, `first` must edit again (the message shows "other"),
     and a drawing recorded behind a newer one is in doubt until drawn again."""
     db = await open_database(database_target)

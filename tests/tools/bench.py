@@ -31,7 +31,7 @@ of each game beside the minimum (tests/tools/requests_per_move.py; skip them wit
     python -m tests.tools.bench --loop-lag [--lag-games 4] [--lag-seconds 15] [--lag-repeat 3]
 
 measures the event loop's lag (a probe sleeping 1 ms records how late it wakes) while Generals games against the
-strong bot play and every move's boards are drawn, with that work in threads (as before) and in the worker
+strong bot play and every move's boards are drawn, with that work in threads and in the worker
 processes (bot/workers.py), side by side, and the bot's move latency (tests/tools/bench_loop_lag.py).
 
     python -m tests.tools.bench --fair [--repeat 3] [--burst 192] [--analyses 32] [--distinct 1000] [--before DIR]
@@ -62,6 +62,7 @@ from tests.tools.bench_ladder import figures as ladder_figures
 from tests.tools.bench_loop_lag import add_arguments as add_lag_arguments
 from tests.tools.bench_loop_lag import figures as loop_lag_figures
 from tests.tools.bench_moves import measure, report
+from tests.tools.bench_per_move import add_arguments as add_per_move_arguments
 
 if TYPE_CHECKING:
     from tests.support.fakediscord import SpecValidator
@@ -161,11 +162,19 @@ async def main() -> None:
     load.add_argument("--timeout", type=float, default=120.0, help="seconds an interaction may wait for its answer")
     load.add_argument("--no-requests-per-move", dest="requests_per_move", action="store_false",
                       help="skip the requests per applied move of each game kind, printed after the load")
+    per_move = parser.add_argument_group("--per-move: what one applied Generals move costs (uses --repeat)")
+    add_per_move_arguments(per_move)
     fair = parser.add_argument_group("--fair: fair sharing under load (uses --repeat)")
     add_fair_arguments(fair)
     args = parser.parse_args()
     if args.fair:
         await fair_run(args)
+        return
+    if args.per_move:
+        from tests.tools.bench_per_move import figures as per_move_figures
+
+        for line in await per_move_figures(args.per_move_games, args.repeat, args.per_move_postgresql):
+            print(line)
         return
     if args.loop_lag:
         for line in await loop_lag_figures(args.lag_games, args.lag_seconds, args.lag_repeat):

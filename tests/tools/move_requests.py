@@ -160,7 +160,7 @@ def table(tallies: list[Tally]) -> list[str]:
         "  applying one (a Generals piece picked before its direction, a chip's colour in two steps), and",
         "  with steps = requests/move + steps / moves (every request of making a move, notifications aside);",
         "  notifications: turn pings posted and the previous one deleted; endings: the end-of-game announcement.",
-        "  minimum (issue 13, point 3):",
+        "  minimum:",
         *(f"    {t.game}: {t.minimum} ({t.minimum_why})" for t in tallies),
     ]
     for t in tallies:

@@ -15,7 +15,7 @@ one choice at a time, clicking what the bot drew, as they would:
 The moves are the games' own computer players' choices (the greedy Generals player, the basic So Long Sucker
 player; random Chopsticks moves), read from the stored game: the point is the bot's requests, not the play.
 Every request is counted against the choice that caused it (see move_requests.py) and printed beside the
-minimum of issue 13: per applied Generals move 3 (the mover's answer, the opponent's board, the public board);
+minimum: per applied Generals move 3 (the mover's answer, the opponent's board, the public board);
 per So Long Sucker decision 1 (the decider's answer); Chopsticks 1. Turn notifications are counted apart.
 """
 
@@ -28,7 +28,7 @@ import logging
 import random
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ GENERALS_MY_BOARD = "Game of the Generals (one on My board)"
 SUCKER = "So Long Sucker (4 people)"
 CHOPSTICKS = "Chopsticks"
 GAME_ID = re.compile(r"^[a-z]+:(\d+):")
+MeterFactory = Callable[[FakeDiscord, "str | Path", int, Tally], Meter]
 
 
 def new_tallies() -> dict[str, Tally]:
@@ -78,10 +79,10 @@ def _with(components: Iterable[dict[str, Any]], prefix: str) -> list[dict[str, A
 # ----- Game of the Generals ----------------------------------------------------------------------------------------
 async def generals_game(fake: FakeDiscord, database: str | Path, channel: FakeChannel, tally: Tally, rng: random.Random,
                         *, my_board: bool = False, plan: tuple[list[str], list[str]] | None = None,
-                        max_moves: int = 400) -> None:
+                        max_moves: int = 400, meter: MeterFactory = Meter) -> None:
     """Two new people set up (grids imported) and play to the end; with `my_board` the second one's DMs are closed.
     The moves are the greedy computer player's, or each side's `plan` (the challenger's first), which must end
-    the game."""
+    the game; `meter` measures them (tests/tools/bench_per_move.py counts more than requests)."""
     a, b = fake.add_user(f"general{rng.randrange(10**6)}"), fake.add_user(f"general{rng.randrange(10**6)}")
     if my_board:
         fake.fail_dm_for(b)
@@ -108,16 +109,16 @@ async def generals_game(fake: FakeDiscord, database: str | Path, channel: FakeCh
                 == Callback.UPDATE_MESSAGE)
     users = {a.id: a, b.id: b}
     plans = {a.id: list(plan[0]), b.id: list(plan[1])} if plan is not None else None
-    meter = Meter(fake, database, game, tally)
+    moves = meter(fake, database, game, tally)
     for _ in range(max_moves):
-        await meter.settle()
+        await moves.settle()
         status, data, seats = await stored(database, game)
         state = GeneralsState.from_dict(data)
         seat = state.current_player()
         if status != "active" or seat is None:
             return
         text = plans[seats[seat]].pop(0) if plans is not None else generals_action(state, seat, "greedy", rng).text()
-        await generals_move(fake, meter, users[seats[seat]], boards[seats[seat]], game, text)
+        await generals_move(fake, moves, users[seats[seat]], boards[seats[seat]], game, text)
     raise CountError(f"Generals game {game} did not end in {max_moves} moves")
 
 

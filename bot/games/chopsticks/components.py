@@ -12,22 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from string import ascii_uppercase
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot import workers
-from bot.components import Button, CustomId, Select, presenter_for, step_aside
+from bot.components import NOT_AVAILABLE, Button, CustomId, Select, game_presenter, step_aside
 from bot.games.chopsticks import board
 from bot.i18n import Say
-from bot.presenter import seat_names
+from bot.presenter import GamePresenter, seat_names
 from bot.service import Result, ServiceError
 from games.chopsticks.analysis import hint_text
 from games.chopsticks.views import ChopsticksView, MoveChoice
 from games.text import Plural, Text, TextIn
-
-if TYPE_CHECKING:
-    from bot.games.chopsticks.presenter import ChopsticksPresenter
 
 KIND = "chopsticks"
 PER_ROW = 5
@@ -45,10 +42,13 @@ def public_view(result: Result[Any, Any]) -> ChopsticksView:
     return view
 
 
-def _presenter(interaction: discord.Interaction[Any]) -> ChopsticksPresenter:
-    from bot.games.chopsticks.presenter import ChopsticksPresenter  # it builds these components: imported on use
-
-    return presenter_for(interaction, KIND, ChopsticksPresenter)
+def _presenter(interaction: discord.Interaction[Any]) -> GamePresenter:
+    """Chopsticks' presenter: what every game's presenter does (answering, drawing, the service) is all these
+    components ask of it."""
+    presenter = game_presenter(interaction, KIND)
+    if not isinstance(presenter, GamePresenter):
+        raise ServiceError(NOT_AVAILABLE)
+    return presenter
 
 
 async def play(interaction: discord.Interaction[Any], game_id: int, move: str, ply: int) -> None:
@@ -60,9 +60,7 @@ async def play(interaction: discord.Interaction[Any], game_id: int, move: str, p
         await presenter.show_board(interaction, result)
         return
     say = Say.to(interaction)  # the private second step: the clicker's own message
-    await interaction.response.edit_message(content=say(Text("You played `{move}`.", move=move)), view=None)
-    await presenter.bot.redraw(game_id)
-    presenter.schedule_bots(result)
+    await presenter.answer_privately(interaction, result, say(Text("You played `{move}`.", move=move)))
 
 
 # ----- the components -----------------------------------------------------------------------------------------
@@ -94,42 +92,70 @@ class HintButton(Button, custom_id=CustomId("cs:{game}:hint:{ply}")):
         await interaction.followup.send(Say.to(interaction)(hint), ephemeral=True)
 
 
-class GameButton(Button, custom_id=CustomId("cs:{game}:{verb}", verb=r"accept|decline|resign|resign-yes|draw")):
-    """Accept or decline a challenge, offer or accept a draw, resign (after a private confirmation)."""
+class AcceptButton(Button, custom_id=CustomId("cs:{game}:accept")):
+    """Accept a challenge: its message becomes the board."""
 
     game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
-        presenter, verb = _presenter(interaction), self.fields["verb"]
-        game_id, user = self.game_id, interaction.user.id
-        if verb == "accept":
-            shown_on = interaction.message.id if interaction.message is not None else None
-            await presenter.show_board(interaction, await presenter.service.accept(game_id, user, shown_on))
-        elif verb == "decline":
-            result = await presenter.service.decline(game_id, user)
-            embed = board.challenge_embed(result.game, public_view(result), seat_names(presenter, result),
-                                          await presenter.public_say(result), declined_by=result.game.seat_of(user))
-            await interaction.response.edit_message(content=None, embed=embed, view=None)
-        elif verb == "draw":
-            result, _drawn = await presenter.service.offer_draw(game_id, user)
-            await presenter.show_board(interaction, result)
-        elif verb == "resign":
-            result = await presenter.service.require_player(game_id, user)
-            seat, view = result.game.seat_of(user), public_view(result)
-            if seat in view.out and seat not in view.zombies:  # out already (a zombie may still leave the game)
-                raise ServiceError(Text("You are already out of Chopsticks #{number}.", number=game_id))
-            say = Say.to(interaction)
-            confirm = discord.ui.View(timeout=None)
-            confirm.add_item(GameButton.of(game=game_id, verb="resign-yes", label=say(TextIn("button", "Yes, resign")),
-                                           style=discord.ButtonStyle.danger))
-            await interaction.response.send_message(
-                say(Text("Resign Chopsticks #{number}? You will be out.", number=game_id)), view=confirm,
-                ephemeral=True)
-        else:  # resign-yes
-            result = await presenter.service.resign(game_id, user)
-            await interaction.response.edit_message(content=Say.to(interaction)(Text("You resigned.")), view=None)
-            await presenter.bot.redraw(game_id)
-            presenter.schedule_bots(result)
+        presenter = _presenter(interaction)
+        shown_on = interaction.message.id if interaction.message is not None else None
+        await presenter.show_board(interaction,
+                                   await presenter.service.accept(self.game_id, interaction.user.id, shown_on))
+
+
+class DeclineButton(Button, custom_id=CustomId("cs:{game}:decline")):
+    """Decline a challenge: its message says who declined, without controls."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        presenter, user = _presenter(interaction), interaction.user.id
+        result = await presenter.service.decline(self.game_id, user)
+        embed = board.challenge_embed(result.game, public_view(result), seat_names(presenter, result),
+                                      await presenter.public_say(result), declined_by=result.game.seat_of(user))
+        await interaction.response.edit_message(content=None, embed=embed, view=None)
+
+
+class DrawButton(Button, custom_id=CustomId("cs:{game}:draw")):
+    """Offer a draw, or accept the one offered."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        presenter = _presenter(interaction)
+        result, _drawn = await presenter.service.offer_draw(self.game_id, interaction.user.id)
+        await presenter.show_board(interaction, result)
+
+
+class ResignButton(Button, custom_id=CustomId("cs:{game}:resign")):
+    """Resign's first step: a private confirmation (a misclick must not put anyone out)."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        presenter, game_id, user = _presenter(interaction), self.game_id, interaction.user.id
+        result = await presenter.service.require_player(game_id, user)
+        seat, view = result.game.seat_of(user), public_view(result)
+        if seat in view.out and seat not in view.zombies:  # out already (a zombie may still leave the game)
+            raise ServiceError(Text("You are already out of Chopsticks #{number}.", number=game_id))
+        say = Say.to(interaction)
+        confirm = discord.ui.View(timeout=None)
+        confirm.add_item(ConfirmResignButton.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
+                                                style=discord.ButtonStyle.danger))
+        await interaction.response.send_message(
+            say(Text("Resign Chopsticks #{number}? You will be out.", number=game_id)), view=confirm, ephemeral=True)
+
+
+class ConfirmResignButton(Button, custom_id=CustomId("cs:{game}:resign-yes")):
+    """Resign, confirmed privately: the player is out."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        presenter = _presenter(interaction)
+        result = await presenter.service.resign(self.game_id, interaction.user.id)
+        await presenter.answer_privately(interaction, result, Say.to(interaction)(Text("You resigned.")))
 
 
 class GroupSelect(Select, custom_id=CustomId("cs:{game}:group:{ply}")):
@@ -157,7 +183,8 @@ class PickSelect(Select, custom_id=CustomId("cs:{game}:pick:{ply}:{index}", inde
         await play(interaction, self.game_id, self.choice(), self.ply)
 
 
-COMPONENTS = (MoveButton, HintButton, GameButton, GroupSelect, PickSelect)
+COMPONENTS = (MoveButton, HintButton, AcceptButton, DeclineButton, DrawButton, ResignButton, ConfirmResignButton,
+              GroupSelect, PickSelect)
 
 
 # ----- the controls of a message ------------------------------------------------------------------------------
@@ -202,10 +229,10 @@ def board_view(result: Result[Any, Any], say: Say) -> discord.ui.View | None:
                                         style=discord.ButtonStyle.secondary, row=MOVE_ROWS))
     if game.draws_allowed:
         draw_label = board.ACCEPT_DRAW if game.draw_offer is not None else TextIn("button", "Offer draw")
-        controls.add_item(GameButton.of(game=game.id, verb="draw", label=say(draw_label),
-                                        style=discord.ButtonStyle.secondary, row=MOVE_ROWS))
-    controls.add_item(GameButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
-                                    style=discord.ButtonStyle.danger, row=MOVE_ROWS))
+        controls.add_item(DrawButton.of(game=game.id, label=say(draw_label), style=discord.ButtonStyle.secondary,
+                                        row=MOVE_ROWS))
+    controls.add_item(ResignButton.of(game=game.id, label=say(TextIn("button", "Resign")),
+                                      style=discord.ButtonStyle.danger, row=MOVE_ROWS))
     return controls
 
 
@@ -233,8 +260,8 @@ def group_view(result: Result[Any, Any], group: Sequence[MoveChoice], say: Say) 
 def challenge_view(result: Result[Any, Any], say: Say) -> discord.ui.View:
     """Accept and Decline, in the server's language (`say`): the challenge is a channel message."""
     controls = discord.ui.View(timeout=None)
-    controls.add_item(GameButton.of(game=result.id, verb="accept", label=say(TextIn("button", "Accept")),
-                                    style=discord.ButtonStyle.success))
-    controls.add_item(GameButton.of(game=result.id, verb="decline", label=say(TextIn("button", "Decline")),
-                                    style=discord.ButtonStyle.secondary))
+    controls.add_item(AcceptButton.of(game=result.id, label=say(TextIn("button", "Accept")),
+                                      style=discord.ButtonStyle.success))
+    controls.add_item(DeclineButton.of(game=result.id, label=say(TextIn("button", "Decline")),
+                                       style=discord.ButtonStyle.secondary))
     return controls

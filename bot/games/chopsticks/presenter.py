@@ -15,12 +15,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import workers
+from bot.drawn import Board
 from bot.errors import MAX_CONTENT, reason
 from bot.games.chopsticks.board import COLOUR, board_embed, challenge_embed, jump_url, result_line
 from bot.games.chopsticks.components import COMPONENTS, KIND, board_view, challenge_view, public_view
 from bot.i18n import Say
 from bot.lobby import post_lobby
-from bot.presenter import Board, GamePresenter, seat_names
+from bot.presenter import GamePresenter, seat_names
 from bot.service import TABLE_OPTIONS, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
 from games.chopsticks.analysis import analysis_text
@@ -196,7 +197,7 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
             )
         if response.message_id is not None:
             result = await self.service.set_message(result.id, response.message_id)
-        self.schedule_bots(result)  # the bot may have the first move
+        self.schedule_computers(result)  # the bot may have the first move
 
     # ----- presenting -------------------------------------------------------------------------------------
     async def channel_board(self, result: Result[Any, Any]) -> Board:

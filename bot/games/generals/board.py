@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.drawn import IMAGE_NAME
 from bot.games.generals.components import (
     AcceptButton,
     DeclineButton,
@@ -26,7 +27,6 @@ from bot.games.generals.components import (
 from bot.games.generals.words import RULING, SIDE_NAMES, reason_words
 from bot.i18n import Say
 from bot.lobby import per_turn
-from bot.presenter import IMAGE_NAME
 from bot.service import REMATCH_OF, GameInfo
 from bot.words import challenge_sides, closed_challenge_line, decliner
 from games.base import EndReason
@@ -140,7 +140,7 @@ def channel_embed(game: GameInfo, view: PublicView, names: Sequence[Text | str],
     return embed
 
 
-def channel_view(game: GameInfo, view: PublicView, say: Say) -> discord.ui.View | None:
+def channel_controls(game: GameInfo, view: PublicView, say: Say) -> discord.ui.View | None:
     if view.outcome is not None or game.status != "active":
         return None
     buttons = discord.ui.View(timeout=None)

@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.http import Route, handle_message_parameters
 
-from bot.drawn import DrawnBoards
+from bot.drawn import Board, DrawnBoards
 from bot.games.generals.components import SendByDmButton
-from bot.games.generals.own_board import private_embed, private_view, selectable_piece
+from bot.games.generals.own_board import private_controls, private_embed, selectable_piece
 from bot.games.generals.pictures import picture
 from bot.i18n import Say
-from bot.presenter import Board, seat_names
+from bot.presenter import seat_names
 from bot.service import GameInfo, OwnView, ServiceError
 from bot.service.tasks import background
 from games.generals.views import PlayerView, PublicView
@@ -106,7 +106,7 @@ class PrivateBoards:
         game, view = result.game, own.view
         selected = selectable_piece(view, selected)
         image, text = await picture(view, images, selected=selected, language=say.language)
-        controls = private_view(game, view, saved, say, selected, room_for_dm=offer_dm)
+        controls = private_controls(game, view, saved, say, selected, room_for_dm=offer_dm)
         if offer_dm and game.status == "active" and view.outcome is None:
             controls = controls or discord.ui.View(timeout=None)
             controls.add_item(SendByDmButton.of(game=game.id,
@@ -119,44 +119,51 @@ class PrivateBoards:
         return Board(None, embed, controls, image, key if selected is None else f"{key}{PICKED}{selected}")
 
     async def show(self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool,
-                   selected: str | None = None) -> Board:
+                   selected: str | None = None, in_hand: GeneralsResult | None = None) -> int | None:
         """The player's board as a new ephemeral message (My board), or the board they used (`edit`), from the
-        latest state. An ephemeral board shown this way is the one kept current from now on."""
+        latest state (`in_hand`, when it is the latest); returns the message's id. An ephemeral board shown this
+        way is the one kept current from now on."""
+        async with self.presenter.bot.delivery.drawing(game_id, in_hand) as result:
+            return await self.answer_from(interaction, result, edit=edit, selected=selected)
+
+    async def answer_from(self, interaction: discord.Interaction[Any], result: GeneralsResult, *, edit: bool,
+                          selected: str | None = None) -> int | None:
+        """`show`, from `result` (the latest position, under the game's drawing lock)."""
+        game_id = result.id
         ephemeral = not edit or is_ephemeral(interaction.message)
         live_until = interaction.created_at.timestamp() + TOKEN_LIFETIME if ephemeral else None
         say = Say.to(interaction)
-        async with self.presenter.bot.drawing(game_id) as result:
-            own = self.presenter.own_seat(result, interaction.user.id)
-            if result.game.status == "pending":
-                raise ServiceError(Text("This game starts once the challenge is accepted."))
-            if result.game.status != "active" and not edit:  # nothing to keep current: its replay shows it all
-                raise ServiceError(Text("Game #{number} is over: step through it with `/replay game:{number}`.",
-                                        number=game_id))
-            stored = await self.store.get(game_id, own.seat)
-            offer_dm = interaction.guild_id is not None and (stored is None or not stored.delivered)
-            saved = await self.presenter.setup_tools.saved_names(own.user_id, own.view)
-            board = await self.drawing(result, own, saved, await self.presenter.images_on(result), say,
-                                       offer_dm=offer_dm, selected=selected, live_until=live_until)
-            if edit:  # a DM board's words are redrawn too (its reader's language may have changed)
-                await interaction.response.edit_message(content=None if ephemeral else say(dm_line(game_id)),
-                                                        embed=board.embed, view=board.view,
-                                                        attachments=board.attachments())
-                message_id = interaction.message.id if interaction.message is not None else None
-            else:
-                response = await interaction.response.send_message(
-                    embed=board.embed, view=board.view or discord.utils.MISSING, files=board.attachments(),
-                    ephemeral=True)
-                message_id = response.message_id
-            if message_id is not None:  # the redraw that follows can skip the board just drawn (or its pick: below)
-                self.drawn.remember(message_id, board.key, result.game)
-            if live_until is not None and message_id is not None:
-                replaced = await self.store.set_live(LiveBoard(game_id, own.seat, message_id, interaction.token,
-                                                               live_until))
-                if replaced is not None:
-                    await self._retire_live(replaced, say)
-            if stored is not None:  # they have their board now: the notice that their DM failed has done its job
-                await self._retire_notice(result, stored)
-        return board
+        own = self.presenter.own_seat(result, interaction.user.id)
+        if result.game.status == "pending":
+            raise ServiceError(Text("This game starts once the challenge is accepted."))
+        if result.game.status != "active" and not edit:  # nothing to keep current: its replay shows it all
+            raise ServiceError(Text("Game #{number} is over: step through it with `/replay game:{number}`.",
+                                    number=game_id))
+        stored = await self.store.get(game_id, own.seat)
+        offer_dm = interaction.guild_id is not None and (stored is None or not stored.delivered)
+        saved = await self.presenter.setup_tools.saved_names(own.user_id, own.view)
+        board = await self.drawing(result, own, saved, await self.presenter.images_on(result), say,
+                                   offer_dm=offer_dm, selected=selected, live_until=live_until)
+        if edit:  # a DM board's words are redrawn too (its reader's language may have changed)
+            await interaction.response.edit_message(content=None if ephemeral else say(dm_line(game_id)),
+                                                    embed=board.embed, view=board.view,
+                                                    attachments=board.attachments())
+            message_id = interaction.message.id if interaction.message is not None else None
+        else:
+            response = await interaction.response.send_message(
+                embed=board.embed, view=board.view or discord.utils.MISSING, files=board.attachments(),
+                ephemeral=True)
+            message_id = response.message_id
+        if message_id is not None:  # the redraw that follows can skip the board just drawn (or its pick: below)
+            self.drawn.remember(message_id, board.key, result.game)
+        if live_until is not None and message_id is not None:
+            replaced = await self.store.set_live(LiveBoard(game_id, own.seat, message_id, interaction.token,
+                                                           live_until))
+            if replaced is not None:
+                await self._retire_live(replaced, say)
+        if stored is not None:  # they have their board now: the notice that their DM failed has done its job
+            await self._retire_notice(result, stored)
+        return message_id
 
     def shows_pick_of(self, message_id: int, key: str) -> bool:
         """Whether `message_id` shows the board `key` would draw, with the player's pick (a piece to move, a square
@@ -166,14 +173,17 @@ class PrivateBoards:
         shown = self.drawn.get(message_id)
         return shown is not None and shown.startswith(key + PICKED)
 
-    async def answer(self, interaction: discord.Interaction[Any], game_id: int, *, selected: str | None = None) -> None:
+    async def answer(self, interaction: discord.Interaction[Any], game_id: int, *, selected: str | None = None,
+                     in_hand: GeneralsResult | None = None) -> None:
         """After a setup action, a move or a chosen piece (`selected`): redraw the board the player used (their DM
         or their ephemeral board); a form sent from a board answers with a fresh ephemeral board."""
-        message = interaction.message  # set for a click on a board, and for a form opened from one
-        if message is None:
-            await self.show(interaction, game_id, edit=False, selected=selected)
-            return
-        await self.show(interaction, game_id, edit=True, selected=selected)
+        await self.show(interaction, game_id, edit=interaction.message is not None, selected=selected,
+                        in_hand=in_hand)
+
+    async def answer_with(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> int | None:
+        """`answer`, from `result` (the latest position, under the game's drawing lock: bot/delivery.py); returns
+        the id of the board message drawn."""
+        return await self.answer_from(interaction, result, edit=interaction.message is not None)
 
     async def refresh_live(self, result: GeneralsResult, own: OwnView[PlayerView], saved: list[str],
                            images: bool, delivered: bool, say: Say) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.drawn import IMAGE_NAME
 from bot.games.generals.board import ACCEPT_DRAW, COLOUR, SIDE_MARK, draw_label, footer, outcome_line, ranks_button
 from bot.games.generals.components import (
     DrawButton,
@@ -25,7 +26,6 @@ from bot.games.generals.components import (
 )
 from bot.games.generals.words import SIDE_NAMES, deduction_words
 from bot.i18n import Say
-from bot.presenter import IMAGE_NAME
 from bot.service import GameInfo
 from games.generals.board import FILES, WIDTH, home_ranks, parse_square, rank_of, square, square_name
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
@@ -178,7 +178,7 @@ def mover_result(view: PlayerView) -> Text:
     return private_last_line(view) or Text("Done.")
 
 
-def private_view(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Say,
+def private_controls(game: GameInfo, view: PlayerView, saved: Sequence[str], say: Say,
                  selected: str | None = None, *, room_for_dm: bool = False) -> discord.ui.View | None:
     """The controls of a private board: setup tools, or the piece menu on the player's turn; with a piece
     `selected` (checked by `selectable_piece`), its direction buttons too, and the menu marks it; and Ranks, the

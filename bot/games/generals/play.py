@@ -28,7 +28,7 @@ from games.generals.views import PLAY, PlayerView
 from games.text import Text, TextIn
 
 if TYPE_CHECKING:
-    from bot.games.generals.presenter import GeneralsPresenter
+    from bot.games.generals.presenter import GeneralsPresenter, GeneralsResult
 
 
 class Play:
@@ -47,25 +47,32 @@ class Play:
         if not moves:
             raise ServiceError(Text("You have no piece on {square} that can move now; look at your board again.",
                                     square=square))
-        await self.presenter.private_boards.answer(interaction, game_id, selected=square)
+        await self.presenter.private_boards.answer(interaction, game_id, selected=square, in_hand=result)
 
     async def move(self, interaction: discord.Interaction[Any], game_id: int, move: str, ply: int | None,
                    *, from_command: bool) -> None:
-        """Play `move` for the user: a direction button (drawn at move count `ply`), or `/generals move`."""
-        try:
-            action = parse_action_text(move)
-        except GameError as exc:
-            raise ServiceError(reason(exc)) from None
-        if not isinstance(action, Move):  # setup texts belong to the board's setup tools, not to moves
-            raise ServiceError(Text("`/generals move` takes a move like e3-e4; set up your army on your board."))
-        result = await self.presenter.service.act(game_id, interaction.user.id, action.text(), expected_ply=ply)
+        """Play `move` for the user: a direction button (drawn at move count `ply`), or `/generals move`. The service
+        reads the move's text; a typed one is read here first, to refuse what is no move (a setup text) in the
+        command's words. A button's text is a move by its custom id's shape (components.py `MOVE`)."""
+        if from_command:
+            try:
+                action = parse_action_text(move)
+            except GameError as exc:
+                raise ServiceError(reason(exc)) from None
+            if not isinstance(action, Move):  # setup texts belong to the board's setup tools, not to moves
+                raise ServiceError(Text("`/generals move` takes a move like e3-e4; set up your army on your board."))
+            move = action.text()
+        result = await self.presenter.service.act(game_id, interaction.user.id, move, expected_ply=ply)
         if from_command:
             said = mover_result(self.presenter.own_view(result, interaction.user.id))
-            await interaction.response.send_message(Say.to(interaction)(said), ephemeral=True)
-        else:  # the board the move was made on shows the board after it (and the redraw below skips it)
-            await self.presenter.private_boards.answer(interaction, game_id)
-        await self.presenter.bot.redraw(result.id)
-        self.presenter.schedule_bots(result)
+
+            async def answer(latest: GeneralsResult) -> int | None:
+                await interaction.response.send_message(Say.to(interaction)(said), ephemeral=True)
+                return None
+        else:  # the board the move was made on shows the board after it (and the drawing after it skips it)
+            async def answer(latest: GeneralsResult) -> int | None:
+                return await self.presenter.private_boards.answer_with(interaction, latest)
+        await self.presenter.bot.delivery.deliver(result, answer)
 
     async def complete(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
         """The user's own legal moves, labelled with their own pieces (nothing if it is not their turn)."""

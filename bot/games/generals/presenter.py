@@ -22,14 +22,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import workers
+from bot.drawn import Board
 from bot.errors import reason
 from bot.games.generals.board import (
     COLOUR,
     challenge_embed,
     challenge_view,
     channel_content,
+    channel_controls,
     channel_embed,
-    channel_view,
     outcome_line,
     settings_lines,
 )
@@ -40,7 +41,7 @@ from bot.games.generals.pictures import picture, text_board
 from bot.games.generals.play import Play
 from bot.games.generals.setup import SetupTools
 from bot.i18n import Say
-from bot.presenter import Board, GamePresenter, seat_names
+from bot.presenter import GamePresenter, seat_names
 from bot.service import OwnView, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
 from games.generals.pieces import Rank
@@ -288,26 +289,21 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         game, view, names = result.game, result.public, seat_names(self, result)
         image, text = await picture(view, images, language=say.language)
         return Board(channel_content(game.id, names, say), channel_embed(game, view, names, text, say),
-                     channel_view(game, view, say), image, channel_key(game, view, images, language=say.language))
+                     channel_controls(game, view, say), image, channel_key(game, view, images, language=say.language))
 
     async def show_board(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> None:
-        """Answer a click on the channel message by redrawing it from the latest state, remembered as drawn."""
-        async with self.bot.drawing(result.id) as latest:
-            board = await self.channel_board(latest)
-            await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
-                                                    attachments=board.attachments(),
-                                                    allowed_mentions=discord.AllowedMentions.none())
-            if interaction.message is not None:
-                self.private_boards.drawn.remember(interaction.message.id, board.key, latest.game)
-        self.schedule_bots(result)
+        """Answer a click on the channel message (an Accept) by redrawing it from the latest position; the private
+        boards are then opened by the caller (`private_boards.open`), in the language of this click."""
+        await self.bot.delivery.deliver(result, self.answer_on_board(interaction), draw=False)
 
-    async def draw(self, result: GeneralsResult) -> None:
-        """Redraw the channel message and both private boards from what is stored now (under the bot's per-game
-        drawing lock); a private board not yet delivered is sent by DM. Unchanged boards are not drawn again."""
+    async def draw(self, result: GeneralsResult, *, answered: int | None = None) -> None:
+        """Draw the channel message and both private boards from `result`, the latest position (under the game's
+        drawing lock: bot/delivery.py); a private board not yet delivered is sent by DM. Boards whose key did not
+        change are not edited again, nor the channel message if it is `answered`, just drawn from `result`."""
         game = result.game
         images = await self.images_on(result)
         say = await self.public_say(result)
-        if game.message_id is not None:
+        if game.message_id is not None and game.message_id != answered:
             message = self.channel(result).get_partial_message(game.message_id)
             if game.status in CLOSED_CHALLENGE:
                 await message.edit(content=None, embed=self._challenge_embed(result, say), view=None)
@@ -332,14 +328,10 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     async def cog_unload(self) -> None:
         await self.private_boards.stop()
 
-    async def restore(self, result: GeneralsResult) -> None:
-        """After a start: `draw`, which edits only the boards whose key changed (and delivers undelivered ones)."""
-        await self.draw(result)
-
     async def game_opened(self, result: Result[Any, Any]) -> None:
         if result.game.status == "active":
             await self.private_boards.open(result.id)
-        self.schedule_bots(result)
+        self.schedule_computers(result)
 
     async def turn_notice(self, result: Result[Any, Any], seat: int) -> Text:
         notice = await super().turn_notice(result, seat)

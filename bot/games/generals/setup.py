@@ -22,7 +22,7 @@ from games.text import Text, TextIn, Typed, one_line
 from storage.formations import MAX_NAME, MAX_PER_USER, FormationError, FormationStore
 
 if TYPE_CHECKING:
-    from bot.games.generals.presenter import GeneralsPresenter
+    from bot.games.generals.presenter import GeneralsPresenter, GeneralsResult
 
 
 class SetupTools:
@@ -37,9 +37,11 @@ class SetupTools:
         was the last Ready, the notifier tells the channel who moves first, from the result's PlayBegan.)"""
         presenter = self.presenter
         result = await presenter.service.act(game_id, interaction.user.id, text)
-        await presenter.private_boards.answer(interaction, result.id)
-        await presenter.bot.redraw(result.id)
-        presenter.schedule_bots(result)
+
+        async def answer(latest: GeneralsResult) -> int | None:
+            return await presenter.private_boards.answer_with(interaction, latest)
+
+        await presenter.bot.delivery.deliver(result, answer)
 
     async def deploy_choice(self, interaction: discord.Interaction[Any], game_id: int, value: str) -> None:
         """The formation menu: `f:<name>` deploys a formation (the engine draws a random one), `s:<name>` one of

@@ -179,7 +179,7 @@ def status_view(result: Result[SuckerView, SuckerView], say: Say) -> discord.ui.
     if seat is None or game.status != "active":
         return None
     components = discord.ui.View(timeout=None)
-    components.add_item(ResignButton.of(game=game.id, verb="resign", label=say(TextIn("button", "Resign")),
+    components.add_item(ResignButton.of(game=game.id, label=say(TextIn("button", "Resign")),
                                         style=discord.ButtonStyle.danger, row=CONTROL_ROW))
     if game.is_computer(seat):
         return components

@@ -5,28 +5,43 @@ Custom ids carry the game, the turn they were drawn for and public action texts 
 is public anyway): `sk:<game>:<turn>:<action text>`, `sks:<game>:<turn>:play0..4` (the one-step chip menus,
 whose option values are action texts), `sks:<game>:<turn>:chip|pile0..4` (the two-step chip play, used when the
 plays do not fit the menus; a `chip` menu posted before the one-step menus existed works the same way),
-`sd:<game>:<deal>`, `skr:<game>:resign|resign-yes` (Resign on the status message, and its private confirmation).
+`sd:<game>:<deal>`, `skr:<game>:resign` (Resign on the status message) and `skr:<game>:resign-yes` (its private
+confirmation).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.components import Button, CustomId, Select, presenter_for
-
-if TYPE_CHECKING:
-    from bot.games.sucker.presenter import SuckerPresenter
+from bot.components import NOT_AVAILABLE, Button, CustomId, Select, game_presenter
+from bot.service import ServiceError
 
 KIND = "sucker"
 
 
-def _presenter(interaction: discord.Interaction[Any]) -> SuckerPresenter:
-    # Imported on use: the presenter module draws with these components, so it imports this one.
-    from bot.games.sucker.presenter import SuckerPresenter
+@runtime_checkable
+class SuckerTable(Protocol):
+    """What these components ask of So Long Sucker's presenter: the decisions they stand for."""
 
-    return presenter_for(interaction, KIND, SuckerPresenter)
+    async def decide(self, interaction: discord.Interaction[Any], game_id: int, action: str, ply: int) -> None: ...
+
+    async def choose_chip(self, interaction: discord.Interaction[Any], game_id: int, colour: str,
+                          ply: int) -> None: ...
+
+    async def ask_to_resign(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def resign_now(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def mark_deal(self, interaction: discord.Interaction[Any], game_id: int, number: int) -> None: ...
+
+
+def _presenter(interaction: discord.Interaction[Any]) -> SuckerTable:
+    presenter = game_presenter(interaction, KIND)
+    if not isinstance(presenter, SuckerTable):
+        raise ServiceError(NOT_AVAILABLE)
+    return presenter
 
 
 class SuckerButton(Button, custom_id=CustomId("sk:{game}:{ply}:{action}", action=r"[a-z0-9:._-]{1,60}")):
@@ -53,17 +68,22 @@ class SuckerSelect(Select, custom_id=CustomId("sks:{game}:{ply}:{what}", what=r"
             await presenter.decide(interaction, self.game_id, choice, self.ply)
 
 
-class ResignButton(Button, custom_id=CustomId("skr:{game}:{verb}", verb=r"resign|resign-yes")):
-    """Resign: works at any moment of the game, whoever's decision it is, after a private confirmation."""
+class ResignButton(Button, custom_id=CustomId("skr:{game}:resign")):
+    """Resign: works at any moment of the game, whoever's decision it is; first a private confirmation."""
 
     game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
-        presenter = _presenter(interaction)
-        if self.fields["verb"] == "resign":
-            await presenter.ask_to_resign(interaction, self.game_id)
-        else:
-            await presenter.resign_now(interaction, self.game_id)
+        await _presenter(interaction).ask_to_resign(interaction, self.game_id)
+
+
+class ConfirmResignButton(Button, custom_id=CustomId("skr:{game}:resign-yes")):
+    """Resign, confirmed privately: the player is out."""
+
+    game_kind = KIND
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        await _presenter(interaction).resign_now(interaction, self.game_id)
 
 
 class DealButton(Button, custom_id=CustomId("sd:{game}:{number}", number=r"[0-9]{1,6}")):

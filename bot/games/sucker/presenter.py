@@ -13,12 +13,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.drawn import Board
 from bot.endings import ending_view
 from bot.games.sucker import board, people
-from bot.games.sucker.components import KIND, DealButton, ResignButton, SuckerButton, SuckerSelect
+from bot.games.sucker.components import (
+    KIND,
+    ConfirmResignButton,
+    DealButton,
+    ResignButton,
+    SuckerButton,
+    SuckerSelect,
+)
 from bot.i18n import Say
 from bot.lobby import post_lobby
-from bot.presenter import Board, GamePresenter
+from bot.presenter import GamePresenter
 from bot.service import GameInfo, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.deals import DealService
 from games.base import EndReason
@@ -61,7 +69,7 @@ def private_table(options: Mapping[str, Any]) -> bool:
 
 class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", group_description="Play So Long Sucker"):
     kind = KIND
-    components = (SuckerButton, SuckerSelect, DealButton, ResignButton)
+    components = (SuckerButton, SuckerSelect, DealButton, ResignButton, ConfirmResignButton)
 
     @property
     def deals(self) -> DealStore:
@@ -247,10 +255,13 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         """A transfer or kill: legal at any moment, announced to the table, then the status is redrawn."""
         after: SuckerResult = await self.service.act(game.id, interaction.user.id, text)
         say = await self.public_say(after)  # the table is told: in the server's language
-        await interaction.response.send_message(say(Text("{what}.", what=self._said(after))),
-                                                allowed_mentions=discord.AllowedMentions.none())
-        await self.bot.redraw(after.id)
-        self.schedule_bots(after)
+        said = say(Text("{what}.", what=self._said(after)))
+
+        async def answer(latest: Result[Any, Any]) -> None:
+            await interaction.response.send_message(said, allowed_mentions=discord.AllowedMentions.none())
+            return None
+
+        await self.bot.delivery.deliver(after, answer)
 
     # ----- components (see components.py) ------------------------------------------------------------------
     async def decide(self, interaction: discord.Interaction[Any], game_id: int, action: str, ply: int) -> None:
@@ -263,10 +274,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             return
         # The private pile choice: confirm it there (in the player's language), and redraw the status in the channel.
         say = Say.to(interaction)
-        await interaction.response.edit_message(content=say(Text("Done: {what}.", what=self._said(result))),
-                                                view=None)
-        await self.bot.redraw(result.id)
-        self.schedule_bots(result)
+        await self.answer_privately(interaction, result, say(Text("Done: {what}.", what=self._said(result))))
 
     async def choose_chip(self, interaction: discord.Interaction[Any], game_id: int, colour: str, ply: int) -> None:
         """The first step of a two-step chip play (plays that do not fit the status message's menus, or a menu
@@ -287,7 +295,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             raise ServiceError(Text("You are already out of So Long Sucker #{number}.", number=game_id))
         say = Say.to(interaction)
         confirm = discord.ui.View(timeout=None)
-        confirm.add_item(ResignButton.of(game=game_id, verb="resign-yes", label=say(TextIn("button", "Yes, resign")),
+        confirm.add_item(ConfirmResignButton.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
                                          style=discord.ButtonStyle.danger))
         await interaction.response.send_message(
             say(Text("Resign from So Long Sucker #{number}? You are out of the game, and the chips you hold leave it "
@@ -297,14 +305,13 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         """Resign, confirmed: the table is told (unless that ended the game, which its ending message tells)."""
         result: SuckerResult = await self.service.resign(game_id, interaction.user.id)
         said = Say.to(interaction)(Text("You resigned from So Long Sucker #{number}.", number=game_id))
-        await interaction.response.edit_message(content=said, view=None)
-        await self.bot.redraw(game_id)
+        await self.answer_privately(interaction, result, said, schedule=False)
         if result.ended() is None:
             say = await self.public_say(result)
             await self.channel(result, talk=True).send(
                 say(Text("So Long Sucker #{number}: {what}.", number=game_id, what=self._said(result))),
                 allowed_mentions=discord.AllowedMentions.none())
-        self.schedule_bots(result)
+        self.schedule_computers(result)
 
     async def mark_deal(self, interaction: discord.Interaction[Any], game_id: int, number: int) -> None:
         # Who may still accept a deal (a player still in a game still being played) is the service's to say; its
@@ -410,7 +417,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         except discord.HTTPException:
             log.info("could not open a thread for game %s; the table stays in the channel", result.id, exc_info=True)
             await self.bot.redraw(result.id)  # the lobby message, still the game's: its status
-        self.schedule_bots(result)
+        self.schedule_computers(result)
 
     def channel(self, result: Result[Any, Any], *, talk: bool = False) -> discord.PartialMessageable:
         """The game's status message and its talk are in its thread once the status was posted there."""

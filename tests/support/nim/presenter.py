@@ -10,8 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.components import Button, CustomId, presenter_for
+from bot.drawn import Board
 from bot.i18n import Say
-from bot.presenter import Board, GamePresenter
+from bot.presenter import GamePresenter
 from bot.service import Player, ReplayFrame, Result
 from games.text import Text
 from tests.support.nim.engine import NimView
@@ -62,7 +63,7 @@ class NimPresenter(GamePresenter, commands.GroupCog, group_name="nim", group_des
                                                            view=board.view or discord.utils.MISSING)
         if response.message_id is not None:
             result = await self.service.set_message(result.id, response.message_id)
-        self.schedule_bots(result)
+        self.schedule_computers(result)
 
     async def channel_board(self, result: Result[Any, Any]) -> Board:
         view: NimView = result.public
