@@ -108,45 +108,48 @@ class LobbyButton(Button):
         raise NotImplementedError  # every lobby button defines what it does to the table
 
 
-async def _show_changed(interaction: discord.Interaction[Any], presenter: GamePresenter, lobby: LobbyRecord) -> None:
-    """Answer a lobby button by redrawing the table's message with its new seats (in the server's language)."""
-    client: Any = interaction.client
-    say = Say(await client.languages.public(lobby.guild_id))
-    await interaction.response.edit_message(embed=_embed(presenter, lobby, say), view=lobby_view(lobby, say),
-                                            allowed_mentions=discord.AllowedMentions.none())
+class SeatButton(LobbyButton):
+    """A lobby button that changes who sits at the table; its answer redraws the table's message with the new seats
+    (in the server's language)."""
+
+    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
+                  presenter: GamePresenter) -> None:
+        lobby = await self.seat(lobbies, current, interaction.user.id)
+        client: Any = interaction.client
+        say = Say(await client.languages.public(lobby.guild_id))
+        await interaction.response.edit_message(embed=_embed(presenter, lobby, say), view=lobby_view(lobby, say),
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    async def seat(self, lobbies: LobbyService, current: LobbyRecord, user_id: int) -> LobbyRecord:
+        raise NotImplementedError  # every seat button defines its change of the table's seats
 
 
-class JoinButton(LobbyButton, custom_id=CustomId("cl:{lobby}:join", lobby=LOBBY)):
+class JoinButton(SeatButton, custom_id=CustomId("cl:{lobby}:join", lobby=LOBBY)):
     """Take a seat at the table."""
 
-    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
-                  presenter: GamePresenter) -> None:
-        await _show_changed(interaction, presenter, await lobbies.join(self.lobby_id, interaction.user.id))
+    async def seat(self, lobbies: LobbyService, current: LobbyRecord, user_id: int) -> LobbyRecord:
+        return await lobbies.join(self.lobby_id, user_id)
 
 
-class LeaveButton(LobbyButton, custom_id=CustomId("cl:{lobby}:leave", lobby=LOBBY)):
+class LeaveButton(SeatButton, custom_id=CustomId("cl:{lobby}:leave", lobby=LOBBY)):
     """Give up one's seat (the host leaving closes the table)."""
 
-    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
-                  presenter: GamePresenter) -> None:
-        await _show_changed(interaction, presenter, await lobbies.leave(self.lobby_id, interaction.user.id))
+    async def seat(self, lobbies: LobbyService, current: LobbyRecord, user_id: int) -> LobbyRecord:
+        return await lobbies.leave(self.lobby_id, user_id)
 
 
-class AddBotButton(LobbyButton, custom_id=CustomId("cl:{lobby}:bot", lobby=LOBBY)):
+class AddBotButton(SeatButton, custom_id=CustomId("cl:{lobby}:bot", lobby=LOBBY)):
     """The host seats a computer player, at the table's level."""
 
-    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
-                  presenter: GamePresenter) -> None:
-        lobby = await lobbies.add_bot(self.lobby_id, interaction.user.id, bot_level(current))
-        await _show_changed(interaction, presenter, lobby)
+    async def seat(self, lobbies: LobbyService, current: LobbyRecord, user_id: int) -> LobbyRecord:
+        return await lobbies.add_bot(self.lobby_id, user_id, bot_level(current))
 
 
-class RemoveBotButton(LobbyButton, custom_id=CustomId("cl:{lobby}:unbot", lobby=LOBBY)):
+class RemoveBotButton(SeatButton, custom_id=CustomId("cl:{lobby}:unbot", lobby=LOBBY)):
     """The host frees a computer player's seat."""
 
-    async def use(self, interaction: discord.Interaction[Any], lobbies: LobbyService, current: LobbyRecord,
-                  presenter: GamePresenter) -> None:
-        await _show_changed(interaction, presenter, await lobbies.remove_bot(self.lobby_id, interaction.user.id))
+    async def seat(self, lobbies: LobbyService, current: LobbyRecord, user_id: int) -> LobbyRecord:
+        return await lobbies.remove_bot(self.lobby_id, user_id)
 
 
 class StartGameButton(LobbyButton, custom_id=CustomId("cl:{lobby}:start", lobby=LOBBY)):

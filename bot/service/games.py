@@ -90,6 +90,10 @@ class GameService:
         self._leases = Leases(self.store, db, self.holder)
         self._computer_moves = ComputerMoves(self.store, db, self._games, self.locks, self._publisher, self._leases,
                                              self.holder)
+        # A new game, started or as a challenge, alone or inside a caller's transaction: the setup part's own methods,
+        # with their signatures and docstrings, rather than a copy of each signature here.
+        self.create = self._setup.create
+        self.create_in = self._setup.create_in
 
     def _now(self) -> float:
         return self.clock()
@@ -356,46 +360,6 @@ class GameService:
         return seat
 
     # ----- setting up (game_setup.py) ---------------------------------------------------------------------
-    async def create(
-        self,
-        kind: str,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        players: Sequence[Player],
-        options: dict[str, Any] | None = None,
-        challenge: bool = False,
-        turn_timeout: float | None = None,
-        rng: random.Random | None = None,
-        actor: int | None = None,
-        asked_by: int | None = None,
-    ) -> Result[Any, Any]:
-        """A new game, started or as a challenge (`GameSetup.create`)."""
-        return await self._setup.create(
-            kind, guild_id=guild_id, channel_id=channel_id, players=players, options=options, challenge=challenge,
-            turn_timeout=turn_timeout, rng=rng, actor=actor, asked_by=asked_by)
-
-    async def create_in(
-        self,
-        tx: GameTransaction,
-        kind: str,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        players: Sequence[Player],
-        options: dict[str, Any] | None = None,
-        challenge: bool = False,
-        turn_timeout: float | None = None,
-        rng: random.Random | None = None,
-        message_id: int | None = None,
-        actor: int | None = None,
-        asked_by: int | None = None,
-    ) -> Result[Any, Any]:
-        """`create` inside a caller's transaction (`GameSetup.create_in`)."""
-        return await self._setup.create_in(
-            tx, kind, guild_id=guild_id, channel_id=channel_id, players=players, options=options, challenge=challenge,
-            turn_timeout=turn_timeout, rng=rng, message_id=message_id, actor=actor, asked_by=asked_by)
-
     @staticmethod
     def new_state(
         kind: str, players: Sequence[Player], options: dict[str, Any], rng: random.Random | None = None
