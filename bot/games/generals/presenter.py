@@ -79,7 +79,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             PrivateBoardStore(bot.db), host=self, client=bot, service=bot.service, delivery=bot.delivery,
             drawn=bot.drawn, languages=bot.languages, saved_names=partial(saved_names, formations))
         self.setup_tools = SetupTools(formations, service=bot.service, delivery=bot.delivery,
-                                      boards=self.private_boards, redraw=bot.redraw)
+                                      boards=self.private_boards)
         self.play = Play(service=bot.service, delivery=bot.delivery, boards=self.private_boards,
                          find_game=self.my_game)
 

@@ -8,7 +8,6 @@ or their ephemeral board). A random formation is drawn by the engine (`formation
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -30,12 +29,11 @@ class SetupTools:
     """The setup controls of a private board, and the forms they open."""
 
     def __init__(self, formations: FormationStore, *, service: GameService, delivery: Delivery,
-                 boards: PrivateBoards, redraw: Callable[[int], Awaitable[None]]) -> None:
+                 boards: PrivateBoards) -> None:
         self.formations = formations
         self.service = service
-        self.delivery = delivery  # the bot's one way from a result to every board
+        self.delivery = delivery  # the bot's one way from a result (or from what is stored) to every board
         self.boards = boards
-        self.redraw = redraw  # the bot's redraw of a game from what is stored
 
     async def act(self, interaction: discord.Interaction[Any], game_id: int, text: str) -> None:
         """A setup action on the player's own draft; their board answers, then the others are redrawn. (When it
@@ -198,7 +196,7 @@ class SetupTools:
     async def redraw_games_of(self, user_id: int) -> None:
         """Redraw every game the user plays: their saved formations are on each of their setup boards."""
         for game_id in await self.service.active_games_of(KIND, user_id):
-            await self.redraw(game_id)
+            await self.delivery.redraw(game_id)
 
 
 async def saved_names(formations: FormationStore, user_id: int, view: PlayerView) -> list[str]:
