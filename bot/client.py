@@ -166,6 +166,9 @@ class TabletopBot(commands.Bot):
         self.server_settings = ServerSettingsStore(self._db)
         self.languages = Languages(self, self.server_settings, self.notifier.store)
         await self.tree.set_translator(CommandTranslator())
+        # Before the presenters, whose parts are given it: the presenters and computer turns it reaches are the bot's.
+        self._delivery = Delivery(self.service, self.drawn, self.presenters,
+                                  lambda game: self.computer_turns.schedule(game))
         for description in descriptions():  # one presenter per game kind, as the registry says
             await self.load_extension(description.presenter)
         for extension in EXTENSIONS:
@@ -174,8 +177,6 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(*LOBBY_BUTTONS, RematchButton, ReplayFromStartButton)
         self._heartbeat = Heartbeat(self.service)  # before any claim: this process's leases are those of a live one
         await self._heartbeat.start()
-        self._delivery = Delivery(self.service, self.drawn, self.presenters,
-                                  lambda game: self.computer_turns.schedule(game))
         self._computer_turns = ComputerTurns(self.service, self.redraw)
         await self.computer_turns.resume_all()  # bot turns that a stop interrupted
         self.computer_turns.watch()  # and those of another process that dies (several processes on one database)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import discord
 from discord.ext import commands
@@ -339,5 +339,11 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         await channel.send(say(self.timeout_text(result, event)), allowed_mentions=discord.AllowedMentions.none())
 
 
-def seat_names(presenter: GamePresenter, result: Result[Any, Any]) -> Sequence[Text | str]:
+class NamesSeats(Protocol):
+    """What names a game's seats in its texts (a presenter, `GamePresenter.seat_name`)."""
+
+    def seat_name(self, result: Result[Any, Any], seat: int) -> Text | str: ...
+
+
+def seat_names(presenter: NamesSeats, result: Result[Any, Any]) -> Sequence[Text | str]:
     return [presenter.seat_name(result, seat) for seat in range(len(result.game.seats))]

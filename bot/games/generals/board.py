@@ -17,6 +17,7 @@ import discord
 
 from bot.drawn import IMAGE_NAME
 from bot.games.generals.components import (
+    KIND,
     AcceptButton,
     DeclineButton,
     DrawButton,
@@ -27,11 +28,14 @@ from bot.games.generals.components import (
 from bot.games.generals.words import RULING, SIDE_NAMES, reason_words
 from bot.i18n import Say
 from bot.lobby import per_turn
-from bot.service import REMATCH_OF, GameInfo
+from bot.service import REMATCH_OF, GameInfo, OwnView, Result, ServiceError
 from bot.words import challenge_sides, closed_challenge_line, decliner
 from games.base import EndReason
-from games.generals.views import PLAY, SETUP, LastMove, PublicView
-from games.text import Text, TextIn
+from games.generals.views import PLAY, SETUP, LastMove, PlayerView, PublicView
+from games.registry import describe
+from games.text import Command, Text, TextIn
+
+GeneralsResult = Result[PublicView, PlayerView]
 
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
 SIDE_MARK = ("⚪", "⚫")
@@ -198,3 +202,18 @@ def public_last_line(last: LastMove | None, names: Sequence[Text | str]) -> Text
     if last.kind == "draw-agreed":
         return Text("Draw agreed.")
     return Text("{name}: {action}.", name=who, action=last.kind)
+
+
+# ----- a player's own seat -------------------------------------------------------------------------------------
+def own_seat(result: GeneralsResult, user_id: int) -> OwnView[PlayerView]:
+    """The user's own seat and view in this game; refuses someone who does not play in it."""
+    own = next((own for own in result.private if own.user_id == user_id), None)
+    if own is None:
+        raise ServiceError(Text("You are not playing in this game. Start your own with {command}.",
+                                command=Command(describe(KIND).start_command)))
+    return own
+
+
+def own_view(result: GeneralsResult, user_id: int) -> PlayerView:
+    """The user's own view of this game; refuses someone who does not play in it."""
+    return own_seat(result, user_id).view

@@ -13,34 +13,106 @@ its component does; the ids are those boards already posted in Discord carry, so
   saved-formation menu to delete from;
 - `ggf:<game>:swap`, `ggf:<game>:import`, `ggf:<game>:save`: the forms, each answered by its `Form` class.
 
-A use calls the one method of the presenter (or of its setup, play or private-board part) that does it; what every
-use of a game's component checks first (the game is a Generals game, played where the click comes from) is
+A use calls the one method of the presenter (or of its setup, play or private-board part) that does it. The presenter
+builds these components, so they reach it the other way round: through `bot.components.game_presenter`, as what they
+ask of it (`GeneralsUses` and its parts' protocols below), and this module imports nothing of the files above it. What
+every use of a game's component checks first (the game is a Generals game, played where the click comes from) is
 `bot.components.dispatch`'s.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import discord
 
-from bot.components import Button, CustomId, Select, dispatch, presenter_for
+from bot.components import NOT_AVAILABLE, Button, CustomId, Select, dispatch, game_presenter
 from bot.service import ServiceError
 from bot.validation import storable
 from games.text import Text
-
-if TYPE_CHECKING:
-    from bot.games.generals.presenter import GeneralsPresenter
 
 KIND = "generals"
 MOVE = r"[a-i][1-8]-[a-i][1-8]"
 
 
-def presenter_of(interaction: discord.Interaction[Any]) -> GeneralsPresenter:
-    """The Generals presenter of the bot this interaction came to."""
-    from bot.games.generals.presenter import GeneralsPresenter  # it builds these components: imported on use
+class BoardUses(Protocol):
+    """What the components ask of a player's own boards (delivery.py `PrivateBoards`)."""
 
-    return presenter_for(interaction, KIND, GeneralsPresenter)
+    async def show(self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool) -> int | None: ...
+
+    async def send_by_dm(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+
+class SetupUses(Protocol):
+    """What the components and forms ask of the setup tools (setup.py `SetupTools`)."""
+
+    async def act(self, interaction: discord.Interaction[Any], game_id: int, text: str) -> None: ...
+
+    async def export(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def open_import_form(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def open_save_form(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def open_swap_form(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def choose_to_delete(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def deploy_choice(self, interaction: discord.Interaction[Any], game_id: int, value: str) -> None: ...
+
+    async def square_choice(self, interaction: discord.Interaction[Any], game_id: int, value: str) -> None: ...
+
+    async def forget(self, interaction: discord.Interaction[Any], game_id: int, name: str) -> None: ...
+
+    async def swap_squares(self, interaction: discord.Interaction[Any], game_id: int, squares: str) -> None: ...
+
+    async def import_grid(self, interaction: discord.Interaction[Any], game_id: int, grid: str) -> None: ...
+
+    async def save(self, interaction: discord.Interaction[Any], game_id: int, name: str) -> None: ...
+
+
+class PlayUses(Protocol):
+    """What the components ask of play (play.py `Play`)."""
+
+    async def choose_piece(self, interaction: discord.Interaction[Any], game_id: int, square: str,
+                           ply: int) -> None: ...
+
+    async def move(self, interaction: discord.Interaction[Any], game_id: int, move: str, ply: int | None,
+                   *, from_command: bool) -> None: ...
+
+
+@runtime_checkable
+class GeneralsUses(Protocol):
+    """What the components ask of the Generals presenter (presenter.py `GeneralsPresenter`), which builds them."""
+
+    @property
+    def private_boards(self) -> BoardUses: ...
+
+    @property
+    def setup_tools(self) -> SetupUses: ...
+
+    @property
+    def play(self) -> PlayUses: ...
+
+    async def accept_challenge(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def decline_challenge(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def offer_draw(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def ask_to_resign(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def resign_now(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def show_ranks(self, interaction: discord.Interaction[Any]) -> None: ...
+
+
+def presenter_of(interaction: discord.Interaction[Any]) -> GeneralsUses:
+    """The Generals presenter of the bot this interaction came to, as what its components ask of it."""
+    presenter = game_presenter(interaction, KIND)
+    if not isinstance(presenter, GeneralsUses):
+        raise ServiceError(NOT_AVAILABLE)
+    return presenter
 
 
 class AcceptButton(Button, custom_id=CustomId("gg:{game}:accept")):

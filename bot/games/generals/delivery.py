@@ -22,25 +22,25 @@ import hashlib
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import discord
 from discord.http import Route, handle_message_parameters
 
+from bot.delivery import Delivery
 from bot.drawn import Board, DrawnBoards
+from bot.games.generals.board import GeneralsResult, own_seat
 from bot.games.generals.components import SendByDmButton
 from bot.games.generals.own_board import private_controls, private_embed, selectable_piece
 from bot.games.generals.pictures import picture
-from bot.i18n import Say
-from bot.presenter import seat_names
-from bot.service import GameInfo, OwnView, ServiceError
+from bot.i18n import Languages, Say
+from bot.presenter import NamesSeats, seat_names
+from bot.service import GameInfo, GameService, OwnView, ServiceError
 from bot.service.tasks import background
 from games.generals.views import PlayerView, PublicView
 from games.text import Text, TextIn
 from storage.private_boards import CLAIM_LEASE, LiveBoard, PrivateBoard, PrivateBoardStore
-
-if TYPE_CHECKING:
-    from bot.games.generals.presenter import GeneralsPresenter, GeneralsResult
 
 log = logging.getLogger(__name__)
 OPEN_DMS = Text("in this server's menu open **Privacy Settings** and allow **Direct Messages** from server members "
@@ -88,13 +88,36 @@ def is_ephemeral(message: discord.Message | None) -> bool:
     return message is not None and message.flags.ephemeral
 
 
+# The player's saved formations offered on their board (setup.py `saved_names`).
+SavedNames = Callable[[int, PlayerView], Awaitable[list[str]]]
+
+
+class BoardsHost(NamesSeats, Protocol):
+    """What private boards ask of their game's presenter (presenter.py `GeneralsPresenter`): its languages, channel and
+    picture setting."""
+
+    async def images_on(self, result: GeneralsResult) -> bool: ...
+
+    async def say_to(self, user_id: int) -> Say: ...
+
+    async def public_say(self, result: GeneralsResult) -> Say: ...
+
+    def channel(self, result: GeneralsResult, *, talk: bool = False) -> discord.PartialMessageable: ...
+
+
 class PrivateBoards:
     """Draws and delivers the players' own boards (DM, or the ephemeral My board)."""
 
-    def __init__(self, presenter: GeneralsPresenter, store: PrivateBoardStore) -> None:
-        self.presenter = presenter
+    def __init__(self, store: PrivateBoardStore, *, host: BoardsHost, client: discord.Client, service: GameService,
+                 delivery: Delivery, drawn: DrawnBoards, languages: Languages, saved_names: SavedNames) -> None:
         self.store = store
-        self.drawn: DrawnBoards = presenter.bot.drawn  # the bot's, shared with the channel board and restarts
+        self.host = host
+        self.client = client  # the bot's connection to Discord: DMs, and edits through a stored token
+        self.service = service
+        self.delivery = delivery  # the bot's drawing lock and redraw
+        self.drawn = drawn  # the bot's, shared with the channel board and restarts
+        self.languages = languages
+        self.saved_names = saved_names
         self._looking: dict[int, asyncio.Task[None]] = {}  # game -> a later look at a DM another sender claimed
 
     async def drawing(self, result: GeneralsResult, own: OwnView[PlayerView], saved: list[str], images: bool,
@@ -112,7 +135,7 @@ class PrivateBoards:
             controls.add_item(SendByDmButton.of(game=game.id,
                                                 label=say(TextIn("button", "Send my board by DM")),
                                                 style=discord.ButtonStyle.secondary, row=4))
-        embed = private_embed(game, view, seat_names(self.presenter, result), text, say, selected)
+        embed = private_embed(game, view, seat_names(self.host, result), text, say, selected)
         if live_until is not None and game.status == "active" and view.outcome is None:
             embed.description = f"{embed.description or ''}\n{say(live_line(live_until))}".strip()
         key = private_key(game, view, saved, images, offer_dm, live_until, language=say.language)
@@ -123,7 +146,7 @@ class PrivateBoards:
         """The player's board as a new ephemeral message (My board), or the board they used (`edit`), from the
         latest state (`in_hand`, when it is the latest); returns the message's id. An ephemeral board shown this
         way is the one kept current from now on."""
-        async with self.presenter.bot.delivery.drawing(game_id, in_hand) as result:
+        async with self.delivery.drawing(game_id, in_hand) as result:
             return await self.answer_from(interaction, result, edit=edit, selected=selected)
 
     async def answer_from(self, interaction: discord.Interaction[Any], result: GeneralsResult, *, edit: bool,
@@ -133,7 +156,7 @@ class PrivateBoards:
         ephemeral = not edit or is_ephemeral(interaction.message)
         live_until = interaction.created_at.timestamp() + TOKEN_LIFETIME if ephemeral else None
         say = Say.to(interaction)
-        own = self.presenter.own_seat(result, interaction.user.id)
+        own = own_seat(result, interaction.user.id)
         if result.game.status == "pending":
             raise ServiceError(Text("This game starts once the challenge is accepted."))
         if result.game.status != "active" and not edit:  # nothing to keep current: its replay shows it all
@@ -141,8 +164,8 @@ class PrivateBoards:
                                     number=game_id))
         stored = await self.store.get(game_id, own.seat)
         offer_dm = interaction.guild_id is not None and (stored is None or not stored.delivered)
-        saved = await self.presenter.setup_tools.saved_names(own.user_id, own.view)
-        board = await self.drawing(result, own, saved, await self.presenter.images_on(result), say,
+        saved = await self.saved_names(own.user_id, own.view)
+        board = await self.drawing(result, own, saved, await self.host.images_on(result), say,
                                    offer_dm=offer_dm, selected=selected, live_until=live_until)
         if edit:  # a DM board's words are redrawn too (its reader's language may have changed)
             await interaction.response.edit_message(content=None if ephemeral else say(dm_line(game_id)),
@@ -234,7 +257,7 @@ class PrivateBoards:
         """Edit the response of the interaction whose token this is (`@original`; the edit-message endpoint does
         not reach ephemeral messages). discord.py offers this only on the live Interaction object, which is gone
         after a restart or in another process, so the request is made here from the stored token."""
-        bot = self.presenter.bot
+        bot = self.client
         route = Route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
                       webhook_id=bot.application_id, webhook_token=token)
         with handle_message_parameters(**fields) as params:
@@ -246,7 +269,7 @@ class PrivateBoards:
     async def send_by_dm(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Send my board by DM: try the DM again (the player may have opened their DMs) and say how it went."""
         user = interaction.user.id
-        result = await self.presenter.service.require_player(game_id, user)
+        result = await self.service.require_player(game_id, user)
         seat = result.game.seat_of(user)
         assert seat is not None
         stored = await self.store.get(game_id, seat)
@@ -254,7 +277,7 @@ class PrivateBoards:
             await self._retire_notice(result, stored)
         await self.store.forget(game_id, seat)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.presenter.bot.languages.saw(interaction)  # the DM is written in the language of this click
+        await self.languages.saw(interaction)  # the DM is written in the language of this click
         await self.open(game_id, announce_failure=False)
         stored = await self.store.get(game_id, seat)
         text = (Text("Sent: your board is in our DMs now, and I keep it up to date there.")
@@ -264,16 +287,16 @@ class PrivateBoards:
 
     async def open(self, game_id: int, *, announce_failure: bool = True) -> None:
         """Deliver the private boards of a game that just started (or whose player asked for the DM again)."""
-        async with self.presenter.bot.drawing(game_id) as result:
-            await self.draw_all(result, await self.presenter.images_on(result), announce_failure=announce_failure)
+        async with self.delivery.drawing(game_id) as result:
+            await self.draw_all(result, await self.host.images_on(result), announce_failure=announce_failure)
 
     async def draw_all(self, result: GeneralsResult, images: bool, *, announce_failure: bool) -> None:
         """Bring every player's DM board and latest ephemeral board up to date; a board not yet delivered is sent
         by DM (while the game is on)."""
         for own in result.private:
             stored = await self.store.get(result.id, own.seat)
-            saved = await self.presenter.setup_tools.saved_names(own.user_id, own.view)
-            say = await self.presenter.say_to(own.user_id)  # their language, as their latest interaction showed it
+            saved = await self.saved_names(own.user_id, own.view)
+            say = await self.host.say_to(own.user_id)  # their language, as their latest interaction showed it
             # Not when the DM failed: the player uses My board (or asks for the DM again).
             if stored is None or stored.delivered or stored.sending:
                 await self._draw_dm(result, own, stored, saved, images, announce_failure, say)
@@ -290,7 +313,7 @@ class PrivateBoards:
             if self.drawn.current(stored.message_id, key, result.game) or self.shows_pick_of(stored.message_id, key):
                 return
             board = await self.drawing(result, own, saved, images, say)
-            dm = self.presenter.bot.get_partial_messageable(stored.channel_id)
+            dm = self.client.get_partial_messageable(stored.channel_id)
             try:
                 await dm.get_partial_message(stored.message_id).edit(  # its words too: the language may have changed
                     content=say(dm_line(result.id)), embed=board.embed, view=board.view,
@@ -323,7 +346,7 @@ class PrivateBoards:
             await asyncio.sleep(CLAIM_LEASE + 1.0)
         finally:
             self._looking.pop(game_id, None)
-        await self.presenter.bot.redraw(game_id)
+        await self.delivery.redraw(game_id)
 
     async def stop(self) -> None:
         """Stop waiting to look at claimed DMs again (the bot is stopping)."""
@@ -337,9 +360,9 @@ class PrivateBoards:
         """DM `own`'s board to its owner (in their language, `say`), while this process's claim (`token`) still holds;
         if Discord refuses, remember that and tell them in the channel (in the server's language) how to play
         instead."""
-        now = self.presenter.service.clock()
+        now = self.service.clock()
         try:
-            dm = await self.presenter.bot.create_dm(discord.Object(own.user_id))
+            dm = await self.client.create_dm(discord.Object(own.user_id))
             # The fence, right before the DM: a process paused past its claim finds it taken over, and sends nothing.
             if not await self.store.still_sending(result.id, own.seat, token):
                 log.info("the DM board of game %s seat %s is another process's to send now; not sending it",
@@ -352,8 +375,8 @@ class PrivateBoards:
             log.info("could not DM user %s for game %s: %s", own.user_id, result.id, exc)
             await self.store.set(result.id, own.seat, None, None, now)
             if announce_failure:
-                public = await self.presenter.public_say(result)
-                notice = await self.presenter.channel(result).send(
+                public = await self.host.public_say(result)
+                notice = await self.host.channel(result).send(
                     public(Text("<@{user}>, I could not send you a direct message, so your board for Game of the "
                                 "Generals #{number} is not in your DMs. Press **My board** on the game message to set "
                                 "up and play here; only you will see it. {dm_help}", user=own.user_id,
@@ -371,7 +394,7 @@ class PrivateBoards:
         if notice is None or not await self.store.clear_notice(result.id, stored.seat, notice):
             return
         try:
-            await self.presenter.channel(result).get_partial_message(notice).delete()
+            await self.host.channel(result).get_partial_message(notice).delete()
         except discord.NotFound:
             pass  # someone (a moderator) deleted it already
         except discord.HTTPException as exc:

@@ -13,41 +13,49 @@ opponent's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.delivery import Delivery
 from bot.errors import reason
+from bot.games.generals.board import GeneralsResult, own_view
+from bot.games.generals.delivery import PrivateBoards
 from bot.games.generals.own_board import direction_arrow, movable_pieces, mover_result
 from bot.i18n import Say
-from bot.service import ServiceError
+from bot.service import GameService, ServiceError
 from games.base import GameError
 from games.generals.actions import Move, parse_action_text
 from games.generals.views import PLAY, PlayerView
 from games.text import Text, TextIn
 
-if TYPE_CHECKING:
-    from bot.games.generals.presenter import GeneralsPresenter, GeneralsResult
+# The user's game: by number, or the one they play where they typed (presenter.py `my_game`).
+FindGame = Callable[[discord.Interaction[Any], int | None], Awaitable[GeneralsResult]]
 
 
 class Play:
     """Moves of a game in play, from a private board's controls or by command."""
 
-    def __init__(self, presenter: GeneralsPresenter) -> None:
-        self.presenter = presenter
+    def __init__(self, *, service: GameService, delivery: Delivery, boards: PrivateBoards,
+                 find_game: FindGame) -> None:
+        self.service = service
+        self.delivery = delivery  # the bot's one way from a result to every board
+        self.boards = boards
+        self.find_game = find_game
 
     async def choose_piece(self, interaction: discord.Interaction[Any], game_id: int, square: str,
                            ply: int) -> None:
         """The piece menu's answer, on the board it was chosen on: the board is redrawn with the piece highlighted and
         one button per legal step (a piece with a single move too: the pick never moves it)."""
-        result = await self.presenter.service.require_turn(game_id, interaction.user.id, ply)
-        view = self.presenter.own_view(result, interaction.user.id)
+        result = await self.service.require_turn(game_id, interaction.user.id, ply)
+        view = own_view(result, interaction.user.id)
         moves = [text for text in view.legal if text.startswith(f"{square}-")]
         if not moves:
             raise ServiceError(Text("You have no piece on {square} that can move now; look at your board again.",
                                     square=square))
-        await self.presenter.private_boards.answer(interaction, game_id, selected=square, in_hand=result)
+        await self.boards.answer(interaction, game_id, selected=square, in_hand=result)
 
     async def move(self, interaction: discord.Interaction[Any], game_id: int, move: str, ply: int | None,
                    *, from_command: bool) -> None:
@@ -62,22 +70,22 @@ class Play:
             if not isinstance(action, Move):  # setup texts belong to the board's setup tools, not to moves
                 raise ServiceError(Text("`/generals move` takes a move like e3-e4; set up your army on your board."))
             move = action.text()
-        result = await self.presenter.service.act(game_id, interaction.user.id, move, expected_ply=ply)
+        result = await self.service.act(game_id, interaction.user.id, move, expected_ply=ply)
         if from_command:
-            said = mover_result(self.presenter.own_view(result, interaction.user.id))
+            said = mover_result(own_view(result, interaction.user.id))
 
             async def answer(latest: GeneralsResult) -> int | None:
                 await interaction.response.send_message(Say.to(interaction)(said), ephemeral=True)
                 return None
         else:  # the board the move was made on shows the board after it (and the drawing after it skips it)
             async def answer(latest: GeneralsResult) -> int | None:
-                return await self.presenter.private_boards.answer_with(interaction, latest)
-        await self.presenter.bot.delivery.deliver(result, answer)
+                return await self.boards.answer_with(interaction, latest)
+        await self.delivery.deliver(result, answer)
 
     async def complete(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
         """The user's own legal moves, labelled with their own pieces (nothing if it is not their turn)."""
         try:
-            found = await self.presenter.my_game(interaction, _int_or_none(interaction.namespace.game))
+            found = await self.find_game(interaction, _int_or_none(interaction.namespace.game))
         except ServiceError:
             return []
         view: PlayerView | None = found.own(interaction.user.id)

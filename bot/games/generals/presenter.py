@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import discord
@@ -26,6 +27,7 @@ from bot.drawn import Board
 from bot.errors import reason
 from bot.games.generals.board import (
     COLOUR,
+    GeneralsResult,
     challenge_embed,
     challenge_view,
     channel_content,
@@ -39,20 +41,18 @@ from bot.games.generals.delivery import PrivateBoards, channel_key
 from bot.games.generals.legend import LEGEND_NAME, legend_lines, render_legend
 from bot.games.generals.pictures import picture, text_board
 from bot.games.generals.play import Play
-from bot.games.generals.setup import SetupTools
+from bot.games.generals.setup import SetupTools, saved_names
 from bot.i18n import Say
 from bot.presenter import GamePresenter, seat_names
-from bot.service import OwnView, Player, ReplayFrame, Result, ServiceError, TimerEvent
+from bot.service import Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
 from games.generals.pieces import Rank
 from games.generals.rules import SETTING_NAMES, Settings
-from games.generals.views import SETUP, PlayerView, PublicView
-from games.registry import describe
-from games.text import Command, Text, TextIn
+from games.generals.views import SETUP, PublicView
+from games.text import Text, TextIn
 from storage.formations import FormationStore
 from storage.private_boards import PrivateBoardStore
 
-GeneralsResult = Result[PublicView, PlayerView]
 BotLevel = Literal["random", "greedy", "strong"]
 DEFAULT_LEVEL: BotLevel = "strong"
 CLOSED_CHALLENGE = ("pending", "declined", "expired")  # the message shows the challenge, not a board
@@ -74,9 +74,14 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
 
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
-        self.setup_tools = SetupTools(self, FormationStore(bot.db))
-        self.private_boards = PrivateBoards(self, PrivateBoardStore(bot.db))
-        self.play = Play(self)
+        formations = FormationStore(bot.db)
+        self.private_boards = PrivateBoards(
+            PrivateBoardStore(bot.db), host=self, client=bot, service=bot.service, delivery=bot.delivery,
+            drawn=bot.drawn, languages=bot.languages, saved_names=partial(saved_names, formations))
+        self.setup_tools = SetupTools(formations, service=bot.service, delivery=bot.delivery,
+                                      boards=self.private_boards)
+        self.play = Play(service=bot.service, delivery=bot.delivery, boards=self.private_boards,
+                         find_game=self.my_game)
 
     # ----- commands ---------------------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone to Game of the Generals, or play me")
@@ -254,17 +259,6 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Our forms (swap, import, save) are answered here from their custom id, so they work after a restart."""
         await answer_form(interaction)
-
-    def own_seat(self, result: GeneralsResult, user_id: int) -> OwnView[PlayerView]:
-        """The user's own seat and view in this game; refuses someone who does not play in it."""
-        own = next((own for own in result.private if own.user_id == user_id), None)
-        if own is None:
-            raise ServiceError(Text("You are not playing in this game. Start your own with {command}.",
-                                    command=Command(describe(KIND).start_command)))
-        return own
-
-    def own_view(self, result: GeneralsResult, user_id: int) -> PlayerView:
-        return self.own_seat(result, user_id).view
 
     # ----- the channel ------------------------------------------------------------------------------------
     async def images_on(self, result: GeneralsResult) -> bool:

@@ -8,40 +8,42 @@ or their ephemeral board). A random formation is drawn by the engine (`formation
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.delivery import Delivery
+from bot.games.generals.board import GeneralsResult, own_view
 from bot.games.generals.components import KIND, ForgetSelect, ImportForm, SaveForm, SwapForm
+from bot.games.generals.delivery import PrivateBoards
 from bot.games.generals.own_board import board_rows_hint, export_text
 from bot.i18n import Say
-from bot.service import ServiceError
+from bot.service import GameService, ServiceError
 from games.generals.setup import FORMATIONS, Grid, as_owner_sees_it, compact, format_grid, grid_from_squares, parse_grid
 from games.generals.views import SETUP, PlayerView
 from games.text import Text, TextIn, Typed, one_line
 from storage.formations import MAX_NAME, MAX_PER_USER, FormationError, FormationStore
 
-if TYPE_CHECKING:
-    from bot.games.generals.presenter import GeneralsPresenter, GeneralsResult
-
 
 class SetupTools:
     """The setup controls of a private board, and the forms they open."""
 
-    def __init__(self, presenter: GeneralsPresenter, formations: FormationStore) -> None:
-        self.presenter = presenter
+    def __init__(self, formations: FormationStore, *, service: GameService, delivery: Delivery,
+                 boards: PrivateBoards) -> None:
         self.formations = formations
+        self.service = service
+        self.delivery = delivery  # the bot's one way from a result (or from what is stored) to every board
+        self.boards = boards
 
     async def act(self, interaction: discord.Interaction[Any], game_id: int, text: str) -> None:
         """A setup action on the player's own draft; their board answers, then the others are redrawn. (When it
         was the last Ready, the notifier tells the channel who moves first, from the result's PlayBegan.)"""
-        presenter = self.presenter
-        result = await presenter.service.act(game_id, interaction.user.id, text)
+        result = await self.service.act(game_id, interaction.user.id, text)
 
         async def answer(latest: GeneralsResult) -> int | None:
-            return await presenter.private_boards.answer_with(interaction, latest)
+            return await self.boards.answer_with(interaction, latest)
 
-        await presenter.bot.delivery.deliver(result, answer)
+        await self.delivery.deliver(result, answer)
 
     async def deploy_choice(self, interaction: discord.Interaction[Any], game_id: int, value: str) -> None:
         """The formation menu: `f:<name>` deploys a formation (the engine draws a random one), `s:<name>` one of
@@ -53,7 +55,7 @@ class SetupTools:
         if source == "f" and name in FORMATIONS:
             await self.act(interaction, game_id, f"formation:{name}")
             return
-        result = await self.presenter.service.require_player(game_id, interaction.user.id)
+        result = await self.service.require_player(game_id, interaction.user.id)
         if source != "s":
             raise ServiceError(Text("That is not one of the formations on offer; open your board again."))
         seat = result.game.seat_of(interaction.user.id)
@@ -74,11 +76,11 @@ class SetupTools:
             return
         if verb not in ("pick", "drop"):
             raise ServiceError(Text("That is not one of the squares on offer; open your board again."))
-        result = await self.presenter.service.require_player(game_id, interaction.user.id)
-        view = self.presenter.own_view(result, interaction.user.id)
+        result = await self.service.require_player(game_id, interaction.user.id)
+        view = own_view(result, interaction.user.id)
         if view.phase != SETUP or view.ready[view.seat]:
             raise ServiceError(Text("Setup tools are for your army before you are ready."))
-        await self.presenter.private_boards.answer(interaction, game_id,
+        await self.boards.answer(interaction, game_id,
                                                    selected=squares if verb == "pick" else None)
 
     async def open_swap_form(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -122,8 +124,8 @@ class SetupTools:
     async def _setup_view(self, interaction: discord.Interaction[Any], game_id: int) -> PlayerView:
         """The user's own view of a game whose setup they may still change; refuses anyone else, and a player who
         is ready or past the setup."""
-        result = await self.presenter.service.require_player(game_id, interaction.user.id)
-        view = self.presenter.own_view(result, interaction.user.id)
+        result = await self.service.require_player(game_id, interaction.user.id)
+        view = own_view(result, interaction.user.id)
         if view.phase != SETUP or view.ready[view.seat]:
             raise ServiceError(Text("Setup tools are for your army before you are ready."))
         return view
@@ -141,8 +143,8 @@ class SetupTools:
 
     async def save(self, interaction: discord.Interaction[Any], game_id: int, name: str) -> None:
         """Save the player's current setup under `name`, as its owner sees it (it loads on either side)."""
-        result = await self.presenter.service.require_player(game_id, interaction.user.id)
-        view = self.presenter.own_view(result, interaction.user.id)
+        result = await self.service.require_player(game_id, interaction.user.id)
+        view = own_view(result, interaction.user.id)
         grid = draft_grid(view)
         if grid is None:
             raise ServiceError(Text("Deploy a setup first; then you can save it."))
@@ -151,7 +153,7 @@ class SetupTools:
         try:
             saved = await self.formations.save(interaction.user.id, KIND, name,
                                                compact(as_owner_sees_it(grid, view.seat)),
-                                               self.presenter.service.clock())
+                                               self.service.clock())
         except FormationError:  # with a good name, the one refusal left: no room for another (checked atomically)
             raise ServiceError(Text("You have {count} saved formations; delete one to save another.",
                                     count=MAX_PER_USER)) from None
@@ -162,8 +164,8 @@ class SetupTools:
         await self.redraw_games_of(interaction.user.id)
 
     async def export(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        result = await self.presenter.service.require_player(game_id, interaction.user.id)
-        view = self.presenter.own_view(result, interaction.user.id)
+        result = await self.service.require_player(game_id, interaction.user.id)
+        view = own_view(result, interaction.user.id)
         grid = draft_grid(view)
         if grid is None:
             raise ServiceError(Text("There is nothing to export yet: deploy a formation first."))
@@ -182,7 +184,7 @@ class SetupTools:
                                                 ephemeral=True)
 
     async def forget(self, interaction: discord.Interaction[Any], game_id: int, name: str) -> None:
-        await self.presenter.service.require_player(game_id, interaction.user.id)  # a menu of a player's board
+        await self.service.require_player(game_id, interaction.user.id)  # a menu of a player's board
         try:
             await self.formations.delete(interaction.user.id, KIND, name)
         except FormationError:  # deleted meanwhile (from another board): say so, it is no fault
@@ -191,16 +193,17 @@ class SetupTools:
             content=Say.to(interaction)(Text("Deleted your saved formation **{name}**.", name=Typed(name))), view=None)
         await self.redraw_games_of(interaction.user.id)
 
-    async def saved_names(self, user_id: int, view: PlayerView) -> list[str]:
-        """The player's saved formations: only the setup controls offer them, so no query otherwise."""
-        if view.phase != SETUP or view.ready[view.seat]:
-            return []
-        return [f.name for f in await self.formations.list(user_id, KIND)]
-
     async def redraw_games_of(self, user_id: int) -> None:
         """Redraw every game the user plays: their saved formations are on each of their setup boards."""
-        for game_id in await self.presenter.service.active_games_of(KIND, user_id):
-            await self.presenter.bot.redraw(game_id)
+        for game_id in await self.service.active_games_of(KIND, user_id):
+            await self.delivery.redraw(game_id)
+
+
+async def saved_names(formations: FormationStore, user_id: int, view: PlayerView) -> list[str]:
+    """The player's saved formations: only the setup controls offer them, so no query otherwise."""
+    if view.phase != SETUP or view.ready[view.seat]:
+        return []
+    return [f.name for f in await formations.list(user_id, KIND)]
 
 
 def no_such_formation(name: str) -> Text:
