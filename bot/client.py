@@ -35,6 +35,7 @@ from bot.service.lobbies import LobbyService
 from bot.service.rematch import Rematch
 from bot.service.tasks import background
 from bot.service.timers import Fence, TimerLoop, Undeliverable
+from bot.settings_memory import RememberedSettings
 from bot.translator import CommandTranslator
 from bot.validation import TabletopTree, answer_unhandled_component
 from games.registry import descriptions
@@ -49,7 +50,6 @@ from storage.leases import SYNC_COMMANDS, board_post_key
 from storage.lobbies import LobbyRecord
 from storage.notifications import NotificationStore
 from storage.ratings import RatingStore
-from storage.server_settings import ServerSettingsStore
 
 log = logging.getLogger(__name__)
 # The cogs every bot has besides the games' presenters (which come from the game registry).
@@ -163,7 +163,7 @@ class TabletopBot(commands.Bot):
         self._service.listeners.append(self.notifier.on_result)
         self.deals = DealStore(self._db)
         self.ratings = RatingStore(self._db)
-        self.server_settings = ServerSettingsStore(self._db)
+        self.server_settings = RememberedSettings(self._db)
         self.languages = Languages(self, self.server_settings, self.notifier.store)
         await self.tree.set_translator(CommandTranslator())
         # Before the presenters, whose parts are given it: the presenters and computer turns it reaches are the bot's.

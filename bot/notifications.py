@@ -92,7 +92,7 @@ class Notifier:
         await self._retire(result.id)
         await self.store.hold_ping(HeldPing(result.id, decision.user_id, decision.seat, result.game.turn_token,
                                                 moved_at + AT_TABLE))
-        service.timers_changed.set()
+        service.timers_changed.at(moved_at + AT_TABLE)  # it replaced the game's held ping, if any: nothing else moved
         return True
 
     async def send_held(self, presenter: GamePresenter, result: Result[Any, Any], fence: Fence) -> None:

@@ -63,6 +63,17 @@ class PrivateBoardStore:
             "SELECT channel_id, message_id FROM private_boards WHERE game_id = ? AND seat = ?", (game_id, seat)))
         return PrivateBoard(game_id, seat, rows[0][0], rows[0][1]) if rows else None
 
+    async def of_game(self, game_id: int) -> tuple[dict[int, PrivateBoard], dict[int, LiveBoard]]:
+        """Every seat's board row and latest ephemeral board of one game, by seat, in one read (a drawing of all of
+        its private boards needs them all)."""
+        rows = await self._db.query(select(
+            "SELECT 0, seat, channel_id, message_id, NULL, NULL FROM private_boards WHERE game_id = ?"
+            " UNION ALL SELECT 1, seat, message_id, NULL, token, expires_at FROM live_boards WHERE game_id = ?",
+            (game_id, game_id)))
+        boards = {int(r[1]): PrivateBoard(game_id, int(r[1]), r[2], r[3]) for r in rows if int(r[0]) == 0}
+        live = {int(r[1]): LiveBoard(game_id, int(r[1]), r[2], r[4], r[5]) for r in rows if int(r[0]) == 1}
+        return boards, live
+
     async def set(self, game_id: int, seat: int, channel_id: int | None, message_id: int | None, now: float) -> None:
         """Remember the DM message of a seat (message_id None: the DM failed)."""
         await self._db.run(statement(

@@ -17,7 +17,6 @@ process's leases (leases.py). Its methods are the one door the rest of the bot u
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
@@ -48,6 +47,7 @@ from bot.service.publisher import Listener, Publisher
 from bot.service.results import GameInfo, PastGame, ReplayFrame, Result
 from bot.service.starts import StartPace
 from bot.service.stored import StoredGames
+from bot.service.wakeup import TimerWakeup
 from games import GameError, GameState
 from games.base import DRAW_AGREED, RESIGN, EndReason
 from games.engines import replay
@@ -79,8 +79,8 @@ class GameService:
         self.holder = holder or uuid4().hex
         self.clock = clock
         self.locks = KeyedLocks()  # one per game: this process's actions on a game take their turns
-        # Set whenever a write creates or moves a deadline, so the timer loop can look again.
-        self.timers_changed = asyncio.Event()
+        # Set whenever a write creates or moves a deadline, so the timer loop can look again (bot/service/wakeup.py).
+        self.timers_changed = TimerWakeup()
         # The parts read the time through `_now`, so that a test may swap `clock` for a fake one at any moment.
         self._publisher = Publisher()
         self._games = StoredGames(self.store, self._now, self.timers_changed)

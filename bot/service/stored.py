@@ -8,7 +8,6 @@ is never lost and never applied twice.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -27,6 +26,7 @@ from bot.service.model import (
 )
 from bot.service.ratings import result_writer
 from bot.service.results import Event, GameEnded, PlayBegan, RatingChange, Result
+from bot.service.wakeup import TimerWakeup
 from games import GameState
 from games.text import Text
 from storage import GameNotFoundError, GameRecord, GameStore, GameTransaction, StaleVersionError
@@ -37,7 +37,7 @@ Step = tuple[int, int | None, str, GameState[Any, Any]]
 
 
 class StoredGames:
-    def __init__(self, store: GameStore, clock: Callable[[], float], timers_changed: asyncio.Event) -> None:
+    def __init__(self, store: GameStore, clock: Callable[[], float], timers_changed: TimerWakeup) -> None:
         self._store = store
         self._clock = clock
         self._timers_changed = timers_changed  # set whenever a write creates or moves a deadline
@@ -127,6 +127,7 @@ class StoredGames:
         now = self._clock()
         record = game.record
         changes: list[RatingChange] = []
+        earliest: float | None = None  # the earliest deadline or reminder the steps set
         for seat, user_id, text, state in steps:
             outcome = state.outcome()
             if outcome is None:
@@ -134,6 +135,9 @@ class StoredGames:
                 deadline, remind_at = next_timers(game, state, now)
             else:
                 status, deadline, remind_at = "finished", None, None
+            for when in (deadline, remind_at):
+                if when is not None and (earliest is None or when < earliest):
+                    earliest = when
             # The result changes the ladders in the move's own write, exactly once, and only for a game whose play
             # began with a move: a forfeit during the secret setup, or a resignation before the first move, is no
             # game played.
@@ -150,7 +154,7 @@ class StoredGames:
                 )
             except StaleVersionError:
                 raise StaleStateError(STALE_MESSAGE) from None
-        self._timers_changed.set()
+        self._timers_changed.at(earliest)  # only this game's timers moved: the loop needs no new read unless earlier
         after = self.written(record, state)
         events: list[Event] = []
         if outcome is not None:

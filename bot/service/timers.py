@@ -75,16 +75,19 @@ class TimerLoop:
 
     async def _run(self) -> None:
         changed = self._service.timers_changed
+        look = True  # fire what is due and read the next deadline (else only a write's own deadline is new: `at`)
+        failures, nxt = 0, None
         while True:
-            try:
-                failures = await self.fire_due()
-                changed.clear()
-                nxt = await self._service.next_timer()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("timer loop failed; retrying in a minute")
-                failures, nxt = 1, self._service.clock() + 60
+            if look:
+                try:
+                    failures = await self.fire_due()
+                    changed.take()
+                    nxt = await self._service.next_timer()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("timer loop failed; retrying in a minute")
+                    failures, nxt = 1, self._service.clock() + 60
             delay = MAX_SLEEP if nxt is None else max(0.0, min(MAX_SLEEP, nxt - self._service.clock()))
             if failures:
                 delay = max(delay, RETRY_DELAY)  # a timer that keeps failing must not spin the loop
@@ -93,9 +96,16 @@ class TimerLoop:
             delay = min(delay, max(0.0, self._next_look - self._service.clock()))
             # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a stop that arrives just as `changed` is
             # set (a move at the moment the bot stops), and the loop would sleep on while the stop waited forever.
+            look = True
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(delay):
                     await changed.wait()
+                # Woken by a write: unless it asked for a new read, or set a deadline already due, the deadline it set
+                # is the only news (bot/service/wakeup.py), and the loop sleeps on until the earlier of the two.
+                full, earliest = changed.take()
+                if not full and earliest is not None and earliest > self._service.clock():
+                    look = False
+                    nxt = earliest if nxt is None else min(nxt, earliest)
 
     async def fire_due(self) -> int:
         """Announce what is still owed, then fire every timer that is due; returns how many failed."""

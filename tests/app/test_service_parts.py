@@ -3,7 +3,6 @@ who is told, a clock): a challenge created by the setup part expires by the time
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from bot.service import Player, Result, TimerEvent
@@ -12,6 +11,7 @@ from bot.service.game_timers import GameTimers
 from bot.service.locks import KeyedLocks
 from bot.service.publisher import Publisher
 from bot.service.stored import StoredGames
+from bot.service.wakeup import TimerWakeup
 from storage import GameStore
 from storage.connection import open_database
 from tests.support.clock import Clock
@@ -22,7 +22,7 @@ ALICE, BOB = 101, 202
 async def test_a_challenge_made_by_the_setup_part_expires_by_the_timers_part(database_target: str) -> None:
     db = await open_database(database_target)
     try:
-        clock, changed, store = Clock(), asyncio.Event(), GameStore(db)
+        clock, changed, store = Clock(), TimerWakeup(), GameStore(db)
         games, locks, publisher = StoredGames(store, clock, changed), KeyedLocks(), Publisher()
         heard: list[Result[Any, Any]] = []
 

@@ -209,11 +209,10 @@ class PrivateBoards:
         return await self.answer_from(interaction, result, edit=interaction.message is not None)
 
     async def refresh_live(self, result: GeneralsResult, own: OwnView[PlayerView], saved: list[str],
-                           images: bool, delivered: bool, say: Say) -> None:
-        """Redraw `own`'s latest ephemeral board through its token (in their language, `say`), if Discord still
-        honours it and it shows something else; a lapsed one is forgotten (the turn notification then says to open
-        it again)."""
-        live = await self.store.live(result.id, own.seat)
+                           images: bool, delivered: bool, say: Say, live: LiveBoard | None) -> None:
+        """Redraw `own`'s latest ephemeral board, `live` as read for this drawing, through its token (in their
+        language, `say`), if Discord still honours it and it shows something else; a lapsed one is forgotten (the turn
+        notification then says to open it again)."""
         if live is None:
             return
         if live.expires_at - TOKEN_MARGIN < time.time():
@@ -293,8 +292,9 @@ class PrivateBoards:
     async def draw_all(self, result: GeneralsResult, images: bool, *, announce_failure: bool) -> None:
         """Bring every player's DM board and latest ephemeral board up to date; a board not yet delivered is sent
         by DM (while the game is on)."""
+        stored_of, live_of = await self.store.of_game(result.id)  # one read for every seat
         for own in result.private:
-            stored = await self.store.get(result.id, own.seat)
+            stored = stored_of.get(own.seat)
             saved = await self.saved_names(own.user_id, own.view)
             say = await self.host.say_to(own.user_id)  # their language, as their latest interaction showed it
             # Not when the DM failed: the player uses My board (or asks for the DM again).
@@ -302,7 +302,8 @@ class PrivateBoards:
                 await self._draw_dm(result, own, stored, saved, images, announce_failure, say)
             elif result.game.status != "active":  # the game is over: nobody needs to find their board any more
                 await self._retire_notice(result, stored)
-            await self.refresh_live(result, own, saved, images, stored is not None and stored.delivered, say)
+            await self.refresh_live(result, own, saved, images, stored is not None and stored.delivered, say,
+                                    live_of.get(own.seat))
 
     async def _draw_dm(self, result: GeneralsResult, own: OwnView[PlayerView], stored: PrivateBoard | None,
                        saved: list[str], images: bool, announce_failure: bool, say: Say) -> None:
