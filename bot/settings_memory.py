@@ -1,9 +1,9 @@
 """Server settings as this process last read them (`RememberedSettings`): every drawing of a board asks whether the
 server wants pictures, several times per move, and every public message asks its language.
 
-A server's settings are read at most once per `SETTINGS_MEMORY` seconds. A change made with /settings in this process
-shows at once (it goes through here); one made by another process sharing the database shows within that time, as a
-server's language already did (bot/i18n.py `LANGUAGE_MEMORY`).
+A server's settings are read at most once per `LANGUAGE_MEMORY` seconds (bot/i18n.py): one window for everything
+another process sharing the database may change, since a server's language is one of these settings and is read
+through here. A change made with /settings in this process shows at once (it goes through here).
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from bot import i18n
 from storage.database import Database
 from storage.server_settings import ServerSettings, ServerSettingsStore
-
-SETTINGS_MEMORY = 30.0
 
 
 class RememberedSettings(ServerSettingsStore):
@@ -25,7 +24,7 @@ class RememberedSettings(ServerSettingsStore):
 
     async def get(self, guild_id: int) -> ServerSettings:
         known = self._known.get(guild_id)
-        if known is not None and time.monotonic() - known[1] < SETTINGS_MEMORY:
+        if known is not None and time.monotonic() - known[1] < i18n.LANGUAGE_MEMORY:
             return known[0]
         changes, read_at = self._changes, time.monotonic()
         settings = await super().get(guild_id)
