@@ -29,9 +29,10 @@ import discord
 
 from bot import workers
 from bot.errors import DISCORD_FAILED_MESSAGE, discord_failed, reply_with_error, tell
+from bot.i18n import Say
 from bot.service import GameService, ServiceError
 from bot.service.computer_turns import ComputerTurns
-from games.text import Text
+from games.text import Text, TextIn
 
 log = logging.getLogger(__name__)
 
@@ -183,6 +184,17 @@ class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
         if not self.item.values:
             raise ServiceError(Text("Choose one of the options."))
         return str(self.item.values[0])
+
+
+async def ask_to_confirm_resignation(interaction: discord.Interaction[Any], game_id: int, question: Text,
+                                     confirm: type[Button]) -> None:
+    """Resign's first step in every game: `question`, privately, with one red "Yes, resign" button (`confirm`, the
+    game's own confirmation component), so that a misclick does not put anyone out."""
+    say = Say.to(interaction)
+    controls = discord.ui.View(timeout=None)
+    controls.add_item(confirm.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
+                                 style=discord.ButtonStyle.danger))
+    await interaction.response.send_message(say(question), view=controls, ephemeral=True)
 
 
 PresenterT = TypeVar("PresenterT")

@@ -17,7 +17,15 @@ from typing import Any
 import discord
 
 from bot import workers
-from bot.components import NOT_AVAILABLE, Button, CustomId, Select, game_presenter, step_aside
+from bot.components import (
+    NOT_AVAILABLE,
+    Button,
+    CustomId,
+    Select,
+    ask_to_confirm_resignation,
+    game_presenter,
+    step_aside,
+)
 from bot.games.chopsticks import board
 from bot.i18n import Say
 from bot.presenter import GamePresenter, seat_names
@@ -139,12 +147,9 @@ class ResignButton(Button, custom_id=CustomId("cs:{game}:resign")):
         seat, view = result.game.seat_of(user), public_view(result)
         if seat in view.out and seat not in view.zombies:  # out already (a zombie may still leave the game)
             raise ServiceError(Text("You are already out of Chopsticks #{number}.", number=game_id))
-        say = Say.to(interaction)
-        confirm = discord.ui.View(timeout=None)
-        confirm.add_item(ConfirmResignButton.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
-                                                style=discord.ButtonStyle.danger))
-        await interaction.response.send_message(
-            say(Text("Resign Chopsticks #{number}? You will be out.", number=game_id)), view=confirm, ephemeral=True)
+        await ask_to_confirm_resignation(
+            interaction, game_id, Text("Resign Chopsticks #{number}? You will be out.", number=game_id),
+            ConfirmResignButton)
 
 
 class ConfirmResignButton(Button, custom_id=CustomId("cs:{game}:resign-yes")):

@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import workers
+from bot.components import ask_to_confirm_resignation
 from bot.drawn import Board
 from bot.errors import reason
 from bot.games.generals.board import (
@@ -49,7 +50,7 @@ from games.base import GameError
 from games.generals.pieces import Rank
 from games.generals.rules import SETTING_NAMES, Settings
 from games.generals.views import SETUP, PublicView
-from games.text import Text, TextIn
+from games.text import Text
 from storage.formations import FormationStore
 from storage.private_boards import PrivateBoardStore
 
@@ -222,13 +223,9 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     async def ask_to_resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Resigning loses the game: a player is first asked, privately, to confirm."""
         await self.service.require_player(game_id, interaction.user.id)
-        say = Say.to(interaction)
-        confirm = discord.ui.View(timeout=None)
-        confirm.add_item(ConfirmResignButton.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
-                                                style=discord.ButtonStyle.danger))
-        await interaction.response.send_message(
-            say(Text("Resign Game of the Generals #{number}? You lose the game.", number=game_id)),
-            view=confirm, ephemeral=True)
+        await ask_to_confirm_resignation(
+            interaction, game_id, Text("Resign Game of the Generals #{number}? You lose the game.", number=game_id),
+            ConfirmResignButton)
 
     async def resign_now(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The confirmed resignation: the player loses, and the confirmation says so."""

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.components import ask_to_confirm_resignation
 from bot.drawn import Board
 from bot.endings import ending_view
 from bot.games.sucker import board, people
@@ -35,7 +36,7 @@ from games.sucker.narration import Deed
 from games.sucker.rules import DECISION_LIMIT, DEFAULT_CHIPS, DEFAULT_PLAYERS
 from games.sucker.texts import chip_colour, chip_colour_object, colour_name
 from games.sucker.views import SuckerView
-from games.text import Joined, Plural, Text, TextIn
+from games.text import Joined, Plural, Text
 from storage.deals import DealStore
 from storage.lobbies import LobbyRecord
 
@@ -293,13 +294,9 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         seat = result.game.seat_of(interaction.user.id)
         if seat is not None and result.public.seats[seat].defeated:
             raise ServiceError(Text("You are already out of So Long Sucker #{number}.", number=game_id))
-        say = Say.to(interaction)
-        confirm = discord.ui.View(timeout=None)
-        confirm.add_item(ConfirmResignButton.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
-                                         style=discord.ButtonStyle.danger))
-        await interaction.response.send_message(
-            say(Text("Resign from So Long Sucker #{number}? You are out of the game, and the chips you hold leave it "
-                     "with you.", number=game_id)), view=confirm, ephemeral=True)
+        await ask_to_confirm_resignation(interaction, game_id, Text(
+            "Resign from So Long Sucker #{number}? You are out of the game, and the chips you hold leave it with you.",
+            number=game_id), ConfirmResignButton)
 
     async def resign_now(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Resign, confirmed: the table is told (unless that ended the game, which its ending message tells)."""
