@@ -1,0 +1,104 @@
+"""Standings: place, player, points, each tie-break in the tournament's order, games played, withdrawn.
+
+Scoring: a win 1, a draw 1/2, a loss 0; a forfeit scores as a win or a loss but is no game played; a bye scores the
+tournament's bye points (1 by default); a late entrant starts with the points they were given. At So Long Sucker
+tables each place scores its points (4/2/1/0 at a table of four by default; see model.DEFAULT_PLACE_POINTS).
+
+Tie-breaks (two-player formats), each a number where more is better:
+- Buchholz: the sum of the opponents' points. A round without a game against someone (a bye, a forfeit either way,
+  a round before a late entry or after a withdrawal) counts as a game against a virtual opponent with the player's
+  own points, so neither a bye nor an absent opponent changes it (FIDE's simplified "dummy opponent").
+- Buchholz cut 1: Buchholz less its lowest single contribution.
+- Sonneborn-Berger: the sum, over the rounds, of the opponent's points times the points scored against them (the
+  virtual opponent of a round without a game counts as above, times what that round scored).
+- Direct encounter: among the players still tied, the points each scored in games against the others.
+- Wins: the games won, forfeit wins included, byes not.
+At So Long Sucker tables: Buchholz is the sum of the points of everyone the player sat with (each time; computer
+seats and rounds without a table count nothing), and wins are the tables won.
+
+Players equal on points and on every tie-break share a place (listed by seed). A knockout places by how far each
+player got, alone (the winner, the finalist, the semi-finalists sharing third, ...), listed within a place by
+points and tie-breaks, then seed. In a round robin the bye (odd counts) scores nothing: everyone has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.tournaments import knockout
+from games.tournaments.history import Record, records
+from games.tournaments.model import Format, Tiebreak, Tournament, seeded
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: int
+    player: int
+    points: float
+    tiebreaks: tuple[float, ...]  # in the order of the tournament's settings
+    games: int
+    withdrawn: bool
+
+
+def standings(tournament: Tournament) -> list[Standing]:
+    """Everyone who entered, best first."""
+    settings = tournament.settings
+    found = records(tournament)
+    tables = settings.format is Format.TABLES
+    order = settings.tiebreaks
+    seed = {e.player: index for index, e in enumerate(seeded(tournament.entrants))}
+    keys: dict[int, list[float]] = {p: [found[p].points] for p in found}
+    for tiebreak in order:
+        groups: dict[tuple[float, ...], list[int]] = {}
+        for player, key in keys.items():
+            groups.setdefault(tuple(key), []).append(player)
+        for group in groups.values():
+            for player in group:
+                keys[player].append(_value(tiebreak, found[player], found, group, tables))
+    # A knockout places by how far each got, alone; the other formats by points, then the tie-breaks.
+    places = ({p: [stage] for p, stage in _stages(tournament).items()} if settings.format is Format.KNOCKOUT
+              else keys)
+    ranked = sorted(found, key=lambda p: ([-value for value in places[p]], [-value for value in keys[p]], seed[p]))
+    rows = []
+    place = 1
+    for index, player in enumerate(ranked):
+        if index and places[player] != places[ranked[index - 1]]:
+            place = index + 1
+        left = tournament.entrant(player).left
+        rows.append(Standing(place, player, found[player].points, tuple(keys[player][1:]), found[player].games,
+                             left is not None and left <= len(tournament.rounds) + 1))
+    return rows
+
+
+def _value(tiebreak: Tiebreak, record: Record, found: dict[int, Record], group: Sequence[int],
+           tables: bool) -> float:
+    contributions = [found[opponent].points if opponent is not None else record.points
+                     for opponent, _ in record.outcomes if opponent is not None or not tables]
+    if tiebreak is Tiebreak.BUCHHOLZ:
+        return sum(contributions)
+    if tiebreak is Tiebreak.BUCHHOLZ_CUT_1:
+        return sum(contributions) - min(contributions, default=0.0)
+    if tiebreak is Tiebreak.SONNEBORN_BERGER:
+        return sum((found[opponent].points if opponent is not None else record.points) * score
+                   for opponent, score in record.outcomes if opponent is not None or not tables)
+    if tiebreak is Tiebreak.DIRECT_ENCOUNTER:
+        others = set(group) - {record.player}
+        return float(sum(score for opponent, score in record.outcomes if opponent in others))
+    return float(record.wins)
+
+
+def _stages(tournament: Tournament) -> dict[int, int]:
+    """How far each knockout player got: the round they lost in (or the rounds + 1 for the winner and those still
+    in)."""
+    total = len(tournament.rounds)
+    stage = {e.player: total + 1 for e in tournament.entrants}
+    for number, round_ in enumerate(tournament.rounds, 1):
+        for game in knockout.matches(round_):
+            through = knockout.winner(tournament, game)
+            if through is None:
+                continue
+            for player in game.players():
+                if player != through:
+                    stage[player] = number
+    return stage

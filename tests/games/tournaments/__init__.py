@@ -1,0 +1,1 @@
+"""Tournament rules (pure): pairings of every format, standings and tie-breaks, the snapshot."""

@@ -1,0 +1,190 @@
+"""Small tournaments whose pairings and standings are written out by hand, one of each format."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.tournaments import knockout, next_round
+from games.tournaments.model import (
+    TABLE_TIEBREAKS,
+    DrawRule,
+    Format,
+    Game,
+    Result,
+    Round,
+    Tiebreak,
+    from_dict,
+    to_dict,
+)
+from games.tournaments.roundrobin import berger
+from games.tournaments.standings import Standing, standings
+from tests.games.tournaments.helpers import new, pairs, play, seat
+
+W, L, D = Result.FIRST_WINS, Result.SECOND_WINS, Result.DRAW
+
+
+def test_a_four_player_swiss_of_three_rounds() -> None:
+    t = new(Format.SWISS, 4, rounds=3)
+    # Round 1: the top half meets the bottom half; the higher-ranked moves first on board 1, second on board 2.
+    assert pairs(next_round(t)) == [(1, 3), (4, 2)]
+    t = play(t, [W, D])  # 1 beats 3, 4 and 2 draw: 1 has 1, 2 and 4 have 1/2, 3 has 0
+    # Round 2: score groups 1 | 2, 4 | 3; 1 floats down to 2 (the higher of the 1/2 group), 4 to 3. Colours alternate.
+    assert pairs(next_round(t)) == [(2, 1), (3, 4)]
+    t = play(t, [L, W])  # 1 beats 2, 3 beats 4: 1 has 2, 3 has 1, 2 and 4 have 1/2
+    # Round 3: the only games not yet played. 1 and 4 both last moved second: the higher-ranked (1) moves first;
+    # 3 and 2 both last moved first: the higher-ranked (3, on points) moves second.
+    assert pairs(next_round(t)) == [(1, 4), (2, 3)]
+    t = play(t, [D, W])  # 1 and 4 draw, 2 beats 3
+    with pytest.raises(ValueError, match="only 3 rounds"):
+        next_round(t)
+    # Final points: 1: 2.5, 2: 1.5, 3: 1, 4: 1. Opponents' points: 1 met 3, 2, 4 (1 + 1.5 + 1 = 3.5), 2 met 4, 1, 3
+    # (1 + 2.5 + 1 = 4.5), 3 met 1, 4, 2 (5), 4 met 2, 3, 1 (5). Cut 1 drops each one's lowest.
+    # Sonneborn-Berger: 1: 1x1 (beat 3) + 1.5x1 (beat 2) + 1x0.5 (drew 4) = 3; 2: 1x0.5 + 0 + 1x1 = 1.5;
+    # 3: 0 + 1x1 (beat 4) + 0 = 1; 4: 1.5x0.5 + 0 + 2.5x0.5 = 2. So 4 is ahead of 3 on Sonneborn-Berger.
+    # Direct encounter is among players still tied, and nobody is by then; wins: 1 has 2, 2 and 3 one each.
+    assert standings(t) == [
+        Standing(1, 1, 2.5, (2.5, 3.5, 3.0, 0.0, 2.0), 3, False),
+        Standing(2, 2, 1.5, (3.5, 4.5, 1.5, 0.0, 1.0), 3, False),
+        Standing(3, 4, 1.0, (4.0, 5.0, 2.0, 0.0, 0.0), 3, False),
+        Standing(4, 3, 1.0, (4.0, 5.0, 1.0, 0.0, 1.0), 3, False),
+    ]
+    assert from_dict(to_dict(t)) == t
+
+
+def test_direct_encounter_and_the_order_of_tie_breaks() -> None:
+    t = new(Format.SWISS, 4, rounds=3, tiebreaks=(Tiebreak.DIRECT_ENCOUNTER, Tiebreak.WINS))
+    t = play(t, [W, D])
+    t = play(t, [L, W])
+    t = play(t, [D, W])
+    # 3 and 4 are tied on 1 point; 3 beat 4 in round 2, so 3 is ahead on direct encounter (1 against 0).
+    rows = standings(t)
+    assert [(row.place, row.player, row.tiebreaks) for row in rows] == [
+        (1, 1, (0.0, 2.0)), (2, 2, (0.0, 1.0)), (3, 3, (1.0, 1.0)), (4, 4, (0.0, 0.0))]
+
+
+def test_a_swiss_bye_goes_to_the_lowest_and_scores_a_point() -> None:
+    t = new(Format.SWISS, 3, rounds=2)
+    assert pairs(next_round(t)) == [(1, 2), (3, None)]  # the lowest seed of the one score group
+    t = play(t, [W])
+    # 1 has 1, 3 has 1 (the bye), 2 has 0: the bye goes to 2 now (3 had one); 1 meets 3.
+    assert sorted(pairs(next_round(t)), key=str) == sorted([(3, 1), (2, None)], key=str)
+    t = play(t, [D])
+    # 3 is ahead of 1: equal after Buchholz cut 1 (1.5 each), but 3's bye counts as an opponent with 3's own 1.5
+    # points, so its Buchholz is 1.5 + 1.5 = 3 against 1's 1 (player 2) + 1.5 (player 3) = 2.5.
+    rows = standings(t)
+    assert [(row.player, row.points) for row in rows] == [(3, 1.5), (1, 1.5), (2, 1.0)]
+    assert [row.tiebreaks[:2] for row in rows] == [(1.5, 3.0), (1.5, 2.5), (1.5, 2.5)]
+
+
+def test_a_five_player_round_robin_follows_bergers_table() -> None:
+    t = new(Format.ROUND_ROBIN, 5)
+    # FIDE's Berger table for 6, number 6 being the bye.
+    expected = [
+        [(2, 5), (3, 4), (1, None)],
+        [(5, 3), (1, 2), (4, None)],
+        [(3, 1), (4, 5), (2, None)],
+        [(1, 4), (2, 3), (5, None)],
+        [(4, 2), (5, 1), (3, None)],
+    ]
+    for round_pairs in expected:
+        assert pairs(next_round(t)) == round_pairs
+        t = play(t, [W, W])
+    with pytest.raises(ValueError, match="only 5 rounds"):
+        next_round(t)
+    # Whoever moved first won: 1 moved first twice (beat 2, 4), 2 twice (5, 3), 3 twice (4, 1), 4 twice (5, 2),
+    # 5 twice (3, 1): everyone 2 points, and the bye scores nothing.
+    assert {row.points for row in standings(t)} == {2.0}
+
+
+def test_a_double_round_robin_swaps_colours_in_its_second_cycle() -> None:
+    t = new(Format.ROUND_ROBIN, 4, double=True)
+    assert berger(4, 1) == [(1, 4), (2, 3)]
+    first_cycle = []
+    for _ in range(3):
+        first_cycle.append(pairs(next_round(t)))
+        t = play(t, [D, D])
+    assert first_cycle == [[(1, 4), (2, 3)], [(4, 3), (1, 2)], [(2, 4), (3, 1)]]
+    for round_pairs in first_cycle:
+        assert pairs(next_round(t)) == [(b, a) for a, b in round_pairs]
+        t = play(t, [D, D])
+    with pytest.raises(ValueError):
+        next_round(t)
+
+
+def test_an_eight_player_knockout() -> None:
+    t = new(Format.KNOCKOUT, 8, draw_rule=DrawRule.HIGHER_SEED)
+    assert knockout.bracket_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    assert pairs(next_round(t)) == [(1, 8), (4, 5), (2, 7), (3, 6)]
+    t = play(t, [W, L, D, L])  # 1, 5, 2 (a draw: the higher seed goes through), 6
+    assert pairs(next_round(t)) == [(1, 5), (2, 6)]
+    t = play(t, [L, W])  # 5, 2
+    assert pairs(next_round(t)) == [(2, 5)]
+    t = play(t, [W])
+    assert knockout.finished(t)
+    with pytest.raises(ValueError, match="over"):
+        next_round(t)
+    # Places by how far each got: the semi-finalists share third, the first round's losers fifth; within a place,
+    # by points, then tie-breaks. Buchholz cut 1 counts a round without a game as a virtual opponent with the
+    # player's own points: 6 met 3 (0) and 2 (3), and a virtual 1: 4 after the cut; 1 met 8 (0) and 5 (2), and a
+    # virtual 1: 3. The first round's losers have no points: the cut leaves the points of whoever knocked them out:
+    # 7's 3 (player 2), 4's 2 (player 5), then 3 and 8 with 1 each and nothing else between them: the seed.
+    assert [(row.place, row.player) for row in standings(t)] == [
+        (1, 2), (2, 5), (3, 6), (3, 1), (5, 7), (5, 4), (5, 3), (5, 8)]
+
+
+def test_a_six_player_knockout_gives_its_byes_to_the_top_seeds() -> None:
+    t = new(Format.KNOCKOUT, 6, draw_rule=DrawRule.SECOND_MOVER)
+    assert pairs(next_round(t)) == [(1, None), (4, 5), (2, None), (3, 6)]
+    t = play(t, [D, W])  # 4-5 drawn: 5 moved second and goes through; 3 beats 6
+    assert pairs(next_round(t)) == [(1, 5), (2, 3)]
+    t = play(t, [W, L])
+    assert pairs(next_round(t)) == [(1, 3)]
+    t = play(t, [L])
+    assert [(row.place, row.player) for row in standings(t)] == [(1, 3), (2, 1), (3, 2), (3, 5), (5, 4), (5, 6)]
+
+
+def test_a_drawn_knockout_game_is_replayed_with_colours_swapped() -> None:
+    t = new(Format.KNOCKOUT, 4)
+    t = play(t, [D, W])  # 1-4 drawn, 2 beats 3
+    assert knockout.replays(t) == (Game(4, 1),)
+    with pytest.raises(ValueError, match="undecided"):
+        next_round(t)
+    last = t.rounds[-1]
+    t = t.with_round(Round(games=(*last.games, Game(4, 1, W))))
+    t = from_dict(to_dict(t))
+    assert knockout.replays(t) == ()
+    assert pairs(next_round(t)) == [(2, 4)]  # 4 won the replay
+
+
+def test_an_eight_player_so_long_sucker_tournament_of_two_rounds() -> None:
+    t = new(Format.TABLES, 8, rounds=2, tiebreaks=TABLE_TIEBREAKS)
+    assert [table.seats for table in next_round(t).tables] == [(1, 2, 3, 4), (5, 6, 7, 8)]
+    t = seat(t, [(1, 2, 3, 4), (4, 3, 2, 1)])  # 1 and 8 win their tables
+    # Points: 1: 4, 2: 2, 3: 1, 4: 0; 8: 4, 7: 2, 6: 1, 5: 0. Round 2 seats by points with nobody meeting again:
+    # each table takes two of each first-round table, the best together.
+    assert [table.seats for table in next_round(t).tables] == [(1, 8, 2, 7), (3, 6, 4, 5)]
+    t = seat(t, [(2, 1, 3, 4), (1, 2, 3, 4)])
+    # 8 wins again (8 points), 1 second (6), 2: 2 + 1 = 3, 7: 2 + 0 = 2, 3: 1 + 4 = 5, 6: 1 + 2 = 3, 4: 0 + 1 = 1,
+    # 5: 0 + 0. Buchholz: the points of everyone sat with: 2 sat with 1, 3, 4 (6 + 5 + 1) and 1, 8, 7 (6 + 8 + 2).
+    rows = standings(t)
+    assert [(row.place, row.player, row.points) for row in rows] == [
+        (1, 8, 8.0), (2, 1, 6.0), (3, 3, 5.0), (4, 2, 3.0), (5, 6, 3.0), (6, 7, 2.0), (7, 4, 1.0), (8, 5, 0.0)]
+    assert rows[3].tiebreaks == (6 + 5 + 1 + 6 + 8 + 2, 0.0)
+    assert rows[4].tiebreaks == (0 + 2 + 8 + 5 + 1 + 0, 0.0)  # 6 sat with 5, 7, 8 and 3, 4, 5: behind 2
+
+
+def test_tables_of_three_and_five_and_computer_fillers() -> None:
+    from games.tournaments.tables import sizes
+
+    assert sizes(4) == [(4, 4)]
+    assert sizes(5) == [(5, 5)]
+    assert sizes(6) == [(3, 3), (3, 3)]
+    assert sizes(7) == [(4, 4), (3, 3)]
+    assert sizes(9) == [(5, 5), (4, 4)]
+    assert sizes(10) == [(4, 4), (3, 3), (3, 3)]
+    assert sizes(7, fillers=True) == [(4, 4), (3, 4)]
+    assert sizes(2, fillers=True) == [(2, 4)]
+    with pytest.raises(ValueError, match="at least 3"):
+        sizes(2)
+    t = new(Format.TABLES, 7, rounds=1, fillers=True)
+    assert [table.seats for table in next_round(t).tables] == [(1, 2, 3, 4), (5, 6, 7, None)]
