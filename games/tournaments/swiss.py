@@ -9,8 +9,9 @@ those, the fewest of the second, and so on (a lexicographic order, exact because
 rules, most important first:
 
 1. colour limit: no player's colour difference (games moving first less games moving second) beyond +-2;
-2. rematch: no two players who met before (a forfeit counts as met);
-3. bye eligibility: the bye only to a player who has not had one (a bye edge to anyone else costs this);
+2. bye eligibility: the bye only to a player who has not had one (a bye edge to anyone else costs this), unless
+   everyone has had one;
+3. rematch: no two players who met before (a forfeit counts as met);
 4. bye placement: the bye to the lowest score (costs the receiver's points above the lowest, in half points);
 5. score groups: the squared difference of the two players' points (in half points), so players meet their own
    score group, and one who must float meets the nearest group, the float spread over as few points as possible;
@@ -126,8 +127,8 @@ def _match(players: list[_Player]) -> tuple[list[_Pair], bool]:
         multipliers.append(multiplier)
         multiplier *= limit * pairs + 1
     top = multiplier
-    m_shape, m_prefs, m_three, m_score, m_bye_score, m_bye_ok, m_rematch, m_limit = multipliers
-    severe = m_bye_ok  # a cost this high breaks one of rules 1-3
+    m_shape, m_prefs, m_three, m_score, m_bye_score, m_rematch, m_bye_ok, m_limit = multipliers
+    severe = m_rematch  # a cost this high breaks one of rules 1-3
 
     graph: nx.Graph[int] = nx.Graph()
     found: dict[tuple[int, int], tuple[bool | None, int]] = {}  # (a, b), a ranked higher -> (a moves first, cost)
