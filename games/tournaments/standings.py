@@ -48,6 +48,7 @@ def standings(tournament: Tournament) -> list[Standing]:
     tables = settings.format is Format.TABLES
     order = settings.tiebreaks
     seed = {e.player: index for index, e in enumerate(seeded(tournament.entrants))}
+    entrants = {e.player: e for e in tournament.entrants}
     keys: dict[int, list[float]] = {p: [found[p].points] for p in found}
     for tiebreak in order:
         groups: dict[tuple[float, ...], list[int]] = {}
@@ -65,7 +66,7 @@ def standings(tournament: Tournament) -> list[Standing]:
     for index, player in enumerate(ranked):
         if index and places[player] != places[ranked[index - 1]]:
             place = index + 1
-        left = tournament.entrant(player).left
+        left = entrants[player].left
         rows.append(Standing(place, player, found[player].points, tuple(keys[player][1:]), found[player].games,
                              left is not None and left <= len(tournament.rounds) + 1))
     return rows

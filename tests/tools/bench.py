@@ -44,6 +44,11 @@ burst; the worker processes' memory over 1,000 distinct analyses. `--before DIR`
 
 plays games through 1, 2 and 4 bot processes at once over one PostgreSQL database (a throwaway server) beside one
 process on a SQLite file: moves/s and p99 of each (tests/tools/bench_processes.py).
+
+    python -m tests.bench --tournament [--players 256] [--swiss-rounds 9] [--repeat 3]
+
+pairs a Swiss of 256 players over 9 rounds with random results and recomputes its standings after each round:
+seconds per pairing and milliseconds per standings, medians, beside the goals (tests/tools/bench_tournament.py).
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ from tests.tools.bench_loop_lag import add_arguments as add_lag_arguments
 from tests.tools.bench_loop_lag import figures as loop_lag_figures
 from tests.tools.bench_moves import measure, report
 from tests.tools.bench_per_move import add_arguments as add_per_move_arguments
+from tests.tools.bench_tournament import add_arguments as add_tournament_arguments
 
 if TYPE_CHECKING:
     from tests.support.fakediscord import SpecValidator
@@ -166,7 +172,16 @@ async def main() -> None:
     add_per_move_arguments(per_move)
     fair = parser.add_argument_group("--fair: fair sharing under load (uses --repeat)")
     add_fair_arguments(fair)
+    tournament = parser.add_argument_group("--tournament: Swiss pairing and standings at scale (uses --repeat)")
+    tournament.add_argument("--tournament", action="store_true", help="run the tournament benchmark instead")
+    add_tournament_arguments(tournament)
     args = parser.parse_args()
+    if args.tournament:
+        from tests.tools.bench_tournament import figures as tournament_figures
+
+        for line in tournament_figures(args.players, args.swiss_rounds, args.repeat):
+            print(line)
+        return
     if args.fair:
         await fair_run(args)
         return
