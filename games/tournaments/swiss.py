@@ -12,10 +12,11 @@ rules, most important first:
 2. bye eligibility: the bye only to a player who has not had one (a bye edge to anyone else costs this), unless
    everyone has had one;
 3. rematch: no two players who met before (a forfeit counts as met);
-4. bye placement: the bye to the lowest score (costs the receiver's points above the lowest, in half points);
-5. score groups: the squared difference of the two players' points (in half points), so players meet their own
+4. no three games in a row with the same colour (like the colour limit, FIDE's "absolute" colour rule, but
+   given up before a rematch);
+5. bye placement: the bye to the lowest score (costs the receiver's points above the lowest, in half points);
+6. score groups: the squared difference of the two players' points (in half points), so players meet their own
    score group, and one who must float meets the nearest group, the float spread over as few points as possible;
-6. no three games in a row with the same colour;
 7. colour preference: a player whose colour difference is not 0 should get the colour that evens it (2 each), one
    at 0 the other colour from their last game (1 each);
 8. within a score group, the upper half meets the lower half (rank i against rank i + half the group), as in the
@@ -120,14 +121,14 @@ def _match(players: list[_Player]) -> tuple[list[_Pair], bool]:
     spread = max(p.half_points for p in players) - lowest
     nobody_eligible = all(p.record.byes for p in players)
     # Each rule's most per edge, lowest rule first; each multiplier exceeds what the rules below add up to.
-    limits = [len(players), 4, 2, spread * spread, spread, 1, 1, 2]
+    limits = [len(players), 4, spread * spread, spread, 2, 1, 1, 2]
     multipliers = []
     multiplier = 1
     for limit in limits:
         multipliers.append(multiplier)
         multiplier *= limit * pairs + 1
     top = multiplier
-    m_shape, m_prefs, m_three, m_score, m_bye_score, m_rematch, m_bye_ok, m_limit = multipliers
+    m_shape, m_prefs, m_score, m_bye_score, m_three, m_rematch, m_bye_ok, m_limit = multipliers
     severe = m_rematch  # a cost this high breaks one of rules 1-3
 
     graph: nx.Graph[int] = nx.Graph()

@@ -58,6 +58,7 @@ class _Facts:
         self.met: set[frozenset[int]] = set()
         self.byes = {e.player: 0 for e in t.entrants}
         self.diff = {e.player: 0 for e in t.entrants}
+        self.last: dict[int, list[str]] = {e.player: [] for e in t.entrants}
         for round_ in t.rounds:
             for game in round_.games:
                 if game.second is None:
@@ -72,9 +73,15 @@ class _Facts:
                 if game.result.played:
                     self.diff[game.first] += 1
                     self.diff[game.second] -= 1
+                    self.last[game.first].append("W")
+                    self.last[game.second].append("B")
 
-    def colour_breaches(self, a: int, b: int) -> int:
-        return min((self.diff[w] + 1 > 2) + (self.diff[k] - 1 < -2) for w, k in ((a, b), (b, a)))
+    def colour_breaches(self, a: int, b: int, oriented: bool) -> tuple[int, int]:
+        """(colour limit breaches, third games in a row with one colour) when `a` moves first, or (not `oriented`)
+        the least of both ways."""
+        return min(((self.diff[w] + 1 > 2) + (self.diff[k] - 1 < -2),
+                    (self.last[w][-2:] == ["W", "W"]) + (self.last[k][-2:] == ["B", "B"]))
+                   for w, k in ((a, b), (b, a))[:1 if oriented else 2])
 
 
 def _pairings(players: list[int]) -> Iterator[list[tuple[int, int | None]]]:
@@ -93,18 +100,22 @@ def _pairings(players: list[int]) -> Iterator[list[tuple[int, int | None]]]:
             yield [(first, other), *rest]
 
 
-def _absolute(facts: _Facts, pairing: list[tuple[int, int | None]], everyone_had_a_bye: bool) -> tuple[int, ...]:
-    """(colour limit breaches, byes to someone who had one, rematches, the bye's points above the lowest x 2)."""
-    breaches = rematches = second_byes = bye_height = 0
+def _absolute(facts: _Facts, pairing: list[tuple[int, int | None]], everyone_had_a_bye: bool,
+              oriented: bool = False) -> tuple[int, ...]:
+    """(colour limit breaches, byes to someone who had one, rematches, third games in a row with one colour, the
+    bye's points above the lowest x 2); `oriented`: the first of each pair moves first, else the better way."""
+    breaches = rematches = second_byes = threes = bye_height = 0
     lowest = min((facts.points[p] for pair in pairing for p in pair if p is not None), default=0.0)
     for a, b in pairing:
         if b is None:
             second_byes += bool(facts.byes[a]) and not everyone_had_a_bye
             bye_height += round((facts.points[a] - lowest) * 2)
         else:
-            breaches += facts.colour_breaches(a, b)
+            limit, three = facts.colour_breaches(a, b, oriented)
+            breaches += limit
+            threes += three
             rematches += frozenset((a, b)) in facts.met
-    return breaches, second_byes, rematches, bye_height
+    return breaches, second_byes, rematches, threes, bye_height
 
 
 def _within_groups(facts: _Facts, pairing: list[tuple[int, int | None]]) -> bool:
@@ -125,9 +136,9 @@ def _check_swiss_round(t: Tournament, round_: Round) -> None:
     if len(active) <= BRUTE_FORCE_UP_TO:
         options = [(_absolute(facts, pairing, everyone_had_a_bye), pairing) for pairing in _pairings(active)]
         best = min(rank for rank, _ in options)
-        # Colour limit, then the bye to someone without one, then no rematch, then the bye to the lowest score: each
-        # broken only as far as every possible pairing must.
-        assert _absolute(facts, got, everyone_had_a_bye) == best
+        # Colour limit, then the bye to someone without one, then no rematch, then no three games in a row with one
+        # colour, then the bye to the lowest score: each broken only as far as every possible pairing must.
+        assert _absolute(facts, got, everyone_had_a_bye, oriented=True) == best
         if any(rank == best and _within_groups(facts, pairing) for rank, pairing in options):
             assert _within_groups(facts, got), "paired outside a score group that could be paired within"
 
