@@ -8,6 +8,7 @@ from games.tournaments import knockout, next_round
 from games.tournaments.model import (
     TABLE_TIEBREAKS,
     DrawRule,
+    Entrant,
     Format,
     Game,
     Result,
@@ -188,3 +189,26 @@ def test_tables_of_three_and_five_and_computer_fillers() -> None:
         sizes(2)
     t = new(Format.TABLES, 7, rounds=1, fillers=True)
     assert [table.seats for table in next_round(t).tables] == [(1, 2, 3, 4), (5, 6, 7, None)]
+
+
+def test_withdrawals_and_late_entries() -> None:
+    # Swiss: 4 leaves after round 1; 5 joins for round 2 with 1 point given.
+    t = new(Format.SWISS, 4, rounds=2)
+    t = play(t, [W, W])  # (1, 3): 1 wins; (4, 2): 4 wins
+    t = t.with_entrant(Entrant(4, t.entrant(4).rating, left=2)).with_entrant(Entrant(5, 1000.0, 2, 1.0))
+    # 4 is gone: 1 and 5 have 1 point each and meet, 5 moving first (1 moved first in round 1); 2 and 3 have none
+    # and have not met; both moved second in round 1, so the higher-ranked, 2, moves first.
+    assert pairs(next_round(t)) == [(5, 1), (2, 3)]
+    t = play(t, [D, D])
+    rows = {row.player: row for row in standings(t)}
+    assert rows[4].withdrawn and rows[4].points == 1.0 and rows[4].games == 1
+    assert rows[5].points == 1.5 and rows[5].games == 1 and not rows[5].withdrawn
+    # A round robin turns a withdrawn player's games into forfeits; a knockout's too.
+    t = new(Format.ROUND_ROBIN, 4)
+    t = play(t, [W, W])
+    t = t.with_entrant(Entrant(4, t.entrant(4).rating, left=2))
+    assert next_round(t).games == (Game(4, 3, Result.FIRST_FORFEITS), Game(1, 2))
+    t = new(Format.KNOCKOUT, 4)
+    t = play(t, [W, W])  # 1 and 2 go through
+    t = t.with_entrant(Entrant(2, t.entrant(2).rating, left=2))
+    assert next_round(t).games == (Game(1, 2, Result.SECOND_FORFEITS),)
