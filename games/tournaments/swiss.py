@@ -25,14 +25,14 @@ rules, most important first:
 Large fields: networkx's algorithm is pure Python and its time grows with players times edges (a field of 256 in one
 matching takes about 10 s here), so a field is matched in consecutive blocks of `BLOCK` players by rank (a short last
 block joins the one before), each block one exact matching as above; a block that alone would break one of rules 1-3
-is merged with the next and matched again. Fields of up to 1.5 x `BLOCK` (48) are one matching, exactly as above.
+is merged with the next and matched again. Fields of fewer than 1.5 x `BLOCK` (48) are one matching.
 Blocks cost little: neighbours in rank are neighbours in score, so a block boundary inside a score group only decides
 which of its equals meet, and one between groups is a float the whole matching would make too.
 
 A late entrant starts with the points they were given; a withdrawn player is no longer paired. Players rank by
 points, then rating, then user id, which also settles everything the weights leave equal (the graph is built in that
 order, and networkx's algorithm is deterministic). Each edge's colours are the orientation of least cost (rules 1,
-6, 7, then the higher-ranked player's own wish); when nothing tells them apart (round 1), the higher-ranked player
+4, 7, then the higher-ranked player's own wish); when nothing tells them apart (round 1), the higher-ranked player
 moves first on odd boards and second on even ones.
 """
 
@@ -102,13 +102,16 @@ def _in_blocks(players: list[_Player]) -> list[_Pair]:
 
 
 def _players(ranked: Sequence[Record]) -> list[_Player]:
-    groups: dict[int, list[Record]] = {}
+    sizes: dict[int, int] = {}
     for record in ranked:
-        groups.setdefault(round(record.points * 2), []).append(record)
+        half_points = round(record.points * 2)
+        sizes[half_points] = sizes.get(half_points, 0) + 1
     out = []
+    seen: dict[int, int] = {}
     for rank, record in enumerate(ranked):
-        group = groups[round(record.points * 2)]
-        out.append(_Player(record.player, rank, round(record.points * 2), group.index(record), len(group), record))
+        half_points = round(record.points * 2)
+        index = seen[half_points] = seen.get(half_points, -1) + 1
+        out.append(_Player(record.player, rank, half_points, index, sizes[half_points], record))
     return out
 
 
