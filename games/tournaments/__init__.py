@@ -32,3 +32,11 @@ def total_rounds(tournament: Tournament) -> int:
     if settings.format is Format.KNOCKOUT:
         return knockout.rounds_of(len(tournament.entrants))
     return settings.rounds
+
+
+def is_over(tournament: Tournament) -> bool:
+    """Whether every round has been played (a knockout: its final decided, replays included)."""
+    if tournament.settings.format is Format.KNOCKOUT:
+        return bool(tournament.rounds) and knockout.finished(tournament)
+    return len(tournament.rounds) >= total_rounds(tournament) and (
+        not tournament.rounds or tournament.rounds[-1].finished)

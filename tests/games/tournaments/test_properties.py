@@ -9,9 +9,10 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tournaments import knockout, next_round
+from games.tournaments import is_over, knockout, next_round
 from games.tournaments.model import (
     TABLE_TIEBREAKS,
+    DrawRule,
     Entrant,
     Format,
     Game,
@@ -155,9 +156,11 @@ def _play(data: st.DataObject, t: Tournament, round_: Round) -> Tournament:
 def test_random_swiss_tournaments_keep_the_pairing_rules(data: st.DataObject) -> None:
     t = _field(data, Format.SWISS, 40)
     for _ in range(t.settings.rounds):
+        assert not is_over(t)
         round_ = next_round(t)
         _check_swiss_round(t, round_)
         t = _play(data, t, round_)
+    assert is_over(t)
     facts = _Facts(t)
     assert all(-2 <= difference <= 2 for difference in facts.diff.values()), "colour difference beyond 2"
     _check_standings(t)
@@ -205,7 +208,9 @@ def test_random_round_robins_meet_everyone_once_per_cycle(data: st.DataObject) -
 @given(st.data())
 def test_random_knockouts_halve_the_field_each_round(data: st.DataObject) -> None:
     count = data.draw(st.integers(2, 40))
-    t = Tournament(Settings(Format.KNOCKOUT), tuple(Entrant(p, 1000.0 + p % 7) for p in range(1, count + 1)))
+    rule = data.draw(st.sampled_from(DrawRule))
+    t = Tournament(Settings(Format.KNOCKOUT, draw_rule=rule),
+                   tuple(Entrant(p, 1000.0 + p % 7) for p in range(1, count + 1)))
     size = 1 << (count - 1).bit_length()  # the bracket's places
     alive = count
     while size > 1:
@@ -213,23 +218,19 @@ def test_random_knockouts_halve_the_field_each_round(data: st.DataObject) -> Non
         assert len({p for game in round_.games for p in game.players()}) == alive
         assert len(knockout.matches(round_)) == size // 2
         t = _play(data, t, round_)
-        while any(game.result is Result.DRAW for game in _last_games(t)):  # the default rule: replay the draw
+        while knockout.replays(t):  # only under the replay rule
             last = t.rounds[-1]
             more = tuple(Game(g.first, g.second, data.draw(st.sampled_from(RESULTS))) for g in knockout.replays(t))
             t = Tournament(t.settings, t.entrants, (*t.rounds[:-1], Round(games=(*last.games, *more))))
         size //= 2
         alive = size
-    assert knockout.finished(t)
+    assert knockout.finished(t) and is_over(t)
     if count > 1:
         byes = [game.first for game in t.rounds[0].games if game.is_bye]
         by_seed = [e.player for e in seeded(t.entrants)]
         assert sorted(byes, key=by_seed.index) == by_seed[:len(byes)], "the byes go to the top seeds"
         assert len(byes) == (1 << (count - 1).bit_length()) - count
     _check_standings(t)
-
-
-def _last_games(t: Tournament) -> list[Game]:
-    return knockout.matches(t.rounds[-1])
 
 
 @EXAMPLES
