@@ -46,9 +46,9 @@ async def test_a_table_asking_for_a_share_refuses_a_player_below_it_with_the_rea
     (privately, saying why), seats carol, and seats dave, a newcomer (fewer than 5 games are never judged)."""
     fake, bob, carol = world.fake, world.bob, world.carol
     dave = fake.add_user("dave")
-    for user, finished, abandoned in ((bob.id, 3, 3), (carol.id, 9, 1)):
+    for seeded, finished, abandoned in ((bob.id, 3, 3), (carol.id, 9, 1)):
         await change_stored(bots.target, "INSERT INTO finishing (guild_id, user_id, finished, abandoned)"
-                                         " VALUES (0, ?, ?, ?)", (user, finished, abandoned))
+                                         " VALUES (0, ?, ?, ?)", (seeded, finished, abandoned))
     await bots.start()
     res = await fake.slash(world.alice, world.channel, "sucker", "new", options={"players": 4, "min_finished": 80})
     lobby = res.message
