@@ -15,10 +15,11 @@ import discord
 from bot.components import Button, CustomId
 from bot.i18n import Say, command_words
 from bot.service import ServiceError
+from bot.service.finishing import NEW_PLAYER_GAMES
 from bot.service.lobbies import LobbyService
 from bot.words import duration
 from games.registry import describe
-from games.text import Text, TextIn
+from games.text import Plural, Text, TextIn
 from storage.lobbies import LobbyRecord
 
 if TYPE_CHECKING:
@@ -38,7 +39,8 @@ def lobby_embed(lobby: LobbyRecord, bot_user_id: int | None, title: Text | str, 
                else say(Text("{bot} (computer, level: {level})", bot=f"<@{bot_user_id}>",
                              level=command_words(str(m.bot), say.language))))
         members.append(say(Text("{i}. {who} — host", i=i, who=who)) if m.user_id == lobby.host_id else f"{i}. {who}")
-    lines = [*(say(rule) for rule in rules), say(Text("{time}.", time=per_turn(lobby.kind, lobby.turn_timeout))), "",
+    lines = [*(say(rule) for rule in rules), say(Text("{time}.", time=per_turn(lobby.kind, lobby.turn_timeout))),
+             *([] if lobby.min_finished is None else [say(finishing_required(lobby.min_finished))]), "",
              say(Text("**Players ({count}/{most})**", count=len(lobby.members), most=lobby.max_players)), *members,
              ""]
     if lobby.status == "open":
@@ -71,6 +73,13 @@ def lobby_view(lobby: LobbyRecord, say: Say) -> discord.ui.View | None:
         if shown:
             view.add_item(button.of(lobby=lobby.id, label=say(label), style=style))
     return view
+
+
+def finishing_required(minimum: int) -> Text:
+    """What an open table asks of who joins (bot/service/finishing.py `may_join`), newcomers' exemption included."""
+    return Plural("For players who finished at least {minimum}% of their games (or played fewer than {count} game).",
+                  "For players who finished at least {minimum}% of their games (or played fewer than {count} games).",
+                  NEW_PLAYER_GAMES, minimum=minimum)
 
 
 def per_turn(kind: str, seconds: float) -> Text:

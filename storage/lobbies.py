@@ -39,6 +39,7 @@ class LobbyRecord:
     version: int
     created_at: float
     members: tuple[Member, ...]
+    min_finished: int | None = None  # the share of games (percent) a person must have finished to join, if any
 
     def has_user(self, user_id: int) -> bool:
         return any(m.user_id == user_id for m in self.members)
@@ -59,9 +60,10 @@ async def create_lobby(
     turn_timeout: float,
     deadline: float,
     now: float,
+    min_finished: int | None = None,
 ) -> LobbyRecord:
     return await conn.run(_create(conn.dialect, kind, guild_id, channel_id, host_id, max_players,
-                                   json.dumps(options, sort_keys=True), turn_timeout, deadline, now))
+                                   json.dumps(options, sort_keys=True), turn_timeout, deadline, now, min_finished))
 
 
 async def load_lobby(conn: Connection, lobby_id: int) -> LobbyRecord:
@@ -82,11 +84,12 @@ async def set_members(conn: Connection, lobby: LobbyRecord, members: Sequence[Me
 
 
 def _create(dialect: Dialect, kind: str, guild_id: int | None, channel_id: int, host_id: int, max_players: int,
-            options_json: str, turn_timeout: float, deadline: float, now: float) -> Plan[LobbyRecord]:
+            options_json: str, turn_timeout: float, deadline: float, now: float,
+            min_finished: int | None) -> Plan[LobbyRecord]:
     done = yield Sql(
         "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, max_players, options, turn_timeout, status,"
-        " deadline, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING id",
-        (kind, guild_id, channel_id, host_id, max_players, options_json, turn_timeout, deadline, now),
+        " deadline, created_at, min_finished) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id",
+        (kind, guild_id, channel_id, host_id, max_players, options_json, turn_timeout, deadline, now, min_finished),
     )
     lobby_id = int(done.value())
     yield Sql("INSERT INTO lobby_members (lobby_id, position, user_id) VALUES (?, 0, ?)", (lobby_id, host_id))
@@ -97,7 +100,7 @@ def _load(dialect: Dialect, lobby_id: int) -> Plan[LobbyRecord]:
     members = dialect.json_rows("user_id, bot", "lobby_members WHERE lobby_id = lobbies.id", "position")
     done = yield Sql(
         "SELECT id, kind, guild_id, channel_id, message_id, host_id, max_players, options, turn_timeout, status,"
-        f" game_id, deadline, version, created_at, {members} FROM lobbies WHERE id = ?",
+        f" game_id, deadline, version, created_at, {members}, min_finished FROM lobbies WHERE id = ?",
         (lobby_id,),
     )
     for r in done.rows:
@@ -106,6 +109,7 @@ def _load(dialect: Dialect, lobby_id: int) -> Plan[LobbyRecord]:
             max_players=int(r[6]), options=json.loads(r[7]), turn_timeout=float(r[8]), status=str(r[9]),
             game_id=r[10], deadline=r[11], version=int(r[12]), created_at=float(r[13]),
             members=tuple(Member(m[0], m[1]) for m in json.loads(r[14])),
+            min_finished=None if r[15] is None else int(r[15]),
         )
     raise LobbyNotFoundError(lobby_id)
 

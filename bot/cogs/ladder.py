@@ -16,6 +16,7 @@ from bot.service import ServiceError
 from bot.service.ratings import PROVISIONAL_GAMES, display_rating, is_provisional
 from games.registry import descriptions
 from games.text import Command, Joined, Plural, Text, TextIn, Typed
+from storage.finishing import FinishingRecord, finishing_of
 from storage.ratings import GLOBAL, RatingRow, RatingStore, favourite_opponent
 
 PAGE = 10
@@ -44,6 +45,31 @@ def _rating(row: RatingRow) -> Text | str:
 def _record(row: RatingRow) -> Text:
     """Wins, draws and losses, as a ladder abbreviates them: "3W 1D 2L"."""
     return Text("{wins}W {draws}D {losses}L", wins=row.wins, draws=row.draws, losses=row.losses)
+
+
+def _finishing_lines(server: FinishingRecord | None, overall: FinishingRecord | None, on_server: bool) -> list[Text]:
+    """A player's record of finishing games (bot/service/finishing.py): "This server: finished 47 of 50 games (94%) · 3
+    abandoned". On a server, its own games counted, and beside them only the global share (as the global rating, never
+    how many games were played elsewhere); in DMs, the counts from everywhere. Nothing for a player with no game counted
+    anywhere (the stats then say there are no games yet, as before)."""
+    if overall is None or overall.games == 0:
+        return []
+    lines = [Text("**Games finished**")]
+    if on_server:
+        lines.append(_counts(Text("This server"), server))
+        lines.append(Text("Global: {percent}% finished", percent=overall.percent))
+    else:
+        lines.append(_counts(Text("Global"), overall))
+    return lines
+
+
+def _counts(where: Text, record: FinishingRecord | None) -> Text:
+    if record is None or record.games == 0:
+        return Text("{where}: no games yet", where=where)
+    return Plural("{where}: finished {finished} of {count} game ({percent}%) · {abandoned} abandoned",
+                  "{where}: finished {finished} of {count} games ({percent}%) · {abandoned} abandoned",
+                  record.games, where=where, finished=record.finished, percent=record.percent,
+                  abandoned=record.abandoned)
 
 
 def _line(place: int, row: RatingRow, caller: int) -> Text:
@@ -178,13 +204,16 @@ class LadderCog(commands.Cog, name="Ladder"):
             if guild and overall is not None:
                 lines.append(Text("Global rating: {rating}", rating=_rating(overall)))
             lines.append("")
-        if not lines and public:
+        finishing = _finishing_lines(await finishing_of(self.bot.db, who.id, guild) if guild else None,
+                                     await finishing_of(self.bot.db, who.id), bool(guild))
+        if not lines and public and not finishing:
             # Nothing to post: said privately, so an empty record never lands in the channel.
             raise ServiceError(Text("{name} has no rated games yet, so there is nothing to show the channel.",
                                     name=Typed(who.display_name)))
+        lines = [*(lines or [Text("No rated games yet."), ""]), *finishing]
         say = Say(await self.bot.languages.public(guild, interaction.user.id)) if public else Say.to(interaction)
         embed = discord.Embed(title=say(Text("Stats of {name}", name=Typed(who.display_name))), colour=COLOUR,
-                              description=say(Joined(lines)).strip() or say(Text("No rated games yet.")))
+                              description=say(Joined(lines)).strip())
         await interaction.response.send_message(embed=embed, ephemeral=not public,
                                                 allowed_mentions=discord.AllowedMentions.none())
 

@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
+from bot.service.finishing import may_join
 from bot.service.games import GameService
 from bot.service.model import Player, ServiceError
 from bot.service.results import GameStarted, Result
@@ -16,6 +17,7 @@ from bot.service.starts import check_server_settings
 from games.registry import describe
 from games.text import Text, TextIn
 from storage import GameTransaction, StaleVersionError
+from storage.finishing import read_finishing
 from storage.lobbies import (
     LobbyNotFoundError,
     LobbyRecord,
@@ -26,6 +28,7 @@ from storage.lobbies import (
     set_members,
     update_lobby,
 )
+from storage.ratings import GLOBAL
 
 LOBBY_TIMEOUT = 60 * 60.0  # an open lobby closes itself after an hour
 
@@ -46,14 +49,17 @@ class LobbyService:
         options: dict[str, Any],
         turn_timeout: float | None = None,
         bots: Sequence[str] = (),
+        min_finished: int | None = None,
     ) -> LobbyRecord:
         """A new open lobby with its host seated, and computer players of the levels `bots` after them (a rematch
         keeps its computer seats), all in one write: nobody can join in between and find the seats changed. The host
         asked for it: it passes the server's settings and counts towards how fast one person may start games
-        (starts.py). `turn_timeout` None: the server's turn time (/settings), else the bot's."""
+        (starts.py). `turn_timeout` None: the server's turn time (/settings), else the bot's. `min_finished`: the share
+        of their games (percent) a person must have finished to join (`may_join`), None: anyone may."""
         async with self.games.store.transaction() as tx:
             lobby = await self.open_in(tx, kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                                       max_players=max_players, options=options, turn_timeout=turn_timeout, bots=bots)
+                                       max_players=max_players, options=options, turn_timeout=turn_timeout, bots=bots,
+                                       min_finished=min_finished)
         self.games.timers_changed.set()
         return lobby
 
@@ -69,6 +75,7 @@ class LobbyService:
         options: dict[str, Any],
         turn_timeout: float | None = None,
         bots: Sequence[str] = (),
+        min_finished: int | None = None,
     ) -> LobbyRecord:
         """`open` inside a caller's transaction (a rematch records the lobby it opened in the same write); the caller
         tells the timers once it commits."""
@@ -91,7 +98,7 @@ class LobbyService:
         lobby = await create_lobby(
             conn, kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
             max_players=max_players, options=options, turn_timeout=timeout, deadline=now + self.lobby_timeout,
-            now=now,
+            now=now, min_finished=min_finished,
         )
         if bots:
             lobby = await set_members(conn, lobby, [*lobby.members, *(Member(None, b) for b in bots)])
@@ -108,7 +115,13 @@ class LobbyService:
                 raise ServiceError(Text("You are already in this lobby."))
             if len(lobby.members) >= lobby.max_players:
                 raise ServiceError(Text("This lobby is full."))
-            return await set_members(await tx.writer(), lobby, [*lobby.members, Member(user_id)])
+            conn = await tx.writer()
+            if lobby.min_finished is not None:
+                # The person's record across every server: a table asks how they keep to games, wherever played.
+                refusal = may_join(await conn.run(read_finishing(GLOBAL, user_id)), lobby.min_finished)
+                if refusal is not None:
+                    raise ServiceError(refusal)
+            return await set_members(conn, lobby, [*lobby.members, Member(user_id)])
 
     async def leave(self, lobby_id: int, user_id: int) -> LobbyRecord:
         """A player leaves; when the host leaves, the lobby closes."""

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.service.deadlines import next_timers
+from bot.service.finishing import finishing_writer
 from bot.service.game_states import EngineStates
 from bot.service.model import (
     STALE_MESSAGE,
@@ -30,6 +31,7 @@ from bot.service.wakeup import TimerWakeup
 from games import GameState
 from games.text import Text
 from storage import GameNotFoundError, GameRecord, GameStore, GameTransaction, StaleVersionError
+from storage.sql import Plan
 
 # One logged step of a write: the seat it is for, the person who took it (None: a timer, a computer player, a stop),
 # the action's text and the state after it.
@@ -142,6 +144,8 @@ class StoredGames:
             # began with a move: a forfeit during the secret setup, or a resignation before the first move, is no
             # game played.
             ladders = result_writer(record, outcome, state.moves_of_play(), now, changes) if outcome else None
+            # So does each person's record of finishing games (finishing.py), whether rated or not.
+            then = _both(ladders, finishing_writer(record)) if outcome else None
             # Unless a transaction is already open, the move goes with the other writes of the moment: one
             # transaction and one trip to the database's thread for all of them (group commit), each still guarded by
             # its version.
@@ -150,7 +154,7 @@ class StoredGames:
                 record = await write(
                     record, seat=seat, user_id=user_id, action=text, state=state.to_dict(), now=now,
                     status=status, deadline=deadline, remind_at=remind_at,
-                    places=outcome.places if outcome else None, then=ladders,
+                    places=outcome.places if outcome else None, then=then,
                 )
             except StaleVersionError:
                 raise StaleStateError(STALE_MESSAGE) from None
@@ -167,3 +171,16 @@ class StoredGames:
             if state.current_player() != game.state.current_player():
                 events += decision_events(after, actor)
         return present(after, tuple(events))
+
+
+def _both(first: Callable[[], Plan[None]] | None,
+          second: Callable[[], Plan[None]] | None) -> Callable[[], Plan[None]] | None:
+    """The statements of `first`, then those of `second` (either may be None), as one `then` of a move's write."""
+    if first is None or second is None:
+        return first or second
+
+    def write() -> Plan[None]:
+        yield from first()
+        yield from second()
+
+    return write

@@ -11,7 +11,7 @@ from games.engines import game_class
 from storage.connection import open_database
 from tests.support.fakediscord import FakeMessage
 from tests.support.world import change_stored
-from tests.tools.crash_checks import invariant_problems, rating_problems, read_games
+from tests.tools.crash_checks import finishing_problems, invariant_problems, rating_problems, read_games
 from tests.tools.crash_timers import TimerWatch, overdue_timers, timer_checks
 
 ALICE, BOB, CAROL = 11, 22, 33
@@ -95,6 +95,32 @@ async def test_ratings_equal_openskill_over_the_finished_games_and_count_each_on
     assert len(problems) == 2, problems
     assert any(f"ladder {GUILD}, user {ALICE}: games/wins/draws/losses" in p for p in problems), problems
     assert any(f"ladder global, user {CAROL}: mu/sigma" in p for p in problems), problems
+
+
+async def test_the_record_of_finishing_games_equals_a_count_over_the_finished_games(database_target: str) -> None:
+    path = database_target
+    now = [1000.0]
+    db = await open_database(path)
+    try:
+        service = GameService(db, clock=lambda: now[0])
+        for players in ([ALICE, BOB], [BOB, CAROL]):
+            game = await service.create("chopsticks", guild_id=GUILD, channel_id=1,
+                                        players=[Player(u) for u in players], options={"first": 0}, turn_timeout=4)
+            await service.act(game.id, players[0], "AC")
+        now[0] += 5
+        await service.fire_timer(game.id)  # carol's time runs out: abandoned
+        await service.resign(game.id - 1, BOB)
+    finally:
+        await db.close()
+    assert finishing_problems(path, read_games(path)[0]) == []
+    await change_stored(path, "UPDATE finishing SET finished = finished + 1 WHERE user_id = ? AND guild_id = 0",
+                        (ALICE,))
+    await change_stored(path, "DELETE FROM finishing WHERE user_id = ? AND guild_id = ?", (CAROL, GUILD))
+    problems = finishing_problems(path, read_games(path)[0])
+    assert problems == [f"finishing global, user {ALICE}: finished/abandoned (2, 0) but the finished games give"
+                        " (1, 0)",
+                        f"finishing server {GUILD}, user {CAROL}: finished/abandoned (0, 0) but the finished games"
+                        " give (0, 1)"], problems
 
 
 async def test_each_fired_timer_must_be_announced(database_target: str) -> None:

@@ -72,7 +72,7 @@ from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.postgres import create_database, running_server
 from tests.tools import crash_extras as extras
 from tests.tools.bot_process import BotProcess
-from tests.tools.crash_checks import GameCheck, rating_problems, read_games
+from tests.tools.crash_checks import GameCheck, finishing_problems, rating_problems, read_games
 from tests.tools.crash_load import Load, Table, changed, game_id_of, wait_for
 from tests.tools.crash_promises import (
     Promise,
@@ -396,6 +396,7 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             killed_at = sorted(t for bot in bots for t in bot.killed_at)
             figures.timers = timer_checks(games, fake.messages.values(), watch, killed_at)
             figures.ratings, figures.rated_games = rating_problems(target, games)
+            figures.ratings += finishing_problems(target, games)  # counted in the same write as the ratings
             figures.finished = Counter(_ending(g.state) for g in games.values() if g.status == "finished")
             figures.finished.update(g.status for g in games.values() if g.status in ("expired", "declined"))
             figures.generals = _generals_played([g for g in games.values() if g.kind == "generals"])

@@ -6,6 +6,8 @@
   are exactly those the log's challenges eliminated, Chopsticks hands hold a count below the rollover.
 - Ratings: a finished game is rated exactly when it should be, and every ladder equals a recomputation with
   openskill from the rated games in the order they finished.
+- The record of finishing games: every person's counts, per server and global, equal a count over the finished
+  games (abandoned: a seat with a `timeout` in its log; bot/service/finishing.py), each game counted once.
 - The turn timers are checked in crash_timers.py.
 """
 
@@ -311,3 +313,32 @@ def _stored_ladders(target: Target) -> dict[tuple[str, int, int], Ladder]:
     return {(str(k), int(g), int(u)): Ladder(float(mu), float(sigma), int(n), int(w), int(d), int(lo))
             for k, g, u, mu, sigma, n, w, d, lo in peek_at(target).rows(
                 "SELECT kind, guild_id, user_id, mu, sigma, games, wins, draws, losses FROM ratings")}
+
+
+# ----- the record of finishing games ------------------------------------------------------------------------
+def finishing_problems(target: Target, games: dict[int, GameCheck]) -> list[str]:
+    """Every stored count of games finished and abandoned equal to one made again from the finished games: each
+    person's seat counts once per scope (its server, if any, and global), abandoned when the log has a `timeout` for
+    it (bot/service/finishing.py)."""
+    expected: Counter[tuple[int, int, str]] = Counter()
+    for game in games.values():
+        if game.status != "finished":
+            continue
+        timed_out = {r.seat for r in game.rows if r.action == "timeout"}
+        scopes = [GLOBAL] if game.guild_id is None else [int(game.guild_id), GLOBAL]
+        for seat in game.seats:
+            if seat.user_id is not None:
+                for scope in scopes:
+                    expected[(scope, seat.user_id, "abandoned" if seat.seat in timed_out else "finished")] += 1
+    problems = []
+    stored = {(int(g), int(u)): (int(f), int(a)) for g, u, f, a in peek_at(target).rows(
+        "SELECT guild_id, user_id, finished, abandoned FROM finishing")}
+    people = {(scope, user) for scope, user, _ in expected} | set(stored)
+    for scope, user in sorted(people):
+        want = (expected[(scope, user, "finished")], expected[(scope, user, "abandoned")])
+        have = stored.get((scope, user), (0, 0))
+        if have != want:
+            where = "global" if scope == GLOBAL else f"server {scope}"
+            problems.append(f"finishing {where}, user {user}: finished/abandoned {have} but the finished games give"
+                            f" {want}")
+    return problems

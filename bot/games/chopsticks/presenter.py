@@ -70,6 +70,7 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         hints="Let players ask for a hint on their turn",
         level="Strength of bots added to this table (default: medium)",
         turn_minutes="Minutes per move before a forfeit (default: the bot's TURN_TIMEOUT setting, 24 h)",
+        min_finished="Only players who finished at least this % of their games may join (default: anyone)",
     )
     @app_commands.choices(preset=PRESET_CHOICES)
     @app_commands.guild_only()
@@ -86,18 +87,22 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         hints: bool = False,
         level: BotLevel = DEFAULT_LEVEL,
         turn_minutes: app_commands.Range[int, 1, 20160] | None = None,
+        min_finished: app_commands.Range[int, 1, 100] | None = None,
     ) -> None:
         options = rule_options(preset, hands, rollover, variants, lives)
         options.update({"hints": hints, "bot_level": level})
         if opponent is not None:
             if players != 2:
                 raise ServiceError(Text("`opponent` is for 2-player games; for more players, others join the lobby."))
+            if min_finished is not None:
+                raise ServiceError(Text("`min_finished` is for tables others join: a challenge already names its "
+                                        "opponent. Leave out `opponent` to open a table."))
             await self._start_two_player(interaction, opponent, level, options, turn_minutes)
             return
         lobby = await self.lobbies.open(
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_id=interaction.user.id, max_players=players, options=options,
-            turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
+            turn_timeout=await self.new_game_timeout(interaction, turn_minutes), min_finished=min_finished,
         )
         await post_lobby(interaction, lobby, self)
 

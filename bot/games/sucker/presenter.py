@@ -81,7 +81,9 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
     @app_commands.command(name="new", description="Open a So Long Sucker table (3-6 players); others join it")
     @app_commands.describe(players="Seats at the table (default 4)", chips="Chips each player starts with (default 7)",
                            turn_minutes="Minutes per decision before a forfeit (default: the bot's TURN_TIMEOUT)",
-                           private="The table's thread private to its players (default: as the server's settings say)")
+                           private="The table's thread private to its players (default: as the server's settings say)",
+                           min_finished="Only players who finished at least this % of their games may join (default: "
+                                        "anyone)")
     @app_commands.guild_only()
     async def new(
         self,
@@ -90,6 +92,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         chips: app_commands.Range[int, 3, 10] = DEFAULT_CHIPS,
         turn_minutes: app_commands.Range[int, 1, 20160] | None = None,
         private: bool | None = None,
+        min_finished: app_commands.Range[int, 1, 100] | None = None,
     ) -> None:
         settings = await self.bot.server_settings.get(interaction.guild_id) if interaction.guild_id else None
         if private is None:
@@ -103,7 +106,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         lobby = await self.lobbies.open(
             KIND, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host_id=interaction.user.id,
             max_players=players, options={"chips": chips, "bot_level": "basic", "private": private},
-            turn_timeout=await self.new_game_timeout(interaction, turn_minutes),
+            turn_timeout=await self.new_game_timeout(interaction, turn_minutes), min_finished=min_finished,
         )
         await post_lobby(interaction, lobby, self)
 
