@@ -183,6 +183,22 @@ class Seasons:
     async def current(self, guild_id: int) -> tuple[SeasonSetting, Period, Season | None] | None:
         return await self._db.query(current_season(guild_id, self._clock()))
 
+    async def started(self, guild_id: int) -> Season | None:
+        """The server's current season, started now if no game counted in it yet (a new month whose ladder is asked
+        for before its first game); None without seasons."""
+        current = await self.current(guild_id)
+        if current is None:
+            return None
+        if current[2] is not None:
+            return current[2]
+        now = self._clock()
+
+        def start() -> Plan[Season | None]:
+            setting = yield from setting_of(guild_id)  # as stored now: it may have changed since the read
+            return None if setting is None else (yield from start_current(setting, now))
+
+        return await self._db.run(start())
+
     async def past(self, guild_id: int) -> list[Season]:
         """The server's seasons other than the current one, the latest first."""
         current = await self.current(guild_id)
