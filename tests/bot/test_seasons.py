@@ -103,7 +103,8 @@ async def test_a_month_of_seasons_through_discord(world: World, bots: TabletopRu
 async def test_season_ladders_page_and_are_in_russian(world: World, bots: TabletopRunner) -> None:
     fake, alice, bob = world.fake, world.alice, world.bob
     bot = await bots.start()
-    bot.service.clock = Clock(NOV_20)
+    clock = Clock(NOV_20)
+    bot.service.clock = clock
     await fake.slash(alice, world.channel, "settings", "season", options={"length": "quarterly"},
                      permissions=PERM_MANAGE_GUILD, locale="ru")
     players = [fake.add_user(f"p{i}") for i in range(11)]
@@ -120,3 +121,12 @@ async def test_season_ladders_page_and_are_in_russian(world: World, bots: Tablet
     shown = await fake.slash(alice, world.channel, "settings", "show", permissions=PERM_MANAGE_GUILD, locale="ru")
     assert shown.message is not None and "Сезоны рейтингов: **по кварталам**; текущий, 4-й квартал 2026" in (
         shown.message.text())
+    # The quarter's end, in the server's language, in its games channel (not where the games were played).
+    games = fake.add_channel(world.guild, "games")
+    await fake.slash(alice, world.channel, "settings", "set", options={"language": "ru", "channel": games},
+                     permissions=PERM_MANAGE_GUILD)
+    clock.now = datetime(2027, 1, 1, 0, 1, tzinfo=UTC).timestamp()
+    assert bot.season_ends is not None and await bot.season_ends.announce_due() == 1
+    [news] = fake.channel_messages(games)
+    assert "Сезон «4-й квартал 2026» завершён" in news.text() and "🥉" in news.text(), news.text()
+    assert "1 партия" in news.text()
