@@ -102,6 +102,11 @@ class SeasonStore:
         return await self._db.query(setting_of(guild_id))
 
     async def get(self, season_id: int) -> Season | None:
+        """The season with that id; None for no such season (an id no season can have included: a number typed or
+        carried by a custom id may be out of a database integer's range)."""
+        if not 0 < season_id < 2**63:
+            return None
+
         def read() -> Plan[Season | None]:
             done = yield Sql(f"SELECT {_COLUMNS} FROM seasons WHERE id = ?", (season_id,))
             r = done.one()

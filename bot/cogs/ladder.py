@@ -119,7 +119,7 @@ class LadderCog(commands.Cog, name="Ladder"):
                 raise ServiceError(Text("This server runs no seasons; its admins can start them with {command}.",
                                         command=Command("settings season")))
             return started.scope
-        found = await self.seasons.store.get(int(season)) if season.isdigit() else None
+        found = await self.seasons.store.get(int(season)) if season.isascii() and season.isdigit() else None
         if found is None or found.guild_id != interaction.guild_id:
             raise ServiceError(Text("There is no such season here; choose one from the list of {option}.",
                                     option=OptionName("season", quoted=True)))

@@ -130,3 +130,25 @@ async def test_season_ladders_page_and_are_in_russian(world: World, bots: Tablet
     [news] = fake.channel_messages(games)
     assert "Сезон «4-й квартал 2026» завершён" in news.text() and "🥉" in news.text(), news.text()
     assert "1 партия" in news.text()
+
+
+async def test_a_season_that_is_not_this_servers_is_refused(world: World, bots: TabletopRunner) -> None:
+    """Another server's season, asked for by its number, and numbers no season has, are refused privately."""
+    fake, alice = world.fake, world.alice
+    other = fake.add_guild("Other Place")
+    there = fake.add_channel(other, "play")
+    bot = await bots.start()
+    bot.service.clock = Clock(NOV_20)
+    await fake.slash(alice, there, "settings", "season", options={"length": "monthly"}, permissions=PERM_MANAGE_GUILD)
+    theirs = await fake.slash(alice, there, "leaderboard", options={"game": "chopsticks", "season": "current"})
+    assert theirs.message is not None and "(season November 2026)" in theirs.message.text()
+    season_id = -int(str(theirs.message.buttons()[0]["custom_id"]).split(":")[2])
+    for asked in (str(season_id), "99999999999999999999", "²", "0"):
+        refused = await fake.slash(alice, world.channel, "leaderboard", options={"game": "chopsticks",
+                                                                                  "season": asked})
+        assert refused.ephemeral and refused.message is not None, asked
+        assert "There is no such season here" in refused.message.text()
+    globally = await fake.slash(alice, world.channel, "leaderboard", options={"game": "chopsticks", "scope": "global",
+                                                                               "season": "current"})
+    assert globally.ephemeral and globally.message is not None and "the global ladder has none" in (
+        globally.message.text())
