@@ -119,7 +119,7 @@ async def test_season_ladders_page_and_are_in_russian(world: World, bots: Tablet
                                       options={"game": "chopsticks", "season": ""}, focused="season", locale="ru")
     assert [c["name"] for c in choices] == ["Текущий сезон (4-й квартал 2026)"]
     shown = await fake.slash(alice, world.channel, "settings", "show", permissions=PERM_MANAGE_GUILD, locale="ru")
-    assert shown.message is not None and "Сезоны рейтингов: **по кварталам**; текущий, 4-й квартал 2026" in (
+    assert shown.message is not None and "Сезоны рейтингов: **по кварталам**; текущий сезон «4-й квартал 2026»" in (
         shown.message.text())
     # The quarter's end, in the server's language, in its games channel (not where the games were played).
     games = fake.add_channel(world.guild, "games")
