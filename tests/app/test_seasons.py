@@ -11,10 +11,12 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.service import GameService, Player
+from bot.service.heartbeat import PROCESS_TTL
 from bot.service.ratings import MODEL, rate
 from bot.service.seasons import MONTHLY, QUARTERLY, Seasons, period_of, season_name, season_sigma
 from storage.connection import open_database
 from storage.database import Database
+from storage.leases import beat
 from storage.ratings import GLOBAL, RatingRow, RatingStore, save_ratings
 from storage.sql import select
 from tests.support.clock import Clock
@@ -151,3 +153,25 @@ async def test_one_process_announces_a_seasons_end(two: tuple[Database, Database
     assert await second.ended() == [] and await first.ended() == []
     again = await second.claim_end(season.id)
     assert again is not None and not await second.still_announcing(season.id, again)  # announced: not twice
+
+
+async def test_a_season_end_left_by_a_dead_process_is_announced_by_another(two: tuple[Database, Database]) -> None:
+    """The process that claimed a season's end dies before posting it (its heartbeat runs out): another one takes it
+    over at once, and the dead one's fence no longer holds if it wakes up."""
+    first_db, second_db = two
+    clock = Clock(NOV_20)
+    first, second = Seasons(first_db, clock, "first"), Seasons(second_db, clock, "second")
+    async with first_db.transaction() as conn:
+        await beat(conn, "first", PROCESS_TTL)
+    await first.choose(GUILD, MONTHLY)
+    clock.now = DEC_1 + 5
+    [season] = await first.ended()
+    token = await first.claim_end(season.id)
+    assert token is not None and await second.claim_end(season.id) is None
+    async with first_db.transaction() as conn:
+        await beat(conn, "first", -1.0)  # its last beat has run out: the process is dead
+    taken = await second.claim_end(season.id)
+    assert taken is not None and await second.still_announcing(season.id, taken)
+    assert not await first.still_announcing(season.id, token)
+    await second.announced(season.id)
+    assert await first.ended() == []
