@@ -28,11 +28,13 @@ from bot.lobby import LOBBY_BUTTONS, show_closed
 from bot.notifications import NotificationsCog, Notifier
 from bot.presenter import GamePresenter
 from bot.rest_watch import InvalidRequests
+from bot.seasons import SeasonEnds
 from bot.service import GameService, Result, ServiceError, TimerEvent
 from bot.service.computer_turns import ComputerTurns
 from bot.service.heartbeat import Heartbeat
 from bot.service.lobbies import LobbyService
 from bot.service.rematch import Rematch
+from bot.service.seasons import Seasons
 from bot.service.tasks import background
 from bot.service.timers import Fence, TimerLoop, Undeliverable
 from bot.settings_memory import RememberedSettings
@@ -108,6 +110,7 @@ class TabletopBot(commands.Bot):
         self._delivery: Delivery | None = None
         self.click_slots = ClickSlots()  # at most so many clicks at once, and a few of one person's
         self._timers: TimerLoop | None = None
+        self.season_ends: SeasonEnds | None = None  # posts each season's top three once it is over
         self._restoring: asyncio.Task[None] | None = None
         self._checking: asyncio.Task[None] | None = None
         self._reading_command_ids: asyncio.Task[None] | None = None
@@ -163,6 +166,8 @@ class TabletopBot(commands.Bot):
         self._service.listeners.append(self.notifier.on_result)
         self.deals = DealStore(self._db)
         self.ratings = RatingStore(self._db)
+        # The service's clock, read at each use: a test that moves it moves the seasons too.
+        self.seasons = Seasons(self._db, lambda: self.service.clock(), self._service.holder)
         self.server_settings = RememberedSettings(self._db)
         self.languages = Languages(self, self.server_settings, self.notifier.store)
         await self.tree.set_translator(CommandTranslator())
@@ -184,6 +189,8 @@ class TabletopBot(commands.Bot):
         await self.sync_commands()
         self._timers = TimerLoop(self.service, self._announce_timer, self.lobbies, self._announce_lobby)
         self._timers.start()
+        self.season_ends = SeasonEnds(self)
+        self.season_ends.start()
 
     async def close(self) -> None:
         started = [task for task in (self._restoring, self._checking, self._reading_command_ids) if task is not None]
@@ -192,6 +199,8 @@ class TabletopBot(commands.Bot):
         await asyncio.gather(*started, return_exceptions=True)  # a failure was logged when it happened
         if self._timers is not None:
             await self._timers.stop()
+        if self.season_ends is not None:
+            await self.season_ends.stop()
         if self._computer_turns is not None:
             await self._computer_turns.stop()
         if self._heartbeat is not None:

@@ -14,13 +14,15 @@ from bot.components import Button, CustomId
 from bot.i18n import Say
 from bot.service import ServiceError
 from bot.service.ratings import PROVISIONAL_GAMES, display_rating, is_provisional
+from bot.service.seasons import Seasons, season_name
 from games.registry import descriptions
-from games.text import Command, Joined, Plural, Text, TextIn, Typed
+from games.text import Command, Joined, OptionName, Plural, Text, TextIn, Typed
 from storage.finishing import FinishingRecord, finishing_of
 from storage.ratings import GLOBAL, RatingRow, RatingStore, favourite_opponent
 
 PAGE = 10
 Scope = Literal["server", "global"]
+CURRENT = "current"  # /leaderboard season: the server's current season (else a past season's number)
 COLOUR = discord.Colour.from_rgb(241, 196, 15)
 # What the number on a ladder means, in words (it is 1000 + 40 (mu - 3 sigma) of the player's openskill rating).
 RATING_MEANING = Plural("rating: a cautious estimate of skill; it settles after {count} game (provisional until then)",
@@ -78,20 +80,25 @@ def _line(place: int, row: RatingRow, caller: int) -> Text:
     return Text("{line} ← you", line=line) if row.user_id == caller else line
 
 
-class PageButton(Button, custom_id=CustomId("lb:{kind}:{scope}:{page}", kind=r"[a-z]{1,20}", scope=r"[0-9]{1,20}",
+class PageButton(Button, custom_id=CustomId("lb:{kind}:{scope}:{page}", kind=r"[a-z]{1,20}", scope=r"-?[0-9]{1,20}",
                                             page=r"[0-9]{1,6}")):
-    """Previous / next page of a ladder; the custom id says which ladder and page, so it survives restarts."""
+    """Previous / next page of a ladder; the custom id says which ladder and page, so it survives restarts. A season's
+    ladder is the negative scope of its ratings (storage/seasons.py)."""
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         kind, scope, page = self.fields["kind"], int(self.fields["scope"]), int(self.fields["page"])
         if kind not in {d.kind for d in descriptions()}:
             raise ServiceError(Text("There is no such ladder; use {command}.", command=Command("leaderboard")))
-        if scope not in (GLOBAL, interaction.guild_id):
-            raise ServiceError(Text("This is another server's ladder; use {command} here.",
-                                    command=Command("leaderboard")))
         cog = interaction.client.get_cog(LadderCog.__cog_name__)
         if not isinstance(cog, LadderCog):
             raise ServiceError(Text("Ladders are not available on this bot right now."))
+        server = scope
+        if scope < 0:
+            season = await cog.seasons.store.get(-scope)
+            server = season.guild_id if season is not None else -1
+        if server not in (GLOBAL, interaction.guild_id):
+            raise ServiceError(Text("This is another server's ladder; use {command} here.",
+                                    command=Command("leaderboard")))
         # The ladder is a message others read too: in the language of the place it is in (as when it was posted).
         say = Say(await cog.bot.languages.public(interaction.guild_id, interaction.user.id))
         embed, view = await cog.page(kind, scope, page, interaction.user.id, say)
@@ -108,15 +115,58 @@ class LadderCog(commands.Cog, name="Ladder"):
         store: RatingStore = self.bot.ratings
         return store
 
+    @property
+    def seasons(self) -> Seasons:
+        seasons: Seasons = self.bot.seasons
+        return seasons
+
     @app_commands.command(name="leaderboard", description="The rating ladder of a game, here or across every server")
-    @app_commands.describe(game="Which game", scope="This server's ladder, or the global one")
+    @app_commands.describe(game="Which game", scope="This server's ladder, or the global one",
+                           season="A season of this server's ladder, the current one or a past one (default: all "
+                                  "time)")
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str,
-                          scope: Scope = "server") -> None:
+                          scope: Scope = "server", season: app_commands.Range[str, 1, 20] | None = None) -> None:
         # In DMs there is no server: the ladder of every server is the one to show.
         guild = interaction.guild_id if scope == "server" and interaction.guild_id else GLOBAL
+        if season is not None:
+            guild = await self._season_ladder(interaction, scope, season)
         say = Say(await self.bot.languages.public(interaction.guild_id, interaction.user.id))
         embed, view = await self.page(game, guild, 0, interaction.user.id, say)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _season_ladder(self, interaction: discord.Interaction[Any], scope: Scope, season: str) -> int:
+        """The scope of the ladder of a season asked for by its option ("current", or a past season's number)."""
+        if interaction.guild_id is None or scope == "global":
+            raise ServiceError(Text("Seasons are a server's own: the global ladder has none. Use {option} on a "
+                                    "server, with this server's ladder.", option=OptionName("season", quoted=True)))
+        if season == CURRENT:
+            started = await self.seasons.started(interaction.guild_id)
+            if started is None:
+                raise ServiceError(Text("This server runs no seasons; its admins can start them with {command}.",
+                                        command=Command("settings season")))
+            return started.scope
+        found = await self.seasons.store.get(int(season)) if season.isascii() and season.isdigit() else None
+        if found is None or found.guild_id != interaction.guild_id:
+            raise ServiceError(Text("There is no such season here; choose one from the list of {option}.",
+                                    option=OptionName("season", quoted=True)))
+        return found.scope
+
+    @leaderboard.autocomplete("season")
+    async def season_choices(self, interaction: discord.Interaction[Any],
+                             current: str) -> list[app_commands.Choice[str]]:
+        """The current season, then the past ones, latest first (a server's seasons only)."""
+        if interaction.guild_id is None:
+            return []
+        say = Say.to(interaction)
+        choices = []
+        now = await self.seasons.current(interaction.guild_id)
+        if now is not None:
+            choices.append(app_commands.Choice(name=say(Text("Current season ({season})",
+                                                             season=season_name(now[1]))), value=CURRENT))
+        choices += [app_commands.Choice(name=say(season_name(past)), value=str(past.id))
+                    for past in await self.seasons.past(interaction.guild_id)]
+        typed = current.strip().lower()
+        return [choice for choice in choices if typed in choice.name.lower()][:25]
 
     async def page(self, kind: str, guild: int, page: int, caller: int,
                    say: Say) -> tuple[discord.Embed, discord.ui.View]:
@@ -127,7 +177,8 @@ class LadderCog(commands.Cog, name="Ladder"):
         if ladder.mine is not None and all(row.user_id != caller for row in rows):
             lines += ["…", say(_line(*ladder.mine, caller))]
         title = (Text("{game} ladder (global)", game=title_of(kind)) if guild == GLOBAL
-                 else Text("{game} ladder (this server)", game=title_of(kind)))
+                 else Text("{game} ladder (this server)", game=title_of(kind)) if guild > 0
+                 else await self._season_title(kind, -guild))
         embed = discord.Embed(title=say(title), description="\n".join(lines) or say(Text("No rated games yet.")),
                               colour=COLOUR)
         embed.set_footer(text=say(Text("Page {page} of {pages} · {players} · {meaning}", page=page + 1, pages=pages,
@@ -139,6 +190,11 @@ class LadderCog(commands.Cog, name="Ladder"):
         view.add_item(PageButton.of(kind=kind, scope=guild, page=page + 1, label=say(TextIn("button", "Next ▶")),
                                     disabled=page + 1 >= pages))
         return embed, view
+
+    async def _season_title(self, kind: str, season_id: int) -> Text:
+        season = await self.seasons.store.get(season_id)
+        name: Text | str = season_name(season) if season is not None else "?"
+        return Text("{game} ladder (season {season})", game=title_of(kind), season=name)
 
     @app_commands.command(name="history", description="Recent games, shown only to you: yours from everywhere, or a "
                                                       "player's on this server")

@@ -11,16 +11,20 @@ from discord.ext import commands
 from bot.cogs.kinds import offer_games, title_of
 from bot.config import parse_duration
 from bot.i18n import LANGUAGES, Say
+from bot.service.seasons import MONTHLY, QUARTERLY, Period, Seasons, season_name
 from bot.words import duration
 from games.text import Text, TextIn
+from storage.seasons import Season, SeasonSetting
 from storage.server_settings import ServerSettings, ServerSettingsStore
 
 COLOUR = discord.Colour.from_rgb(149, 165, 166)
+SeasonNow = tuple[SeasonSetting, Period, Season | None]  # bot/service/seasons.py Seasons.current
 
 
-def settings_embed(settings: ServerSettings, say: Say, server_language: str, default_turn: float) -> discord.Embed:
+def settings_embed(settings: ServerSettings, say: Say, server_language: str, default_turn: float,
+                   season: SeasonNow | None = None) -> discord.Embed:
     """The settings as the admin reads them (in their language; `server_language` is what the server's public
-    messages use now)."""
+    messages use now; `season`: the server's seasons and the current one, if it runs them)."""
     on, off = say(TextIn("setting", "on")), say(TextIn("setting", "off"))
     # The bot's own default is named with its length: "the default" alone leaves the admin guessing.
     timeout = say(duration(settings.turn_timeout) if settings.turn_timeout else
@@ -41,9 +45,19 @@ def settings_embed(settings: ServerSettings, say: Say, server_language: str, def
                       else Text("public: everyone reads, anyone may talk"))),
              say(Text("Games switched off: **{games}**", games=disabled)),
              say(Text("New games start in: **{channel}**", channel=channel)),
-             say(Text("Language of boards and announcements: **{language}**", language=language))]
+             say(Text("Language of boards and announcements: **{language}**", language=language)),
+             say(_seasons_line(season))]
     return discord.Embed(title=say(Text("Game settings for this server")), description="\n".join(lines),
                          colour=COLOUR)
+
+
+def _seasons_line(season: SeasonNow | None) -> Text:
+    if season is None:
+        return Text("Seasons of the ladders: **{state}**", state=TextIn("setting", "off"))
+    setting, period, _ = season
+    length = TextIn("season", "monthly") if setting.length == MONTHLY else TextIn("season", "quarterly")
+    return Text("Seasons of the ladders: **{length}**; this one, {season}, ends <t:{end}:f>", length=length,
+                season=season_name(period), end=int(period.ends_at))
 
 
 @app_commands.guild_only()
@@ -58,6 +72,11 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
     def store(self) -> ServerSettingsStore:
         store: ServerSettingsStore = self.bot.server_settings
         return store
+
+    @property
+    def seasons(self) -> Seasons:
+        seasons: Seasons = self.bot.seasons
+        return seasons
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         # Discord hides the commands from others by default, but a server can change that: check again here.
@@ -75,7 +94,7 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
         assert interaction.guild_id is not None
         say = Say.to(interaction)
         embed = settings_embed(settings, say, await self.bot.languages.public(interaction.guild_id),
-                               self.bot.service.turn_timeout)
+                               self.bot.service.turn_timeout, await self.seasons.current(interaction.guild_id))
         await interaction.response.send_message(say(Text("Saved.")) if saved else None, embed=embed,
                                                 ephemeral=True)
 
@@ -131,6 +150,20 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
         # another admin switched at the same moment).
         settings = await self.store.switch_game(interaction.guild_id, game, enabled)
         await self._answer(interaction, settings, saved=True)
+
+    @app_commands.command(name="season", description="Run this server's ladders by season, beside the all-time ones")
+    @app_commands.describe(length="Monthly or quarterly seasons (calendar months or quarters, UTC), or none")
+    @app_commands.choices(length=[app_commands.Choice(name="monthly", value=MONTHLY),
+                                  app_commands.Choice(name="quarterly", value=QUARTERLY),
+                                  app_commands.Choice(name="none", value="none")])
+    async def season(self, interaction: discord.Interaction[Any], length: str) -> None:
+        # Turning seasons on (or to the other length) starts the current season now; turning them off keeps every
+        # past season's ladder readable with /leaderboard season:.
+        assert interaction.guild_id is not None
+        if length not in (MONTHLY, QUARTERLY, "none"):
+            raise app_commands.CheckFailure(Text("Choose a season length from the list."))
+        await self.seasons.choose(interaction.guild_id, None if length == "none" else length)
+        await self._answer(interaction, await self.store.get(interaction.guild_id), saved=True)
 
 
 async def setup(bot: Any) -> None:

@@ -3,7 +3,8 @@
 Rated: games between people only (no computer seat) whose play proper began with a move (`moves_of_play`: a secret
 setup's steps, resignations, timeouts and agreed draws are none); resignations and timeouts count as losses
 because the engine's finishing order puts those players last. Each finished game updates one ladder for its
-server and the global one, in the same transaction as its final move.
+server and the global one, in the same transaction as its final move, and, on a server that runs seasons, its
+current season's ladder (bot/service/seasons.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import replace
 from openskill.models import PlackettLuce
 
 from bot.service.results import RatingChange
+from bot.service.seasons import season_writer
 from games import Outcome
 from storage import GameRecord
 from storage.ratings import GLOBAL, RatingRow, read_ratings, set_rated, write_ratings
@@ -61,7 +63,8 @@ def result_writer(
 ) -> Callable[[], Plan[None]] | None:
     """The update of the server's and the global ladder for a finished game, as statements that run inside the final
     move's write, right after its version-guarded update (`GameStore.record_move(then=...)`); they add each person's
-    rating before and after, per ladder, to `changes`. None for an unrated game (`is_rated`)."""
+    rating before and after, per ladder, to `changes` (a season's are not announced with the game: its ladder says
+    them). None for an unrated game (`is_rated`)."""
     if not is_rated(game, moves_of_play):
         return None
     users = [seat.user_id for seat in game.seats if seat.user_id is not None]
@@ -78,6 +81,9 @@ def result_writer(
             yield from write_ratings(rated, now)
             changes.extend(RatingChange(new.user_id, scope, display_rating(old), display_rating(new),
                                         is_provisional(new)) for old, new in zip(rows, rated, strict=True))
+            if scope == game.guild_id:  # the server's season starts from the server's all-time rows before this game
+                yield from season_writer(game.kind, scope, game.channel_id, users, known, outcome.places, now,
+                                         MODEL.mu, MODEL.sigma, rate)
         yield from set_rated(game.id)
 
     return write

@@ -312,7 +312,9 @@ def rating_problems(target: Target, games: dict[int, GameCheck]) -> tuple[list[s
 def _stored_ladders(target: Target) -> dict[tuple[str, int, int], Ladder]:
     return {(str(k), int(g), int(u)): Ladder(float(mu), float(sigma), int(n), int(w), int(d), int(lo))
             for k, g, u, mu, sigma, n, w, d, lo in peek_at(target).rows(
-                "SELECT kind, guild_id, user_id, mu, sigma, games, wins, draws, losses FROM ratings")}
+                # the all-time ladders (a season's rows, guild_id -season id in storage/seasons.py, are not redone)
+                "SELECT kind, guild_id, user_id, mu, sigma, games, wins, draws, losses FROM ratings"
+                " WHERE guild_id >= 0")}
 
 
 # ----- the record of finishing games ------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from datetime import UTC, datetime
 
 from games.generals.engine import GeneralsState
 from games.sucker import SuckerState
@@ -267,6 +268,24 @@ async def leaderboard(table: Table) -> None:
     await finished_chopsticks(table, table.carol, table.bob, seed=5)
     table.rec.note("two Chopsticks games have just ended (not shown): @alice against @bob, @carol against @bob")
     await table.fake.slash(table.dave, table.channel, "leaderboard", options={"game": "chopsticks"})
+
+
+@scenario("seasons", "/settings season monthly, two finished games, /leaderboard season:current; then the month ends "
+                     "and its top three are posted")
+async def seasons(table: Table) -> None:
+    await table.fake.slash(table.alice, table.channel, "settings", "season", options={"length": "monthly"},
+                           permissions=PERM_MANAGE_GUILD)
+    await finished_chopsticks(table, table.alice, table.bob)
+    await finished_chopsticks(table, table.carol, table.bob, seed=5)
+    table.rec.note("two Chopsticks games have just ended (not shown): @alice against @bob, @carol against @bob")
+    await table.fake.slash(table.dave, table.channel, "leaderboard", options={"game": "chopsticks",
+                                                                              "season": "current"})
+    await table.quiet()
+    table.clock.now = datetime(2033, 6, 1, 0, 1, tzinfo=UTC).timestamp()
+    table.rec.note("the bot's clock moves on to 1 June 2033, 00:01 UTC: May's season is over")
+    if table.bot.season_ends is None or await table.bot.season_ends.announce_due() != 1:
+        raise ScenarioError("the end of May's season was not posted")
+    await table.quiet()
 
 
 @scenario("settings", "/settings: an admin looks at the server's settings and changes the turn time")
