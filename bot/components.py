@@ -202,18 +202,13 @@ NOT_AVAILABLE = Text("This game is not available on this bot right now.")
 
 
 def presenter_for(interaction: discord.Interaction[Any], kind: str, cls: type[PresenterT]) -> PresenterT:
-    """The presenter of game `kind` on the bot this interaction came to, as its own class (a component's way back
-    to the game it belongs to)."""
-    presenter = game_presenter(interaction, kind)
+    """The presenter of game `kind` on the bot this interaction came to (refused when there is none), as `cls`: its
+    own class, or what the component asks of it (an abstract class or a runtime-checkable protocol, which mypy takes
+    for `type[...]` only with `# type: ignore[type-abstract]`). A component's way back to the game it belongs to."""
+    presenter = cast(GameHost, interaction.client).presenter(kind)
     if not isinstance(presenter, cls):
         raise ServiceError(NOT_AVAILABLE)
     return presenter
-
-
-def game_presenter(interaction: discord.Interaction[Any], kind: str) -> object:
-    """The presenter of game `kind` on the bot this interaction came to (refused when it has none), for a component
-    that checks it against what it asks of it (an abstract class or a protocol)."""
-    return cast(GameHost, interaction.client).presenter(kind)
 
 
 class ClickSlots:
