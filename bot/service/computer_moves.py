@@ -11,14 +11,10 @@ from typing import Any
 
 from bot import workers
 from bot.service.leases import Leases
-from bot.service.locks import KeyedLocks
 from bot.service.model import StaleStateError, info, must_stop, present
-from bot.service.publisher import Publisher
+from bot.service.parts import ServicePart, Shared
 from bot.service.results import Result
-from bot.service.stored import StoredGames
 from games.engines import computer_move, computer_targets
-from storage import GameStore
-from storage.database import Database
 from storage.leases import bot_turn_key, bot_turns_to_take, keeps, release
 
 log = logging.getLogger(__name__)
@@ -30,16 +26,10 @@ log = logging.getLogger(__name__)
 COMPUTER_TURN_LEASE = 120.0
 
 
-class ComputerMoves:
-    def __init__(self, store: GameStore, db: Database, games: StoredGames, locks: KeyedLocks,
-                 publisher: Publisher, leases: Leases, holder: str) -> None:
-        self._store = store
-        self._db = db
-        self._games = games
-        self._locks = locks
-        self._publisher = publisher
+class ComputerMoves(ServicePart):
+    def __init__(self, shared: Shared, leases: Leases) -> None:
+        super().__init__(shared)  # its `holder`: this process, in the computer-turn leases it holds
         self._leases = leases
-        self._holder = holder  # this process, in the computer-turn leases it holds
         # Where computer players draw their choices: None (always, in the bot) for the operating system's, which nobody
         # can foresee; a test sets a seed to replay the same game (tests/tools/transcript.py). Each move then draws
         # from this seed, the game and its version, so that games played side by side do not disturb each other.

@@ -3,38 +3,27 @@ that show it, and accepting or declining a challenge."""
 
 from __future__ import annotations
 
-import asyncio
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bot.service.deadlines import turn_timers
-from bot.service.locks import KeyedLocks
 from bot.service.model import TABLE_OPTIONS, Game, Player, ServiceError, decision_events, present
-from bot.service.publisher import Publisher
+from bot.service.parts import ServicePart, Shared
 from bot.service.results import Result
 from bot.service.starts import StartPace, check_server_settings, refuse_second_challenge
-from bot.service.stored import StoredGames
 from games import GameError, GameState
 from games.engines import game_class
 from games.registry import describe
 from games.text import Command, Text
-from storage import GameStore, GameTransaction, Seat
+from storage import GameTransaction, Seat
 
 
-class GameSetup:
+class GameSetup(ServicePart):
     """Creating games and challenges, and answering a challenge."""
 
-    def __init__(
-        self, store: GameStore, games: StoredGames, locks: KeyedLocks, publisher: Publisher,
-        clock: Callable[[], float], timers_changed: asyncio.Event, *, turn_timeout: float, challenge_timeout: float,
-    ) -> None:
-        self._store = store
-        self._games = games
-        self._locks = locks
-        self._publisher = publisher
-        self._clock = clock
-        self._timers_changed = timers_changed
+    def __init__(self, shared: Shared, *, turn_timeout: float, challenge_timeout: float) -> None:
+        super().__init__(shared)
         self.turn_timeout = turn_timeout  # a game's turn time when neither its creator nor its server chose one
         self.challenge_timeout = challenge_timeout  # how long a challenge waits for its answer
         # Where new games draw their public randomness (who moves first, ...); None: the operating system's.
