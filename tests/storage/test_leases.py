@@ -5,11 +5,7 @@ still holds (the fence)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import pytest
-
-from storage.connection import open_database
 from storage.database import Database
 from storage.leases import (
     beat,
@@ -27,13 +23,6 @@ from storage.leases import (
 from storage.sql import Plan, Sql
 
 SHORT = 0.3  # seconds: a lease the tests wait out
-
-
-@pytest.fixture
-async def db(database_target: str) -> AsyncIterator[Database]:
-    opened = await open_database(database_target)
-    yield opened
-    await opened.close()
 
 
 async def test_one_holder_at_a_time_until_the_lease_runs_out(db: Database) -> None:
