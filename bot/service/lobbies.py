@@ -120,7 +120,7 @@ class LobbyService:
                 return await update_lobby(await tx.writer(), lobby, status="cancelled", deadline=None)
             return await set_members(await tx.writer(), lobby, [m for m in lobby.members if m.user_id != user_id])
 
-    async def add_bot(self, lobby_id: int, user_id: int, level: str) -> LobbyRecord:
+    async def add_computer_player(self, lobby_id: int, user_id: int, level: str) -> LobbyRecord:
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
             _require_host(lobby, user_id, Text("add bots"))
@@ -130,7 +130,7 @@ class LobbyService:
                 raise ServiceError(Text("This lobby is full."))
             return await set_members(await tx.writer(), lobby, [*lobby.members, Member(None, level)])
 
-    async def remove_bot(self, lobby_id: int, user_id: int) -> LobbyRecord:
+    async def remove_computer_player(self, lobby_id: int, user_id: int) -> LobbyRecord:
         """Take the most recently added bot out again."""
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)

@@ -9,9 +9,9 @@ import asyncio
 from storage.database import Database
 from storage.leases import (
     beat,
-    bot_turn_key,
-    bot_turns_to_take,
     claim,
+    computer_turn_key,
+    computer_turns_to_take,
     holder_of,
     holds,
     keeps,
@@ -91,9 +91,9 @@ async def test_bot_turns_to_take_are_the_unleased_and_the_expired(db: Database) 
         for game_id, deadline, bot in ((1, None, "easy"), (2, None, "easy"), (3, 5000.0, None), (4, 5000.0, "easy"),
                                        (5, 5000.0, "easy")):
             await conn.run(_game(game_id, deadline, bot))
-        assert await claim(conn, bot_turn_key(2), "alive", 30.0)  # driven
-        assert await claim(conn, bot_turn_key(4), "killed", -60.0)  # its driver died during the setup, long ago
-    assert await db.query(bot_turns_to_take(db.dialect)) == [1, 4]
+        assert await claim(conn, computer_turn_key(2), "alive", 30.0)  # driven
+        assert await claim(conn, computer_turn_key(4), "killed", -60.0)  # its driver died during the setup, long ago
+    assert await db.query(computer_turns_to_take(db.dialect)) == [1, 4]
 
 
 def _game(game_id: int, deadline: float | None, bot: str | None) -> Plan[None]:
@@ -111,7 +111,7 @@ async def test_a_dead_process_lets_go_of_everything_it_held_however_long_its_lea
         await beat(conn, "a", SHORT)
         work = await claim(conn, "work", "a", 300.0)
         assert work is not None
-        assert await claim(conn, bot_turn_key(7), "a", 300.0)
+        assert await claim(conn, computer_turn_key(7), "a", 300.0)
         assert await claim(conn, "work", "b", 300.0) is None
         assert await holder_of(conn, "work") == "a" and await holds(conn, "work", "a", work)
     await asyncio.sleep(SHORT / 2)
@@ -120,16 +120,16 @@ async def test_a_dead_process_lets_go_of_everything_it_held_however_long_its_lea
     await asyncio.sleep(SHORT / 2 + 0.05)  # past the first beat, not the second
     async with db.transaction() as conn:
         assert await claim(conn, "work", "b", 300.0) is None
-        assert await conn.run(bot_turns_to_take(conn.dialect)) == []
+        assert await conn.run(computer_turns_to_take(conn.dialect)) == []
     await asyncio.sleep(SHORT / 2 + 0.05)  # a stopped beating (killed, paused): now all it held is free
     async with db.transaction() as conn:
         assert await holder_of(conn, "work") is None and not await holds(conn, "work", "a", work)
-        assert await conn.run(bot_turns_to_take(conn.dialect)) == [7]
+        assert await conn.run(computer_turns_to_take(conn.dialect)) == [7]
         assert await claim(conn, "work", "b", 300.0)
         assert await holder_of(conn, "work") == "b"
-        await release_expired(conn, bot_turn_key(7))
+        await release_expired(conn, computer_turn_key(7))
         await beat(conn, "a", 10.0)  # a wakes up and beats again: what it held is gone, or another's
-        assert await holder_of(conn, bot_turn_key(7)) is None  # gone, not merely expired
+        assert await holder_of(conn, computer_turn_key(7)) is None  # gone, not merely expired
         assert not await holds(conn, "work", "a", work)
 
 
