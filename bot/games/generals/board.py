@@ -134,10 +134,16 @@ def channel_embed(game: GameInfo, view: PublicView, names: Sequence[Text | str],
                          else Text("Time for this turn runs out <t:{deadline}:R>.", deadline=deadline)))
     if view.outcome is None and view.phase == PLAY and how_to_play:
         lines.append(say(Text("Play with the controls on your board (DM or **My board**), or `/generals move`.")))
+    return board_embed(say(Text("Game of the Generals #{number}", number=game.id)), lines, text_board, game, view, say)
+
+
+def board_embed(title: str, lines: list[str], text_board: str | None, game: GameInfo, view: PublicView | PlayerView,
+                say: Say) -> discord.Embed:
+    """A board's embed, the channel's or a player's: `lines`, then `text_board` (its grid in a code block, its words as
+    prose) or, when None, the attached picture; the footer names the settings and the pieces lost."""
     if text_board is not None:
-        lines.append(text_board)  # its grid in a code block, its words as prose
-    embed = discord.Embed(title=say(Text("Game of the Generals #{number}", number=game.id)),
-                          description="\n".join(lines)[:4096], colour=COLOUR)
+        lines = [*lines, text_board]
+    embed = discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR)
     if text_board is None:
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
     embed.set_footer(text=say(footer(game, view.settings.names(), view.lost)))
