@@ -22,6 +22,7 @@ from bot.components import (
     CustomId,
     Select,
     ask_to_confirm_resignation,
+    persistent_view,
     presenter_for,
     step_aside,
 )
@@ -248,9 +249,6 @@ def group_view(result: Result[Any, Any], group: Sequence[MoveChoice], say: Say) 
 
 def challenge_view(result: Result[Any, Any], say: Say) -> discord.ui.View:
     """Accept and Decline, in the server's language (`say`): the challenge is a channel message."""
-    controls = discord.ui.View(timeout=None)
-    controls.add_item(AcceptButton.of(game=result.id, label=say(TextIn("button", "Accept")),
-                                      style=discord.ButtonStyle.success))
-    controls.add_item(DeclineButton.of(game=result.id, label=say(TextIn("button", "Decline")),
-                                       style=discord.ButtonStyle.secondary))
-    return controls
+    return persistent_view(
+        AcceptButton.of(game=result.id, label=say(TextIn("button", "Accept")), style=discord.ButtonStyle.success),
+        DeclineButton.of(game=result.id, label=say(TextIn("button", "Decline")), style=discord.ButtonStyle.secondary))

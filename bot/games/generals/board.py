@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.components import persistent_view
 from bot.drawn import IMAGE_NAME
 from bot.games.generals.components import (
     KIND,
@@ -83,12 +84,9 @@ def challenge_embed(game: GameInfo, names: Sequence[Text | str], settings_names:
 
 
 def challenge_view(game_id: int, say: Say) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(AcceptButton.of(game=game_id, label=say(TextIn("button", "Accept")),
-                                  style=discord.ButtonStyle.success))
-    view.add_item(DeclineButton.of(game=game_id, label=say(TextIn("button", "Decline")),
-                                   style=discord.ButtonStyle.danger))
-    return view
+    return persistent_view(
+        AcceptButton.of(game=game_id, label=say(TextIn("button", "Accept")), style=discord.ButtonStyle.success),
+        DeclineButton.of(game=game_id, label=say(TextIn("button", "Decline")), style=discord.ButtonStyle.danger))
 
 
 def channel_content(game_id: int, names: Sequence[Text | str], say: Say) -> str:
