@@ -91,10 +91,9 @@ class GameService:
         self._timers = GameTimers(shared)
         self._leases = Leases(shared)
         self._computer_moves = ComputerMoves(shared, self._leases)
-        # A new game, started or as a challenge, alone or inside a caller's transaction: the setup part's own methods,
-        # with their signatures and docstrings, rather than a copy of each signature here.
+        # A new game, started or as a challenge, alone or inside a caller's transaction: the setup part's own method,
+        # with its signature and docstring, rather than a copy of the signature here.
         self.create = self._setup.create
-        self.create_in = self._setup.create_in
 
     def _now(self) -> float:
         return self.clock()

@@ -140,9 +140,9 @@ class LobbyService:
                                         "bot.", minimum=minimum))
             players = [Player(m.user_id, m.bot) for m in lobby.members]
             shown_on = lobby.message_id if lobby.message_id is not None else message_id
-            game = await self.games.create_in(
-                tx, lobby.kind, guild_id=lobby.guild_id, channel_id=lobby.channel_id, players=players,
-                options=lobby.options, turn_timeout=lobby.turn_timeout, rng=rng, message_id=shown_on,
+            game = await self.games.create(
+                lobby.kind, guild_id=lobby.guild_id, channel_id=lobby.channel_id, players=players,
+                options=lobby.options, turn_timeout=lobby.turn_timeout, rng=rng, message_id=shown_on, tx=tx,
             )
             lobby = await update_lobby(await tx.writer(), lobby, status="started", game_id=game.id, deadline=None)
         self.games.timers_changed.set()

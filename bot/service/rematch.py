@@ -70,9 +70,9 @@ class Rematch:
                 players = [Player(s.user_id, s.computer) for s in seats]
                 if others:  # two people: the one who asked challenges the other
                     options["challenger"] = next(i for i, s in enumerate(seats) if s.user_id == user_id)
-                game = await self.games.create_in(
-                    tx, old.kind, guild_id=old.guild_id, channel_id=old.channel_id, players=players, options=options,
-                    challenge=bool(others), turn_timeout=old.turn_timeout, actor=user_id, asked_by=user_id)
+                game = await self.games.create(
+                    old.kind, guild_id=old.guild_id, channel_id=old.channel_id, players=players, options=options,
+                    challenge=bool(others), turn_timeout=old.turn_timeout, actor=user_id, asked_by=user_id, tx=tx)
                 await record_rematch(conn, old.id, MadeRematch(game.id, None), now)
                 made = Offered(game, None, others)
         self.games.timers_changed.set()
