@@ -190,7 +190,7 @@ async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[Databa
     assert (await setup.load(game_id)).record.move_count == 1
 
 
-async def test_looking_for_bot_turns_to_take_reads_only_what_it_must(tmp_path: Path) -> None:
+async def test_looking_for_computer_turns_to_take_reads_only_what_it_must(tmp_path: Path) -> None:
     """The periodic look is one query over an index of the games without a deadline, plus the bot-turn leases (by
     their keys: a range of the primary key) and each holder's process lease (by key)."""
     db = await SqliteDatabase.open(tmp_path / "bot.sqlite3")

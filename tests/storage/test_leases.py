@@ -86,7 +86,7 @@ async def test_the_fence_inside_a_write_is_kept_only_by_the_latest_claim(db: Dat
         assert not await keeps(conn, "k", "a", old) and await keeps(conn, "k", "b", new)
 
 
-async def test_bot_turns_to_take_are_the_unleased_and_the_expired(db: Database) -> None:
+async def test_computer_turns_to_take_are_the_unleased_and_the_expired(db: Database) -> None:
     async with db.transaction() as conn:
         for game_id, deadline, bot in ((1, None, "easy"), (2, None, "easy"), (3, 5000.0, None), (4, 5000.0, "easy"),
                                        (5, 5000.0, "easy")):
