@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.backup import OnPostgresqlError, database_path
+from bot.backup import sqlite_file
 from storage.archive import ArchiveError, archive, bring_back, default_archive_path
 
 
@@ -35,10 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     what.add_argument("--bring-back", type=int, nargs="+", metavar="GAME", help="put these archived games back")
     parser.add_argument("--dry-run", action="store_true", help="only say what --older-than would archive")
     args = parser.parse_args(argv)
-    try:
-        database = database_path(args.database)
-    except OnPostgresqlError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    database = sqlite_file(args.database)
+    if database is None:
         return 2
     target = Path(args.archive) if args.archive else default_archive_path(database)
     try:

@@ -37,6 +37,15 @@ def database_path(explicit: str | None) -> Path:
     return Path(env.get("DATABASE_PATH") or DEFAULT_DATABASE)
 
 
+def sqlite_file(explicit: str | None) -> Path | None:
+    """`database_path`, or None once the error is said (on stderr) when the bot's database is PostgreSQL."""
+    try:
+        return database_path(explicit)
+    except OnPostgresqlError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.backup", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -45,10 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("save", help="write a backup while the bot runs").add_argument("file")
     sub.add_parser("restore", help="put a backup in place (stop the bot first)").add_argument("file")
     args = parser.parse_args(argv)
-    try:
-        database = database_path(args.database)
-    except OnPostgresqlError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    database = sqlite_file(args.database)
+    if database is None:
         return 2
     try:
         if args.command == "save":

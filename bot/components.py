@@ -186,14 +186,22 @@ class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
         return str(self.item.values[0])
 
 
+def persistent_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view that never times out (its components are answered by their custom ids, after a restart too) holding
+    `items` in order."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
 async def ask_to_confirm_resignation(interaction: discord.Interaction[Any], game_id: int, question: Text,
                                      confirm: type[Button]) -> None:
     """Resign's first step in every game: `question`, privately, with one red "Yes, resign" button (`confirm`, the
     game's own confirmation component), so that a misclick does not put anyone out."""
     say = Say.to(interaction)
-    controls = discord.ui.View(timeout=None)
-    controls.add_item(confirm.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
-                                 style=discord.ButtonStyle.danger))
+    controls = persistent_view(confirm.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
+                                          style=discord.ButtonStyle.danger))
     await interaction.response.send_message(say(question), view=controls, ephemeral=True)
 
 
@@ -202,18 +210,13 @@ NOT_AVAILABLE = Text("This game is not available on this bot right now.")
 
 
 def presenter_for(interaction: discord.Interaction[Any], kind: str, cls: type[PresenterT]) -> PresenterT:
-    """The presenter of game `kind` on the bot this interaction came to, as its own class (a component's way back
-    to the game it belongs to)."""
-    presenter = game_presenter(interaction, kind)
+    """The presenter of game `kind` on the bot this interaction came to (refused when there is none), as `cls`: its
+    own class, or what the component asks of it (an abstract class or a runtime-checkable protocol, which mypy takes
+    for `type[...]` only with `# type: ignore[type-abstract]`). A component's way back to the game it belongs to."""
+    presenter = cast(GameHost, interaction.client).presenter(kind)
     if not isinstance(presenter, cls):
         raise ServiceError(NOT_AVAILABLE)
     return presenter
-
-
-def game_presenter(interaction: discord.Interaction[Any], kind: str) -> object:
-    """The presenter of game `kind` on the bot this interaction came to (refused when it has none), for a component
-    that checks it against what it asks of it (an abstract class or a protocol)."""
-    return cast(GameHost, interaction.client).presenter(kind)
 
 
 class ClickSlots:

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.components import Button, CustomId
+from bot.components import Button, CustomId, persistent_view
 from bot.i18n import Say
 from bot.presenter import GamePresenter
 from bot.service import GameEnded, RatingChange, Result, ServiceError
@@ -54,12 +54,10 @@ async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], en
 
 
 def ending_view(game_id: int, say: Say) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton.of(game=game_id, label=say(TextIn("button", "Rematch")),
-                                   style=discord.ButtonStyle.primary))
-    view.add_item(ReplayFromStartButton.of(game=game_id, label=say(TextIn("button", "Replay")),
-                                           style=discord.ButtonStyle.secondary))
-    return view
+    return persistent_view(
+        RematchButton.of(game=game_id, label=say(TextIn("button", "Rematch")), style=discord.ButtonStyle.primary),
+        ReplayFromStartButton.of(game=game_id, label=say(TextIn("button", "Replay")),
+                                 style=discord.ButtonStyle.secondary))
 
 
 def _ratings(presenter: GamePresenter, result: Result[Any, Any], ended: GameEnded) -> list[Text | str]:

@@ -151,14 +151,14 @@ class AddBotButton(SeatButton, custom_id=CustomId("cl:{lobby}:bot", lobby=LOBBY)
     """The host seats a computer player, at the table's level."""
 
     async def seat(self, lobbies: LobbyService, current: LobbyRecord, user_id: int) -> LobbyRecord:
-        return await lobbies.add_bot(self.lobby_id, user_id, bot_level(current))
+        return await lobbies.add_computer_player(self.lobby_id, user_id, bot_level(current))
 
 
 class RemoveBotButton(SeatButton, custom_id=CustomId("cl:{lobby}:unbot", lobby=LOBBY)):
     """The host frees a computer player's seat."""
 
     async def seat(self, lobbies: LobbyService, current: LobbyRecord, user_id: int) -> LobbyRecord:
-        return await lobbies.remove_bot(self.lobby_id, user_id)
+        return await lobbies.remove_computer_player(self.lobby_id, user_id)
 
 
 class StartGameButton(LobbyButton, custom_id=CustomId("cl:{lobby}:start", lobby=LOBBY)):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 from string import Formatter
 from typing import Any
 
@@ -173,31 +174,21 @@ class Joined(Text):
         return between.join(part.render(translate) if isinstance(part, Text) else part for part in self.parts)
 
 
+def _chained(parts: Sequence[Text | str], link: Callable[[Text | str, Text | str], Text]) -> Text | str:
+    """The parts linked two by two from the left (`link(link(a, b), c)`), "" for none."""
+    return reduce(link, parts) if parts else ""
+
+
 def both(names: Sequence[Text | str]) -> Text | str:
     """"a and b and c", in the reader's language."""
-    if not names:
-        return ""
-    said: Text | str = names[0]
-    for name in names[1:]:
-        said = Text("{first} and {second}", first=said, second=name)
-    return said
+    return _chained(names, lambda first, second: Text("{first} and {second}", first=first, second=second))
 
 
 def either(choices: Sequence[Text | str]) -> Text | str:
     """"a or b or c", in the reader's language."""
-    if not choices:
-        return ""
-    said: Text | str = choices[0]
-    for choice in choices[1:]:
-        said = Text("{first} or {second}", first=said, second=choice)
-    return said
+    return _chained(choices, lambda first, second: Text("{first} or {second}", first=first, second=second))
 
 
 def versus(names: Sequence[Text | str]) -> Text | str:
     """"<@1> vs <@2>" for the players of a game, in the reader's language."""
-    if not names:
-        return ""
-    said: Text | str = names[0]
-    for name in names[1:]:
-        said = Text("{first} vs {second}", first=said, second=name)
-    return said
+    return _chained(names, lambda first, second: Text("{first} vs {second}", first=first, second=second))

@@ -263,7 +263,7 @@ class GameStore:
         )
         return bool(done.value())
 
-    async def active_games_with_bots(self) -> list[int]:
+    async def active_games_with_computer_players(self) -> list[int]:
         done = await self._query(
             "SELECT id FROM games WHERE status = 'active'"
             " AND EXISTS (SELECT 1 FROM game_players WHERE game_id = games.id AND bot IS NOT NULL) ORDER BY id"

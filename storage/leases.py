@@ -30,7 +30,7 @@ from storage.database import Connection
 from storage.sql import Dialect, Plan, Sql, statement
 
 SYNC_COMMANDS = "sync-commands"
-_BOT_TURN = "bot-turn:"
+_COMPUTER_TURN = "bot-turn:"  # the stored keys keep their old prefix
 _PROCESS = "process:"
 
 
@@ -48,8 +48,8 @@ def process_key(holder: str) -> str:
     return f"{_PROCESS}{holder}"
 
 
-def bot_turn_key(game_id: int) -> str:
-    return f"{_BOT_TURN}{game_id}"
+def computer_turn_key(game_id: int) -> str:
+    return f"{_COMPUTER_TURN}{game_id}"
 
 
 def owed_key(game_id: int, event: str) -> str:
@@ -165,21 +165,21 @@ async def holder_of(conn: Connection, key: str) -> str | None:
     return None if value is None else str(value)
 
 
-def bot_turns_to_take(dialect: Dialect) -> Plan[list[int]]:
+def computer_turns_to_take(dialect: Dialect) -> Plan[list[int]]:
     """Games where a computer player is to decide and no live process drives it: none has claimed it (its process
     died before it could, or it never began), or its lease expired or its process died (the driver died mid-turn).
     Cheap when there are none: only active games without a deadline are read (the partial index
-    games_without_deadline), and the bot-turn leases (one per game a bot is thinking in). A bot deciding during a secret
-    setup keeps the setup's deadline: it is found through its lease."""
+    games_without_deadline), and the computer-turn leases (one per game a computer player thinks in). A computer
+    player deciding during a secret setup keeps the setup's deadline: it is found through its lease."""
     clock = dialect.clock
     done = yield Sql(
         "SELECT g.id FROM games g WHERE g.status = 'active' AND g.deadline IS NULL"
         " AND EXISTS (SELECT 1 FROM game_players s WHERE s.game_id = g.id AND s.bot IS NOT NULL)"
         f" AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.key = ? || CAST(g.id AS TEXT) AND {_live('l', clock)})"
-        # the bot-turn keys as a range of the primary key (`;` follows `:`): read through its index, on both databases
+        # the computer-turn keys, a range of the primary key (`;` follows `:`): read through its index on both backends
         " UNION SELECT CAST(SUBSTR(key, ?) AS BIGINT) FROM leases l WHERE key >= ? AND key < ?"
         f" AND NOT ({_live('l', clock)})",
-        (_BOT_TURN, len(_BOT_TURN) + 1, _BOT_TURN, _BOT_TURN[:-1] + ";"))
+        (_COMPUTER_TURN, len(_COMPUTER_TURN) + 1, _COMPUTER_TURN, _COMPUTER_TURN[:-1] + ";"))
     return sorted(int(row[0]) for row in done.rows)
 
 

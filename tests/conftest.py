@@ -14,6 +14,8 @@ import discord
 import pytest
 
 import bot.service.computer_turns
+from storage.connection import open_database
+from storage.database import Database
 from tests.support import postgres
 from tests.support.fakediscord import FakeDiscord
 from tests.support.world import VALIDATOR, TabletopRunner, World
@@ -127,3 +129,11 @@ def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "bot.sqlite3")
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+async def db(database_target: str) -> AsyncIterator[Database]:
+    """The test's database (`database_target`), opened and migrated, closed after the test."""
+    database = await open_database(database_target)
+    yield database
+    await database.close()

@@ -11,15 +11,11 @@ from typing import Any
 
 from bot import workers
 from bot.service.leases import Leases
-from bot.service.locks import KeyedLocks
 from bot.service.model import StaleStateError, info, must_stop, present
-from bot.service.publisher import Publisher
+from bot.service.parts import ServicePart, Shared
 from bot.service.results import Result
-from bot.service.stored import StoredGames
 from games.engines import computer_move, computer_targets
-from storage import GameStore
-from storage.database import Database
-from storage.leases import bot_turn_key, bot_turns_to_take, keeps, release
+from storage.leases import computer_turn_key, computer_turns_to_take, keeps, release
 
 log = logging.getLogger(__name__)
 
@@ -30,16 +26,10 @@ log = logging.getLogger(__name__)
 COMPUTER_TURN_LEASE = 120.0
 
 
-class ComputerMoves:
-    def __init__(self, store: GameStore, db: Database, games: StoredGames, locks: KeyedLocks,
-                 publisher: Publisher, leases: Leases, holder: str) -> None:
-        self._store = store
-        self._db = db
-        self._games = games
-        self._locks = locks
-        self._publisher = publisher
+class ComputerMoves(ServicePart):
+    def __init__(self, shared: Shared, leases: Leases) -> None:
+        super().__init__(shared)  # its `holder`: this process, in the computer-turn leases it holds
         self._leases = leases
-        self._holder = holder  # this process, in the computer-turn leases it holds
         # Where computer players draw their choices: None (always, in the bot) for the operating system's, which nobody
         # can foresee; a test sets a seed to replay the same game (tests/tools/transcript.py). Each move then draws
         # from this seed, the game and its version, so that games played side by side do not disturb each other.
@@ -59,7 +49,7 @@ class ComputerMoves:
         (storage/leases.py `keeps`): a process paused while its computer player thought (past its lease) finds the turn
         taken over, and its move is dropped (None).
         """
-        token = await self._leases.hold(bot_turn_key(game_id), COMPUTER_TURN_LEASE)
+        token = await self._leases.hold(computer_turn_key(game_id), COMPUTER_TURN_LEASE)
         if token is None:
             return None
         game = await self._games.current(game_id)
@@ -86,11 +76,11 @@ class ComputerMoves:
         try:
             async with self._locks.hold(game_id), self._store.transaction() as tx:
                 conn = await tx.writer()
-                if not await keeps(conn, bot_turn_key(game_id), self._holder, token):
+                if not await keeps(conn, computer_turn_key(game_id), self._holder, token):
                     log.info("the bot turn of game %s is no longer this process's (paused past its lease?); its move "
                              "here is dropped", game_id)
                     # A lease of this process's that merely lapsed is freed, for whoever looks next (computer_turns.py).
-                    await release(conn, bot_turn_key(game_id), self._holder)
+                    await release(conn, computer_turn_key(game_id), self._holder)
                     return None
                 result = await self._games.commit(tx, game, seat, None, text, new_state)
         except StaleStateError:  # read again only once that transaction is closed
@@ -111,15 +101,15 @@ class ComputerMoves:
 
     async def games_awaiting_computers(self) -> list[int]:
         """Active games with a computer seat, for resuming computer turns after a restart."""
-        return await self._store.active_games_with_bots()
+        return await self._store.active_games_with_computer_players()
 
     async def computer_turns_to_take(self) -> list[int]:
         """Games where a computer player is to decide and no live process drives it (none began, or its driver died)."""
-        return await self._db.query(bot_turns_to_take(self._db.dialect))
+        return await self._db.query(computer_turns_to_take(self._db.dialect))
 
     async def release_computer_turn(self, game_id: int, *, expired: bool = False) -> None:
         """Let go of this process's computer-turn lease of the game (with `expired`: of a dead process's, run out)."""
         if expired:
-            await self._leases.let_go_of_expired(bot_turn_key(game_id))
+            await self._leases.let_go_of_expired(computer_turn_key(game_id))
         else:
-            await self._leases.let_go_of(bot_turn_key(game_id))
+            await self._leases.let_go_of(computer_turn_key(game_id))

@@ -3,38 +3,28 @@ that show it, and accepting or declining a challenge."""
 
 from __future__ import annotations
 
-import asyncio
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from bot.service.deadlines import turn_timers
-from bot.service.locks import KeyedLocks
 from bot.service.model import TABLE_OPTIONS, Game, Player, ServiceError, decision_events, present
-from bot.service.publisher import Publisher
+from bot.service.parts import ServicePart, Shared
 from bot.service.results import Result
 from bot.service.starts import StartPace, check_server_settings, refuse_second_challenge
-from bot.service.stored import StoredGames
 from games import GameError, GameState
 from games.engines import game_class
 from games.registry import describe
 from games.text import Command, Text
-from storage import GameStore, GameTransaction, Seat
+from storage import GameTransaction, Seat
 
 
-class GameSetup:
+class GameSetup(ServicePart):
     """Creating games and challenges, and answering a challenge."""
 
-    def __init__(
-        self, store: GameStore, games: StoredGames, locks: KeyedLocks, publisher: Publisher,
-        clock: Callable[[], float], timers_changed: asyncio.Event, *, turn_timeout: float, challenge_timeout: float,
-    ) -> None:
-        self._store = store
-        self._games = games
-        self._locks = locks
-        self._publisher = publisher
-        self._clock = clock
-        self._timers_changed = timers_changed
+    def __init__(self, shared: Shared, *, turn_timeout: float, challenge_timeout: float) -> None:
+        super().__init__(shared)
         self.turn_timeout = turn_timeout  # a game's turn time when neither its creator nor its server chose one
         self.challenge_timeout = challenge_timeout  # how long a challenge waits for its answer
         # Where new games draw their public randomness (who moves first, ...); None: the operating system's.
@@ -54,75 +44,59 @@ class GameSetup:
         challenge: bool = False,
         turn_timeout: float | None = None,
         rng: random.Random | None = None,
+        message_id: int | None = None,
         actor: int | None = None,
         asked_by: int | None = None,
+        tx: GameTransaction | None = None,
     ) -> Result[Any, Any]:
         """A new game. With `challenge`, it waits for the other players to accept; otherwise it starts.
         `actor` is the person who asked for it, by default the first seat's (no one is told of a decision they
         are looking at). `asked_by` is the person whose command or click this is: held to how fast one person may
         start games (starts.py); None for games nobody asked for that way (a benchmark's, a tournament's pairing).
-        `turn_timeout` None: the server's turn time (/settings), else the bot's."""
-        if actor is None and players:
+        `turn_timeout` None: the server's turn time (/settings), else the bot's. Every new game passes the server's
+        settings here, whoever makes it.
+        Inside a caller's transaction `tx` when given (a lobby starting its game, shown on the lobby's message
+        `message_id`; a rematch): its computer players have not moved yet, `actor` has no default, and the caller
+        tells the timers and publishes the result once it commits."""
+        if tx is None and actor is None and players:
             actor = players[0].user_id
-        async with self._store.transaction() as tx:
-            result = await self.create_in(
-                tx, kind, guild_id=guild_id, channel_id=channel_id, players=players, options=options,
-                challenge=challenge, turn_timeout=turn_timeout, rng=rng, actor=actor, asked_by=asked_by,
+        async with nullcontext(tx) if tx is not None else self._store.transaction() as writing:
+            options = dict(options or {})
+            state = self.new_state(kind, players, options, rng or self.rng)
+            # A challenge looks for another between the same people: its transaction begins before that read.
+            conn = await writing.writer(read_first=challenge)
+            settings = await check_server_settings(conn, kind, guild_id, channel_id)
+            if turn_timeout is None:
+                turn_timeout = settings.turn_timeout
+            timeout = self.turn_timeout if turn_timeout is None else turn_timeout
+            if timeout <= 0:
+                raise ServiceError(Text("The turn timeout must be positive."))
+            now = self._clock()
+            if challenge:
+                await refuse_second_challenge(writing, kind, players, int(options.get("challenger", 0)), now)
+            if asked_by is not None:  # last: only a request that would otherwise be made uses up the allowance
+                self.pace.take(asked_by, now)
+            seats = [Seat(i, p.user_id, p.computer) for i, p in enumerate(players)]
+            deadline: float | None
+            remind_at: float | None
+            if challenge:
+                status, deadline, remind_at = "pending", now + self.challenge_timeout, None
+            else:
+                status = "active"
+                deadline, remind_at = turn_timers(state, seats, timeout, now)
+            record = await writing.create(
+                kind=kind, guild_id=guild_id, channel_id=channel_id, status=status, state=state.to_dict(),
+                seats=seats, options=options, turn_timeout=timeout, deadline=deadline, remind_at=remind_at,
+                now=now,
             )
+            if message_id is not None:
+                record = await writing.update(record, now=now, message_id=message_id)
+            game = self._games.written(record, state)
+            result = present(game, () if challenge else decision_events(game, actor))
+        if tx is not None:
+            return result
         self._timers_changed.set()
         return self._publisher.publish(result)
-
-    async def create_in(
-        self,
-        tx: GameTransaction,
-        kind: str,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        players: Sequence[Player],
-        options: dict[str, Any] | None = None,
-        challenge: bool = False,
-        turn_timeout: float | None = None,
-        rng: random.Random | None = None,
-        message_id: int | None = None,
-        actor: int | None = None,
-        asked_by: int | None = None,
-    ) -> Result[Any, Any]:
-        """`create` inside a caller's transaction (a lobby starting its game, shown on the lobby's message
-        `message_id`); its computer players have not moved yet. Every new game passes the server's settings here,
-        whoever makes it."""
-        options = dict(options or {})
-        state = self.new_state(kind, players, options, rng or self.rng)
-        # A challenge looks for another between the same people: its transaction begins before that read.
-        conn = await tx.writer(read_first=challenge)
-        settings = await check_server_settings(conn, kind, guild_id, channel_id)
-        if turn_timeout is None:
-            turn_timeout = settings.turn_timeout
-        timeout = self.turn_timeout if turn_timeout is None else turn_timeout
-        if timeout <= 0:
-            raise ServiceError(Text("The turn timeout must be positive."))
-        now = self._clock()
-        if challenge:
-            await refuse_second_challenge(tx, kind, players, int(options.get("challenger", 0)), now)
-        if asked_by is not None:  # last: only a request that would otherwise be made uses up the allowance
-            self.pace.take(asked_by, now)
-        seats = [Seat(i, p.user_id, p.computer) for i, p in enumerate(players)]
-        deadline: float | None
-        remind_at: float | None
-        if challenge:
-            status, deadline, remind_at = "pending", now + self.challenge_timeout, None
-        else:
-            status = "active"
-            deadline, remind_at = turn_timers(state, seats, timeout, now)
-        record = await tx.create(
-            kind=kind, guild_id=guild_id, channel_id=channel_id, status=status, state=state.to_dict(),
-            seats=seats, options=options, turn_timeout=timeout, deadline=deadline, remind_at=remind_at,
-            now=now,
-        )
-        if message_id is not None:
-            record = await tx.update(record, now=now, message_id=message_id)
-        game = self._games.written(record, state)
-        return present(game, () if challenge else decision_events(game, actor))
 
     @staticmethod
     def new_state(

@@ -6,29 +6,19 @@ decision passes; bot/service/timers.py is the loop that asks for the next one an
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from bot.service.locks import KeyedLocks
 from bot.service.model import Game, TimerEvent, present, turn_token
 from bot.service.owed import Fired, owe
-from bot.service.publisher import Publisher
+from bot.service.parts import ServicePart
 from bot.service.results import Result
-from bot.service.stored import StoredGames
 from games.base import TIMEOUT, EndReason
-from storage import GameStore, GameTransaction
+from storage import GameTransaction
 from storage.notifications import take_held_ping
 
 
-class GameTimers:
-    def __init__(self, store: GameStore, games: StoredGames, locks: KeyedLocks, publisher: Publisher,
-                 clock: Callable[[], float], holder: str) -> None:
-        self._store = store
-        self._games = games
-        self._locks = locks
-        self._publisher = publisher
-        self._clock = clock
-        self._holder = holder  # this process, which claims the announcement of what it fires
+class GameTimers(ServicePart):
+    """Firing due deadlines and reminders; the announcement of what fires is claimed by this process (`holder`)."""
 
     async def next_timer(self) -> float | None:
         """When the earliest deadline or reminder of any game falls, or None."""

@@ -43,6 +43,7 @@ from bot.service.model import (
     turn_token,
 )
 from bot.service.owed import Fired
+from bot.service.parts import Shared
 from bot.service.publisher import Listener, Publisher
 from bot.service.results import GameInfo, PastGame, ReplayFrame, Result
 from bot.service.starts import StartPace
@@ -84,16 +85,15 @@ class GameService:
         # The parts read the time through `_now`, so that a test may swap `clock` for a fake one at any moment.
         self._publisher = Publisher()
         self._games = StoredGames(self.store, self._now, self.timers_changed)
-        self._setup = GameSetup(self.store, self._games, self.locks, self._publisher, self._now, self.timers_changed,
-                                turn_timeout=turn_timeout, challenge_timeout=challenge_timeout)
-        self._timers = GameTimers(self.store, self._games, self.locks, self._publisher, self._now, self.holder)
-        self._leases = Leases(self.store, db, self.holder)
-        self._computer_moves = ComputerMoves(self.store, db, self._games, self.locks, self._publisher, self._leases,
-                                             self.holder)
-        # A new game, started or as a challenge, alone or inside a caller's transaction: the setup part's own methods,
-        # with their signatures and docstrings, rather than a copy of each signature here.
+        shared = Shared(db, self.store, self._games, self.locks, self._publisher, self._now, self.timers_changed,
+                        self.holder)
+        self._setup = GameSetup(shared, turn_timeout=turn_timeout, challenge_timeout=challenge_timeout)
+        self._timers = GameTimers(shared)
+        self._leases = Leases(shared)
+        self._computer_moves = ComputerMoves(shared, self._leases)
+        # A new game, started or as a challenge, alone or inside a caller's transaction: the setup part's own method,
+        # with its signature and docstring, rather than a copy of the signature here.
         self.create = self._setup.create
-        self.create_in = self._setup.create_in
 
     def _now(self) -> float:
         return self.clock()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -50,58 +50,41 @@ class LobbyService:
         turn_timeout: float | None = None,
         bots: Sequence[str] = (),
         min_finished: int | None = None,
+        tx: GameTransaction | None = None,
     ) -> LobbyRecord:
         """A new open lobby with its host seated, and computer players of the levels `bots` after them (a rematch
         keeps its computer seats), all in one write: nobody can join in between and find the seats changed. The host
         asked for it: it passes the server's settings and counts towards how fast one person may start games
         (starts.py). `turn_timeout` None: the server's turn time (/settings), else the bot's. `min_finished`: the share
-        of their games (percent) a person must have finished to join (`may_join`), None: anyone may."""
-        async with self.games.store.transaction() as tx:
-            lobby = await self.open_in(tx, kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                                       max_players=max_players, options=options, turn_timeout=turn_timeout, bots=bots,
-                                       min_finished=min_finished)
-        self.games.timers_changed.set()
-        return lobby
-
-    async def open_in(
-        self,
-        tx: GameTransaction,
-        kind: str,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        max_players: int,
-        options: dict[str, Any],
-        turn_timeout: float | None = None,
-        bots: Sequence[str] = (),
-        min_finished: int | None = None,
-    ) -> LobbyRecord:
-        """`open` inside a caller's transaction (a rematch records the lobby it opened in the same write); the caller
-        tells the timers once it commits."""
-        game = describe(kind)
-        if not game.min_players <= max_players <= game.max_players:
-            raise ServiceError(Text("{game} is for {low} to {high} players.", game=game.title, low=game.min_players,
-                                    high=game.max_players))
-        if 1 + len(bots) > max_players:
-            raise ServiceError(Text("{bots} computer players and the host do not fit in {seats} seats.",
-                                    bots=len(bots), seats=max_players))
-        # Refuse impossible rules now, not when everyone has joined.
-        GameService.new_state(kind, [Player(computer=game.bot_levels[0])] * max_players, options)
-        conn = await tx.writer()
-        settings = await check_server_settings(conn, kind, guild_id, channel_id)
-        if turn_timeout is None:
-            turn_timeout = settings.turn_timeout
-        timeout = self.games.turn_timeout if turn_timeout is None else turn_timeout
-        now = self.games.clock()
-        self.games.pace.take(host_id, now)  # last: only a lobby that would otherwise open uses up the allowance
-        lobby = await create_lobby(
-            conn, kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-            max_players=max_players, options=options, turn_timeout=timeout, deadline=now + self.lobby_timeout,
-            now=now, min_finished=min_finished,
-        )
-        if bots:
-            lobby = await set_members(conn, lobby, [*lobby.members, *(Member(None, b) for b in bots)])
+        of their games (percent) a person must have finished to join (`may_join`), None: anyone may. Inside a caller's
+        transaction `tx` when given (a rematch records the lobby it opened in the same write): the caller then tells
+        the timers once it commits."""
+        async with nullcontext(tx) if tx is not None else self.games.store.transaction() as writing:
+            game = describe(kind)
+            if not game.min_players <= max_players <= game.max_players:
+                raise ServiceError(Text("{game} is for {low} to {high} players.", game=game.title, low=game.min_players,
+                                        high=game.max_players))
+            if 1 + len(bots) > max_players:
+                raise ServiceError(Text("{bots} computer players and the host do not fit in {seats} seats.",
+                                        bots=len(bots), seats=max_players))
+            # Refuse impossible rules now, not when everyone has joined.
+            GameService.new_state(kind, [Player(computer=game.bot_levels[0])] * max_players, options)
+            conn = await writing.writer()
+            settings = await check_server_settings(conn, kind, guild_id, channel_id)
+            if turn_timeout is None:
+                turn_timeout = settings.turn_timeout
+            timeout = self.games.turn_timeout if turn_timeout is None else turn_timeout
+            now = self.games.clock()
+            self.games.pace.take(host_id, now)  # last: only a lobby that would otherwise open uses up the allowance
+            lobby = await create_lobby(
+                conn, kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                max_players=max_players, options=options, turn_timeout=timeout, deadline=now + self.lobby_timeout,
+                now=now, min_finished=min_finished,
+            )
+            if bots:
+                lobby = await set_members(conn, lobby, [*lobby.members, *(Member(None, b) for b in bots)])
+        if tx is None:
+            self.games.timers_changed.set()
         return lobby
 
     async def load(self, lobby_id: int) -> LobbyRecord:
@@ -133,7 +116,7 @@ class LobbyService:
                 return await update_lobby(await tx.writer(), lobby, status="cancelled", deadline=None)
             return await set_members(await tx.writer(), lobby, [m for m in lobby.members if m.user_id != user_id])
 
-    async def add_bot(self, lobby_id: int, user_id: int, level: str) -> LobbyRecord:
+    async def add_computer_player(self, lobby_id: int, user_id: int, level: str) -> LobbyRecord:
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
             _require_host(lobby, user_id, Text("add bots"))
@@ -143,7 +126,7 @@ class LobbyService:
                 raise ServiceError(Text("This lobby is full."))
             return await set_members(await tx.writer(), lobby, [*lobby.members, Member(None, level)])
 
-    async def remove_bot(self, lobby_id: int, user_id: int) -> LobbyRecord:
+    async def remove_computer_player(self, lobby_id: int, user_id: int) -> LobbyRecord:
         """Take the most recently added bot out again."""
         async with self._editing(lobby_id) as (tx, lobby):
             _require_open(lobby)
@@ -168,9 +151,9 @@ class LobbyService:
                                         "bot.", minimum=minimum))
             players = [Player(m.user_id, m.bot) for m in lobby.members]
             shown_on = lobby.message_id if lobby.message_id is not None else message_id
-            game = await self.games.create_in(
-                tx, lobby.kind, guild_id=lobby.guild_id, channel_id=lobby.channel_id, players=players,
-                options=lobby.options, turn_timeout=lobby.turn_timeout, rng=rng, message_id=shown_on,
+            game = await self.games.create(
+                lobby.kind, guild_id=lobby.guild_id, channel_id=lobby.channel_id, players=players,
+                options=lobby.options, turn_timeout=lobby.turn_timeout, rng=rng, message_id=shown_on, tx=tx,
             )
             lobby = await update_lobby(await tx.writer(), lobby, status="started", game_id=game.id, deadline=None)
         self.games.timers_changed.set()

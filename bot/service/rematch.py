@@ -60,19 +60,19 @@ class Rematch:
             if len(seats) > 2 and others:
                 # Its computer seats are taken as it opens, in the same write (a later write could lose a race with a
                 # join from another process).
-                lobby = await self.lobbies.open_in(
-                    tx, old.kind, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
+                lobby = await self.lobbies.open(
+                    old.kind, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
                     max_players=len(seats), options=options, turn_timeout=old.turn_timeout,
-                    bots=[s.computer for s in old.seats if s.computer is not None])
+                    bots=[s.computer for s in old.seats if s.computer is not None], tx=tx)
                 await record_rematch(conn, old.id, MadeRematch(None, lobby.id), now)
                 made: Offered = Offered(None, lobby, others)
             else:
                 players = [Player(s.user_id, s.computer) for s in seats]
                 if others:  # two people: the one who asked challenges the other
                     options["challenger"] = next(i for i, s in enumerate(seats) if s.user_id == user_id)
-                game = await self.games.create_in(
-                    tx, old.kind, guild_id=old.guild_id, channel_id=old.channel_id, players=players, options=options,
-                    challenge=bool(others), turn_timeout=old.turn_timeout, actor=user_id, asked_by=user_id)
+                game = await self.games.create(
+                    old.kind, guild_id=old.guild_id, channel_id=old.channel_id, players=players, options=options,
+                    challenge=bool(others), turn_timeout=old.turn_timeout, actor=user_id, asked_by=user_id, tx=tx)
                 await record_rematch(conn, old.id, MadeRematch(game.id, None), now)
                 made = Offered(game, None, others)
         self.games.timers_changed.set()

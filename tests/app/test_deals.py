@@ -4,24 +4,15 @@ take part in them, and their numbers stay unique when two processes propose at t
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.service import GameService, Player, ServiceError
 from bot.service.deals import DealService
-from storage.connection import open_database
 from storage.database import Database
 from storage.deals import DealStore
 
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
-
-
-@pytest.fixture
-async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await open_database(database_target)
-    yield database
-    await database.close()
 
 
 def _deals(db: Database) -> DealService:

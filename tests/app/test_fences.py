@@ -20,7 +20,7 @@ from bot.service.heartbeat import Heartbeat
 from bot.service.lobbies import LobbyService
 from bot.service.timers import Fence, TimerLoop
 from storage.database import Database
-from storage.leases import beat, bot_turn_key, holder_of, owed_key
+from storage.leases import beat, computer_turn_key, holder_of, owed_key
 
 ALICE, BOB = 101, 202
 SHORT = 0.3  # seconds: a heartbeat the tests wait out
@@ -55,7 +55,7 @@ async def test_a_process_whose_clock_runs_a_minute_ahead_takes_no_live_process_f
     assert fired is not None and fired.event is TimerEvent.REMINDER
     driven = await here.create("chopsticks", guild_id=1, channel_id=2,
                                players=[Player(computer="medium"), Player(ALICE)], options={"first": 0})
-    assert await here.hold(bot_turn_key(driven.id), COMPUTER_TURN_LEASE)  # here's bot is thinking in this game
+    assert await here.hold(computer_turn_key(driven.id), COMPUTER_TURN_LEASE)  # here's bot is thinking in this game
 
     told: list[tuple[TimerEvent, int]] = []
 
@@ -72,7 +72,7 @@ async def test_a_process_whose_clock_runs_a_minute_ahead_takes_no_live_process_f
     assert (await ahead.load(driven.id)).record.move_count == 0, "the process ahead moved for the live one's bot"
     async with two[1].reading() as conn:
         assert await holder_of(conn, owed_key(reminded.id, TimerEvent.REMINDER.value)) == here.holder
-        assert await holder_of(conn, bot_turn_key(driven.id)) == here.holder
+        assert await holder_of(conn, computer_turn_key(driven.id)) == here.holder
 
 
 async def test_a_bot_move_of_a_driver_that_lost_its_lease_meanwhile_is_not_committed(
@@ -86,7 +86,7 @@ async def test_a_bot_move_of_a_driver_that_lost_its_lease_meanwhile_is_not_commi
     await _beat(there, 60.0)
     game = await here.create("chopsticks", guild_id=1, channel_id=2, players=[Player(computer="medium"), Player(ALICE)],
                              options={"first": 0})
-    key = bot_turn_key(game.id)
+    key = computer_turn_key(game.id)
     async with here.locks.hold(game.id):  # a click being served in A holds the game's lock meanwhile
         moving = asyncio.create_task(here.play_computer_turn(game.id))
         for _ in range(500):

@@ -20,7 +20,7 @@ from bot.service.lobbies import LobbyService
 from bot.service.timers import TAKEOVER_EVERY, Fence, TimerLoop
 from storage.database import Database
 from storage.db import SqliteDatabase
-from storage.leases import beat, bot_turn_key, bot_turns_to_take, claim, holder_of
+from storage.leases import beat, claim, computer_turn_key, computer_turns_to_take, holder_of
 from storage.lobbies import LobbyRecord
 from storage.sql import Dialect
 from tests.support.clock import Clock
@@ -144,7 +144,7 @@ async def test_a_live_bot_turn_lease_is_respected(two: tuple[Database, Database]
     here, there = GameService(two[0], clock=clock), GameService(two[1], clock=clock)
     game_id = await _bot_first(here)
     async with two[0].transaction() as conn:
-        assert await claim(conn, bot_turn_key(game_id), here.holder, COMPUTER_TURN_LEASE)
+        assert await claim(conn, computer_turn_key(game_id), here.holder, COMPUTER_TURN_LEASE)
     assert await there.play_computer_turn(game_id) is None  # it does not even think
     turns = ComputerTurns(there, _no_redraw)
     await turns.resume_all()  # as at its start-up
@@ -170,7 +170,7 @@ async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[Databa
     game_id = await _bot_first(setup)
     async with two[0].transaction() as conn:  # a process claimed the turn, began to think, and was killed
         await beat(conn, "killed", SHORT)
-        assert await claim(conn, bot_turn_key(game_id), "killed", COMPUTER_TURN_LEASE)
+        assert await claim(conn, computer_turn_key(game_id), "killed", COMPUTER_TURN_LEASE)
     services = [GameService(db, clock=clock) for db in two]
     turns = [ComputerTurns(s, _no_redraw) for s in services]
 
@@ -185,17 +185,17 @@ async def test_a_bot_turn_whose_driver_died_is_taken_over_once(two: tuple[Databa
     game = await setup.load(game_id)
     assert game.record.move_count == 1 and not game.is_computer(game.state.current_player() or 0)
     async with two[0].reading() as conn:
-        assert await holder_of(conn, bot_turn_key(game_id)) is None  # let go once done
+        assert await holder_of(conn, computer_turn_key(game_id)) is None  # let go once done
     await look()
     assert (await setup.load(game_id)).record.move_count == 1
 
 
-async def test_looking_for_bot_turns_to_take_reads_only_what_it_must(tmp_path: Path) -> None:
+async def test_looking_for_computer_turns_to_take_reads_only_what_it_must(tmp_path: Path) -> None:
     """The periodic look is one query over an index of the games without a deadline, plus the bot-turn leases (by
     their keys: a range of the primary key) and each holder's process lease (by key)."""
     db = await SqliteDatabase.open(tmp_path / "bot.sqlite3")
     try:
-        statement = next(bot_turns_to_take(Dialect.SQLITE))
+        statement = next(computer_turns_to_take(Dialect.SQLITE))
 
         def plan(conn: sqlite3.Connection) -> list[str]:
             rows = conn.execute("EXPLAIN QUERY PLAN " + statement.text, statement.params).fetchall()

@@ -34,8 +34,8 @@ async def test_join_leave_bots_and_start_in_join_order(lobbies: LobbyService) ->
     with pytest.raises(ServiceError, match="already in"):
         await lobbies.join(lobby_id, ANN)
     with pytest.raises(ServiceError, match="Only the host"):
-        await lobbies.add_bot(lobby_id, ANN, "medium")
-    await lobbies.add_bot(lobby_id, HOST, "medium")
+        await lobbies.add_computer_player(lobby_id, ANN, "medium")
+    await lobbies.add_computer_player(lobby_id, HOST, "medium")
     await lobbies.join(lobby_id, BEN)
     with pytest.raises(ServiceError, match="full"):
         await lobbies.join(lobby_id, CAT)

@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from bot.service import GameService, Player
 from bot.service.ratings import PROVISIONAL_GAMES, display_rating, is_provisional, rate
-from storage.connection import open_database
 from storage.database import Database
 from storage.ratings import GLOBAL, RatingRow, RatingStore
 from storage.sql import select
 
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 GUILD = 5
-
-
-@pytest.fixture
-async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await open_database(database_target)
-    yield database
-    await database.close()
 
 
 async def _chopsticks(service: GameService, players: list[Player]) -> int:

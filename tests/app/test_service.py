@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.service import GameService, Player, ServiceError, StaleStateError, TimerEvent
 from bot.service.model import Game
 from games import EndReason, replay
-from storage.connection import open_database
 from storage.database import Database
 from tests.support.clock import Clock
 
 ALICE, BOB, CAROL = 101, 202, 303
-
-
-@pytest.fixture
-async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await open_database(database_target)
-    yield database
-    await database.close()
 
 
 @pytest.fixture

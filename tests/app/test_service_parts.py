@@ -1,5 +1,6 @@
-"""`GameService`'s parts work on their own, each built from what it uses (a store, the games as stored, the locks,
-who is told, a clock): a challenge created by the setup part expires by the timers part, with no service around them."""
+"""`GameService`'s parts work on their own, each built from what they share (a store, the games as stored, the
+locks, who is told, a clock; bot/service/parts.py): a challenge created by the setup part expires by the timers
+part, with no service around them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from bot.service import Player, Result, TimerEvent
 from bot.service.game_setup import GameSetup
 from bot.service.game_timers import GameTimers
 from bot.service.locks import KeyedLocks
+from bot.service.parts import Shared
 from bot.service.publisher import Publisher
 from bot.service.stored import StoredGames
 from bot.service.wakeup import TimerWakeup
@@ -30,8 +32,9 @@ async def test_a_challenge_made_by_the_setup_part_expires_by_the_timers_part(dat
             heard.append(result)
 
         publisher.listeners.append(listen)
-        setup = GameSetup(store, games, locks, publisher, clock, changed, turn_timeout=100.0, challenge_timeout=50.0)
-        timers = GameTimers(store, games, locks, publisher, clock, holder="this process")
+        shared = Shared(db, store, games, locks, publisher, clock, changed, holder="this process")
+        setup = GameSetup(shared, turn_timeout=100.0, challenge_timeout=50.0)
+        timers = GameTimers(shared)
 
         challenge = await setup.create("chopsticks", guild_id=None, channel_id=2, players=[Player(ALICE), Player(BOB)],
                                        challenge=True)

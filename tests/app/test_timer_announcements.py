@@ -9,11 +9,13 @@ least once, the change itself made exactly once.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.service import GameService, Player, Result, TimerEvent
 from bot.service.lobbies import LobbyService
-from bot.service.timers import Fence, TimerLoop, Undeliverable
+from bot.service.timers import Announce, Fence, TimerLoop, Undeliverable
 from storage.connection import open_database
 from storage.lobbies import LobbyRecord
 from tests.support.clock import Clock
@@ -25,40 +27,49 @@ async def _nothing(_lobby: LobbyRecord) -> None:
     return None
 
 
+async def _dies(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
+    raise ConnectionError("the process died before the message left")
+
+
+@asynccontextmanager
+async def _process(database_target: str, clock: Clock) -> AsyncIterator[GameService]:
+    """One run of the bot: a service on the test's database (turns of 100 s, a reminder at 75 s), closed after."""
+    db = await open_database(database_target)
+    try:
+        yield GameService(db, clock=clock, turn_timeout=100.0)
+    finally:
+        await db.close()
+
+
+async def _new_game(service: GameService) -> Result[Any, Any]:
+    """A game of Chopsticks, Alice to move first."""
+    return await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
+                                options={"first": 0})
+
+
+def _loop(service: GameService, announce: Announce) -> TimerLoop:
+    """The timer loop of that run, announcing with `announce`."""
+    return TimerLoop(service, announce, LobbyService(service), _nothing)
+
+
 async def test_a_reminder_cut_short_by_a_crash_is_sent_after_the_restart(database_target: str) -> None:
     clock = Clock()
     told: list[tuple[TimerEvent, int]] = []
-
-    async def dies(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
-        raise ConnectionError("the process died before the message left")
 
     async def sends(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
         assert await fence()  # one process: the announcement is its own
         told.append((event, result.id))
 
-    db = await open_database(database_target)
-    try:
-        service = GameService(db, clock=clock, turn_timeout=100.0)
-        game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
-                                    options={"first": 0})
+    async with _process(database_target, clock) as service:
+        game = await _new_game(service)
         clock.now += 80  # past the reminder (at 75 s), before the forfeit
-        assert await TimerLoop(service, dies, LobbyService(service), _nothing).fire_due() == 1
-    finally:
-        await db.close()
+        assert await _loop(service, _dies).fire_due() == 1
 
-    db = await open_database(database_target)  # the restarted process
-    try:
-        service = GameService(db, clock=clock, turn_timeout=100.0)
-        await TimerLoop(service, sends, LobbyService(service), _nothing).fire_due()
+    async with _process(database_target, clock) as service:  # the restarted process
+        await _loop(service, sends).fire_due()
         # At least once: a fix clears remind_at only after the reminder was sent (or keeps what is owed in the
         # database until it was), so the restarted process sends it.
         assert told == [(TimerEvent.REMINDER, game.id)]
-    finally:
-        await db.close()
-
-
-async def _dies(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
-    raise ConnectionError("the process died before the message left")
 
 
 async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with_its_ratings(
@@ -75,24 +86,17 @@ async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with
         assert await fence()
         told.append((event, result))
 
-    db = await open_database(database_target)
-    try:
-        service = GameService(db, clock=clock, turn_timeout=100.0)
-        game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
-                                    options={"first": 0})
+    async with _process(database_target, clock) as service:
+        game = await _new_game(service)
         await service.act(game.id, ALICE, "AC")  # play began: the forfeit is rated
         clock.now += 200  # past Bob's reminder and deadline: he forfeits
-        assert await TimerLoop(service, dies, LobbyService(service), _nothing).fire_due() == 1
-    finally:
-        await db.close()
+        assert await _loop(service, dies).fire_due() == 1
     [forfeited] = first
     ending = forfeited.ended()
     assert ending is not None and ending.by_timer and ending.rating_changes  # the Notifier leaves it to the loop
 
-    db = await open_database(database_target)  # the restarted process
-    try:
-        service = GameService(db, clock=clock, turn_timeout=100.0)
-        loop = TimerLoop(service, sends, LobbyService(service), _nothing)
+    async with _process(database_target, clock) as service:  # the restarted process
+        loop = _loop(service, sends)
         assert await loop.fire_due() == 0
         [(event, result)] = told
         assert event is TimerEvent.FORFEIT and result.game.status == "finished"
@@ -100,8 +104,6 @@ async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with
         assert len(await service.store.moves(game.id)) == 2  # the forfeit was applied once
         await loop.fire_due()
         assert len(told) == 1  # settled: not sent again
-    finally:
-        await db.close()
 
 
 async def test_a_reminder_whose_decision_moved_on_is_not_sent_after_the_restart(database_target: str) -> None:
@@ -112,24 +114,15 @@ async def test_a_reminder_whose_decision_moved_on_is_not_sent_after_the_restart(
         assert await fence()
         told.append(event)
 
-    db = await open_database(database_target)
-    try:
-        service = GameService(db, clock=clock, turn_timeout=100.0)
-        game = await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
-                                    options={"first": 0})
+    async with _process(database_target, clock) as service:
+        game = await _new_game(service)
         clock.now += 80
-        assert await TimerLoop(service, _dies, LobbyService(service), _nothing).fire_due() == 1
+        assert await _loop(service, _dies).fire_due() == 1
         await service.act(game.id, ALICE, "AC")  # Alice moved before the restart: the reminder no longer applies
-    finally:
-        await db.close()
 
-    db = await open_database(database_target)
-    try:
-        service = GameService(db, clock=clock, turn_timeout=100.0)
-        assert await TimerLoop(service, sends, LobbyService(service), _nothing).fire_due() == 0
+    async with _process(database_target, clock) as service:
+        assert await _loop(service, sends).fire_due() == 0
         assert told == []
-    finally:
-        await db.close()
 
 
 async def test_a_failed_announcement_is_retried_a_few_times_then_given_up(database_target: str) -> None:
@@ -140,20 +133,15 @@ async def test_a_failed_announcement_is_retried_a_few_times_then_given_up(databa
         tries.append(event)
         raise ConnectionError("Discord is down")
 
-    db = await open_database(database_target)
-    try:
-        service = GameService(db, clock=clock, turn_timeout=100.0)
-        await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
-                             options={"first": 0})
+    async with _process(database_target, clock) as service:
+        await _new_game(service)
         clock.now += 80
-        loop = TimerLoop(service, fails, LobbyService(service), _nothing)
+        loop = _loop(service, fails)
         for _ in range(5):
             await loop.fire_due()
         assert tries == [TimerEvent.REMINDER] * 3  # the first send and two retries, then it is given up
-        restarted = TimerLoop(service, fails, LobbyService(service), _nothing)
+        restarted = _loop(service, fails)
         assert await restarted.fire_due() == 0 and len(tries) == 3  # nothing left owed
-    finally:
-        await db.close()
 
 
 async def test_an_undeliverable_announcement_is_given_up_at_once(database_target: str) -> None:
@@ -164,14 +152,9 @@ async def test_an_undeliverable_announcement_is_given_up_at_once(database_target
         tries.append(event)
         raise Undeliverable("403 Forbidden: Missing Access")
 
-    db = await open_database(database_target)
-    try:
-        service = GameService(db, clock=clock, turn_timeout=100.0)
-        await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
-                             options={"first": 0})
+    async with _process(database_target, clock) as service:
+        await _new_game(service)
         clock.now += 80
-        assert await TimerLoop(service, refused, LobbyService(service), _nothing).fire_due() == 0
-        assert await TimerLoop(service, refused, LobbyService(service), _nothing).fire_due() == 0
+        assert await _loop(service, refused).fire_due() == 0
+        assert await _loop(service, refused).fire_due() == 0
         assert tries == [TimerEvent.REMINDER]
-    finally:
-        await db.close()

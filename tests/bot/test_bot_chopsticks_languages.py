@@ -13,7 +13,7 @@ from games.chopsticks.rules import PRESETS, VARIANTS
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser, InteractionResult
-from tests.support.interactions import bot_idle
+from tests.support.interactions import bot_idle, check_shown_and_pinged
 from tests.support.world import TabletopRunner, World
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
@@ -90,12 +90,7 @@ async def _check_channel(world: World, check: Check, people: tuple[FakeUser, ...
     assert await bot_idle(world.fake)  # the ending is posted by a background task after the last answer
     shown = [m for m in world.fake.channel_messages(world.channel) if not m.ephemeral]
     assert len(shown) >= 2  # the game's message and at least its ending
-    for message in shown:
-        check(message)
-    pings = [message for person in people for message in world.fake.notifications(person)]
-    assert pings
-    for message in pings:
-        check(message)
+    check_shown_and_pinged(world.fake, check, shown, people)
 
 
 async def test_a_russian_player_on_an_english_server(world: World, bots: TabletopRunner) -> None:

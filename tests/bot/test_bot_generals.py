@@ -8,7 +8,6 @@ from typing import Any
 
 from tests.support.codes import Callback, Component, InteractionType
 from tests.support.fakediscord import FakeMessage
-from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.generals import (
     A_GRID,
     B_GRID,
@@ -20,6 +19,7 @@ from tests.support.generals import (
     import_grid,
     move,
     move_number,
+    pictures_off,
     set_up,
     settled,
     to_move,
@@ -287,9 +287,7 @@ async def test_saved_formations_are_per_user_and_load_on_either_side(world: Worl
 async def test_with_pictures_off_the_boards_are_text(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
-    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
-                             options={"images": False})
-    assert saved.ephemeral, saved.errors
+    await pictures_off(world)
     channel_board = await challenge(world, world.alice, level="random")
     await fake.wait_until(lambda: len(fake.dm_messages(world.alice)) == 1)
     a = dm_board(fake, world.alice)

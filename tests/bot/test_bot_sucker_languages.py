@@ -17,6 +17,7 @@ from games.sucker import Deed, Narration, SuckerState
 from games.sucker.narration import colour_name, words
 from games.text import Plural
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
+from tests.support.interactions import check_shown_and_pinged
 from tests.support.sucker import decide, open_table, put_position, stored, thread_opened
 from tests.support.world import TabletopRunner, World, stored_rows
 
@@ -162,12 +163,7 @@ class Table:
 async def _everything_public(world: World, check: Check, people: tuple[FakeUser, ...]) -> int:
     """Every message the channel and the thread show, and every ping the people had, is in the server's language."""
     shown = [m for channel in (world.channel, *world.guild.threads) for m in world.fake.channel_messages(channel)]
-    for message in shown:
-        check(message)
-    pings = [message for person in people for message in world.fake.notifications(person)]
-    assert pings
-    for message in pings:
-        check(message)
+    check_shown_and_pinged(world.fake, check, shown, people)
     return len(shown)
 
 

@@ -78,6 +78,20 @@ async def _play_one(world: World, board: FakeMessage) -> InteractionResult:
     return res
 
 
+async def _started(world: World, bots: TabletopRunner) -> FakeMessage:
+    """The bot started, and a game of Chopsticks between Alice and Bob accepted: its board."""
+    await bots.start()
+    return await accepted_game(world)
+
+
+async def _against_the_computer(world: World, bots: TabletopRunner) -> FakeMessage:
+    """The bot started, and Alice playing Chopsticks against its easy computer player: the board."""
+    await bots.start()
+    res = await world.fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"level": "easy"})
+    assert res.message is not None
+    return res.message
+
+
 def _callbacks(fake: FakeDiscord, res: InteractionResult) -> list[int]:
     """Status of every callback POST the bot made for this interaction, in order."""
     return [r.status for r in fake.calls("POST", CALLBACK_ROUTE) if r.path.startswith(f"/interactions/{res.id}/")]
@@ -158,8 +172,7 @@ async def test_chopsticks_goes_on_after_an_invalid_session_that_needs_identify(
     world: World, bots: TabletopRunner, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = world.fake
-    await bots.start()
-    board = await accepted_game(world)
+    board = await _started(world, bots)
     await _play_one(world, board)
     await fake.gateway_invalid_session(resumable=False)
     # discord.py waits 5 s before identifying again (Discord's identify rate limit).
@@ -204,8 +217,7 @@ async def test_rate_limited_click_answer_is_retried_and_the_move_stored_once(
     world: World, bots: TabletopRunner, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = world.fake
-    await bots.start()
-    board = await accepted_game(world)
+    board = await _started(world, bots)
     fault = fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=429, retry_after=0.1, times=2)
     res = await _play_one(world, board)
     assert len(fault.hits) == 2 and _callbacks(fake, res) == [429, 429, 200]
@@ -231,8 +243,7 @@ async def test_server_error_on_the_click_answer_is_retried_and_the_move_stored_o
     world: World, bots: TabletopRunner, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = world.fake
-    await bots.start()
-    board = await accepted_game(world)
+    board = await _started(world, bots)
     fault = fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=500)
     res = await _play_one(world, board)  # discord.py waits 1 s, then sends the answer again
     assert len(fault.hits) == 1 and _callbacks(fake, res) == [500, 200]
@@ -246,10 +257,7 @@ async def test_bot_move_redraw_survives_rate_limits_and_server_errors(
     """After the bot's move its board edit (no interaction: a plain message edit) is rate limited, then
     answered 500: discord.py waits and edits again, and the board comes back to the human each time."""
     fake = world.fake
-    await bots.start()
-    res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"level": "easy"})
-    board = res.message
-    assert board is not None
+    board = await _against_the_computer(world, bots)
     for status in (429, 500):  # the first plies of Chopsticks cannot end the game
         await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
         before = len(await _moves(bots))
@@ -270,8 +278,7 @@ async def test_click_answer_lost_after_discord_applied_it(
 ) -> None:
     """Discord showed the new board, then answered 500: the retry is refused (40060), nothing is doubled."""
     fake = world.fake
-    await bots.start()
-    board = await accepted_game(world)
+    board = await _started(world, bots)
     before = _position(board)
     fault = fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=500, applied=True)
     res = await _play_one(world, board)
@@ -293,8 +300,7 @@ async def test_click_answered_too_late_still_shows_the_move(
     """The answer reaches Discord after the interaction expired (Discord: 3 s; here 0.5 s): Discord tells
     the player the interaction failed, but the move was stored, so the board must show it and play goes on."""
     fake = world.fake
-    await bots.start()
-    board = await accepted_game(world)
+    board = await _started(world, bots)
     fake.interaction_deadline = 0.5
     before = _position(board)
     if fault == "late":
@@ -326,8 +332,7 @@ async def test_click_answer_connection_dropped(
 ) -> None:
     """The connection dies while the answer is on its way (a timeout somewhere between bot and Discord)."""
     fake = world.fake
-    await bots.start()
-    board = await accepted_game(world)
+    board = await _started(world, bots)
     before = _position(board)
     fake.inject_rest_fault("POST", CALLBACK_ROUTE, drop=True, applied=applied)
     mover = _users(world)[player_to_move(board) or 0]
@@ -352,10 +357,7 @@ async def test_bot_opponent_still_moves_when_the_click_answer_was_lost(
     """Against the bot: the human's move is stored but its answer is refused as too late; the bot must still
     take its turn (nothing else would wake it before a restart) and the board must come back to the human."""
     fake = world.fake
-    await bots.start()
-    res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"level": "easy"})
-    board = res.message
-    assert board is not None
+    board = await _against_the_computer(world, bots)
     await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
     before = len(await _moves(bots))
     fake.interaction_deadline = 0.5
@@ -416,10 +418,7 @@ async def test_bot_move_redraw_is_tried_again_when_discord_is_unavailable(
 
     monkeypatch.setattr(bot.service.computer_turns, "REDRAW_RETRY_PAUSES", (0.05, 0.05))
     fake = world.fake
-    await bots.start()
-    res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", {"level": "easy"})
-    board = res.message
-    assert board is not None
+    board = await _against_the_computer(world, bots)
     await fake.wait_until(lambda: player_to_move(board) == world.alice.id, timeout=5)
     before = len(await _moves(bots))
     fault = fake.inject_rest_fault("PATCH", CHANNEL_MESSAGE, status=503, times=2)

@@ -28,6 +28,20 @@ def _directions(board: FakeMessage) -> list[str]:
     return [str(b["custom_id"]) for b in board.buttons() if str(b["custom_id"]).startswith("ggm:1:")]
 
 
+Mover = tuple[FakeUser, FakeMessage, str, str]  # the player, their board, their front Private's square, ahead of it
+
+
+async def _deployed(world: World) -> tuple[FakeMessage, FakeMessage, FakeMessage, dict[int, Mover], tuple[int, int]]:
+    """Both armies deployed (A_GRID, B_GRID): the channel's board, Alice's and Bob's boards, each player's `Mover` by
+    id, and who moves first and second."""
+    channel_board, a, b = await set_up(world, (A_GRID, B_GRID))
+    players = {world.alice.id: (world.alice, a, "a3", "a4"), world.bob.id: (world.bob, b, "a6", "a5")}
+    first = to_move(channel_board)
+    assert first is not None
+    second = world.bob.id if first == world.alice.id else world.alice.id
+    return channel_board, a, b, players, (first, second)
+
+
 async def _pick(fake: FakeDiscord, user: FakeUser, board: FakeMessage, square: str) -> InteractionResult:
     picked = await fake.select(user, board, str(_piece_menu(board)["custom_id"]), [square])
     assert picked.callback_type == Callback.UPDATE_MESSAGE and picked.message is board, picked.errors
@@ -38,11 +52,7 @@ async def test_a_move_is_two_clicks_on_the_board_even_for_a_piece_with_one_move(
         world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
-    channel_board, a, b = await set_up(world, (A_GRID, B_GRID))
-    players = {world.alice.id: (world.alice, a, "a3", "a4"), world.bob.id: (world.bob, b, "a6", "a5")}
-    first = to_move(channel_board)
-    assert first is not None
-    second = world.bob.id if first == world.alice.id else world.alice.id
+    channel_board, a, b, players, (first, second) = await _deployed(world)
     messages = len(fake.messages)  # dicts keep their order: the new ones come last
 
     # Every piece's first step is its only one (the armies fill their ranks): the pick only shows it (a mis-tap in
@@ -82,11 +92,7 @@ async def test_a_move_is_two_clicks_on_the_board_even_for_a_piece_with_one_move(
 async def test_a_move_by_command_clears_the_chosen_piece(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
-    channel_board, a, b = await set_up(world, (A_GRID, B_GRID))
-    players = {world.alice.id: (world.alice, a, "a3", "a4"), world.bob.id: (world.bob, b, "a6", "a5")}
-    first = to_move(channel_board)
-    assert first is not None
-    second = world.bob.id if first == world.alice.id else world.alice.id
+    channel_board, a, b, players, (first, second) = await _deployed(world)
     for mover, at_least in ((first, 2), (second, 3)):
         user, board, square, _ahead = players[mover]
         await _pick(fake, user, board, square)

@@ -12,8 +12,7 @@ from bot.games.generals.legend import LEGEND_NAME, render_legend
 from bot.games.generals.pictures import IMAGE_W
 from tests.bot.test_generals_live_board import bob_on_my_board
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
-from tests.support.generals import accepted, dm_board
+from tests.support.generals import accepted, dm_board, pictures_off
 from tests.support.world import TabletopRunner, World
 
 
@@ -67,9 +66,7 @@ async def test_ranks_is_on_the_ephemeral_my_board_in_play(
 async def test_with_pictures_off_ranks_names_them_as_text(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake = world.fake
-    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
-                             options={"images": False})
-    assert saved.ephemeral, saved.errors
+    await pictures_off(world)
     answer = await ranks(fake, world.bob, await accepted(world), "Ranks")
     assert answer.attachments == []
     assert "Strongest first: 5★ General (`5G`), 4★ General (`4G`)" in answer.text()

@@ -20,7 +20,7 @@ from tests.support.boards import move_buttons, player_to_move
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
-from tests.support.generals import A_GRID, to_move
+from tests.support.generals import A_GRID, pictures_off, to_move
 from tests.support.world import TabletopRunner, World, seed_ratings
 
 FRESH_MU, FRESH_SIGMA = 25.0, 25.0 / 3  # a newcomer's rating: shown as 1000
@@ -144,9 +144,7 @@ async def test_against_the_bot_no_draw_offer_and_the_sides_are_named_alike(world
     bot = await bots.start()
     assert bot.user is not None
     fake = world.fake
-    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
-                             options={"images": False})  # text boards: what the pictures say, readable here
-    assert saved.ephemeral, saved.errors
+    await pictures_off(world)  # text boards: what the pictures say, readable here
     res = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"level": "random"})
     channel_board = res.message
     assert channel_board is not None

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from storage.connection import open_database
 from storage.database import Database
 from storage.db import SqliteDatabase, migrations
 from storage.ratings import GLOBAL, RatingRow, RatingStore, save_ratings
@@ -24,13 +23,6 @@ KIND, OTHER_KIND, SERVER, OTHER_SERVER = "chopsticks", "generals", 5, 6
 LADDERS = [(k, g) for k in (KIND, OTHER_KIND) for g in (SERVER, OTHER_SERVER, GLOBAL)]
 # Ratings many players share exactly (as after a first game: every winner against a newcomer has the same rating).
 TIED = [(27.625, 8.0625), (22.375, 8.0625)]
-
-
-@pytest.fixture
-async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await open_database(database_target)
-    yield database
-    await database.close()
 
 
 @pytest.fixture

@@ -5,17 +5,13 @@ still holds (the fence)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import pytest
-
-from storage.connection import open_database
 from storage.database import Database
 from storage.leases import (
     beat,
-    bot_turn_key,
-    bot_turns_to_take,
     claim,
+    computer_turn_key,
+    computer_turns_to_take,
     holder_of,
     holds,
     keeps,
@@ -27,13 +23,6 @@ from storage.leases import (
 from storage.sql import Plan, Sql
 
 SHORT = 0.3  # seconds: a lease the tests wait out
-
-
-@pytest.fixture
-async def db(database_target: str) -> AsyncIterator[Database]:
-    opened = await open_database(database_target)
-    yield opened
-    await opened.close()
 
 
 async def test_one_holder_at_a_time_until_the_lease_runs_out(db: Database) -> None:
@@ -97,14 +86,14 @@ async def test_the_fence_inside_a_write_is_kept_only_by_the_latest_claim(db: Dat
         assert not await keeps(conn, "k", "a", old) and await keeps(conn, "k", "b", new)
 
 
-async def test_bot_turns_to_take_are_the_unleased_and_the_expired(db: Database) -> None:
+async def test_computer_turns_to_take_are_the_unleased_and_the_expired(db: Database) -> None:
     async with db.transaction() as conn:
         for game_id, deadline, bot in ((1, None, "easy"), (2, None, "easy"), (3, 5000.0, None), (4, 5000.0, "easy"),
                                        (5, 5000.0, "easy")):
             await conn.run(_game(game_id, deadline, bot))
-        assert await claim(conn, bot_turn_key(2), "alive", 30.0)  # driven
-        assert await claim(conn, bot_turn_key(4), "killed", -60.0)  # its driver died during the setup, long ago
-    assert await db.query(bot_turns_to_take(db.dialect)) == [1, 4]
+        assert await claim(conn, computer_turn_key(2), "alive", 30.0)  # driven
+        assert await claim(conn, computer_turn_key(4), "killed", -60.0)  # its driver died during the setup, long ago
+    assert await db.query(computer_turns_to_take(db.dialect)) == [1, 4]
 
 
 def _game(game_id: int, deadline: float | None, bot: str | None) -> Plan[None]:
@@ -122,7 +111,7 @@ async def test_a_dead_process_lets_go_of_everything_it_held_however_long_its_lea
         await beat(conn, "a", SHORT)
         work = await claim(conn, "work", "a", 300.0)
         assert work is not None
-        assert await claim(conn, bot_turn_key(7), "a", 300.0)
+        assert await claim(conn, computer_turn_key(7), "a", 300.0)
         assert await claim(conn, "work", "b", 300.0) is None
         assert await holder_of(conn, "work") == "a" and await holds(conn, "work", "a", work)
     await asyncio.sleep(SHORT / 2)
@@ -131,16 +120,16 @@ async def test_a_dead_process_lets_go_of_everything_it_held_however_long_its_lea
     await asyncio.sleep(SHORT / 2 + 0.05)  # past the first beat, not the second
     async with db.transaction() as conn:
         assert await claim(conn, "work", "b", 300.0) is None
-        assert await conn.run(bot_turns_to_take(conn.dialect)) == []
+        assert await conn.run(computer_turns_to_take(conn.dialect)) == []
     await asyncio.sleep(SHORT / 2 + 0.05)  # a stopped beating (killed, paused): now all it held is free
     async with db.transaction() as conn:
         assert await holder_of(conn, "work") is None and not await holds(conn, "work", "a", work)
-        assert await conn.run(bot_turns_to_take(conn.dialect)) == [7]
+        assert await conn.run(computer_turns_to_take(conn.dialect)) == [7]
         assert await claim(conn, "work", "b", 300.0)
         assert await holder_of(conn, "work") == "b"
-        await release_expired(conn, bot_turn_key(7))
+        await release_expired(conn, computer_turn_key(7))
         await beat(conn, "a", 10.0)  # a wakes up and beats again: what it held is gone, or another's
-        assert await holder_of(conn, bot_turn_key(7)) is None  # gone, not merely expired
+        assert await holder_of(conn, computer_turn_key(7)) is None  # gone, not merely expired
         assert not await holds(conn, "work", "a", work)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.world import World
 
 # Side A: the Flag in the middle of the front row (e3), so side B's 5★ General can walk up and take it.
@@ -17,6 +18,13 @@ B_GRID = "1LT,2LT,SGT,.,.,.,.,.,./FLG,4G,3G,2G,1G,COL,LTC,MAJ,CPT/PVT,PVT,PVT,PV
 
 # The title of a player's own board (their DMs, or My board in the channel).
 BOARD_TITLE = "Your army · Game of the Generals"
+
+async def pictures_off(world: World) -> None:
+    """Alice, managing the server, turns the board pictures off (/settings set images): boards are text, readable."""
+    saved = await world.fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
+                                   options={"images": False})
+    assert saved.ephemeral, saved.errors
+
 
 async def challenge(world: World, challenger: FakeUser, opponent: FakeUser | None = None, *,
                     channel: FakeChannel | None = None, **options: Any) -> FakeMessage:

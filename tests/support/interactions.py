@@ -64,3 +64,14 @@ def carrier(fake: FakeDiscord, channel: FakeChannel, custom_id: str, ctype: int 
         component = {"type": BUTTON, "style": ButtonStyle.SECONDARY, "label": "x", "custom_id": custom_id}
     rows = [{"type": Component.ACTION_ROW, "components": [component]}]
     return fake.create_message(channel, {"content": CARRIER_TEXT, "components": rows})
+
+
+def check_shown_and_pinged(fake: FakeDiscord, check: Callable[[FakeMessage], None], shown: list[FakeMessage],
+                           people: tuple[FakeUser, ...]) -> None:
+    """`check` every message in `shown`, and every ping `people` had (there must be at least one)."""
+    for message in shown:
+        check(message)
+    pings = [message for person in people for message in fake.notifications(person)]
+    assert pings
+    for message in pings:
+        check(message)

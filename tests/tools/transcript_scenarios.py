@@ -221,28 +221,30 @@ LATE_FOUR = SuckerState.from_table(4, holdings=["R", "BG", "", "YR"], piles=["GB
 LATE_WITH_COMPUTERS = SuckerState.from_table(4, holdings=["RB", "B", "G", "YG"], piles=["R"], chain=(0,))
 
 
-@scenario("sucker-people", "So Long Sucker, a table of four people set late in a game: rescues, defeats, the end")
-async def sucker_people(table: Table) -> None:
-    people = [table.alice, table.bob, table.carol, table.dave]
-    status = await open_table(table, people)  # type: ignore[arg-type]
+async def _late_sucker_table(table: Table, people: list[FakeUser], computers: int, position: SuckerState, said: str,
+                             seed: int) -> None:
+    """A So Long Sucker table of `people` and `computers` computer seats, set to `position` (as `said` in the
+    transcript's note), played to its end by the people's choices drawn from `seed`."""
+    status = await open_table(table, people, bots=computers)  # type: ignore[arg-type]
     await thread_opened(table, status)  # type: ignore[arg-type]
     await table.quiet()
-    table.rec.note("the table is set to a late position (alice: 1 red chip; bob: blue and green; carol: none; "
-                   "dave: yellow and red; piles: green under blue, yellow); alice to play")
-    await put_position(table, table.bot, table.bot.settings.database, LATE_FOUR)  # type: ignore[arg-type]
-    await sucker_until_end(table, status, dict(enumerate(people)), random.Random(7))
+    table.rec.note(f"the table is set to a late position ({said}); alice to play")
+    await put_position(table, table.bot, table.bot.settings.database, position)  # type: ignore[arg-type]
+    await sucker_until_end(table, status, dict(enumerate(people)), random.Random(seed))
+
+
+@scenario("sucker-people", "So Long Sucker, a table of four people set late in a game: rescues, defeats, the end")
+async def sucker_people(table: Table) -> None:
+    await _late_sucker_table(table, [table.alice, table.bob, table.carol, table.dave], 0, LATE_FOUR,
+                             "alice: 1 red chip; bob: blue and green; carol: none; dave: yellow and red; piles: green "
+                             "under blue, yellow", seed=7)
 
 
 @scenario("sucker-computers", "So Long Sucker, two people and two computer seats, set late in a game, to the end")
 async def sucker_computers(table: Table) -> None:
-    people = [table.alice, table.bob]
-    status = await open_table(table, people, bots=2)  # type: ignore[arg-type]
-    await thread_opened(table, status)  # type: ignore[arg-type]
-    await table.quiet()
-    table.rec.note("the table is set to a late position (alice: red and blue; bob: blue; Bot 1: green; Bot 2: "
-                   "yellow and green; a red pile); alice to play")
-    await put_position(table, table.bot, table.bot.settings.database, LATE_WITH_COMPUTERS)  # type: ignore[arg-type]
-    await sucker_until_end(table, status, dict(enumerate(people)), random.Random(3))
+    await _late_sucker_table(table, [table.alice, table.bob], 2, LATE_WITH_COMPUTERS,
+                             "alice: red and blue; bob: blue; Bot 1: green; Bot 2: yellow and green; a red pile",
+                             seed=3)
 
 
 # ----- commands -------------------------------------------------------------------------------------------------------

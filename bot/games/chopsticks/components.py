@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from string import ascii_uppercase
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
 from bot import workers
 from bot.components import (
-    NOT_AVAILABLE,
     Button,
     CustomId,
     Select,
     ask_to_confirm_resignation,
-    game_presenter,
+    persistent_view,
+    presenter_for,
     step_aside,
 )
 from bot.games.chopsticks import board
@@ -53,10 +53,7 @@ def public_view(result: Result[Any, Any]) -> ChopsticksView:
 def _presenter(interaction: discord.Interaction[Any]) -> GamePresenter:
     """Chopsticks' presenter: what every game's presenter does (answering, drawing, the service) is all these
     components ask of it."""
-    presenter = game_presenter(interaction, KIND)
-    if not isinstance(presenter, GamePresenter):
-        raise ServiceError(NOT_AVAILABLE)
-    return presenter
+    return presenter_for(interaction, KIND, GamePresenter)  # type: ignore[type-abstract]  # checked at run time
 
 
 async def play(interaction: discord.Interaction[Any], game_id: int, move: str, ply: int) -> None:
@@ -72,19 +69,21 @@ async def play(interaction: discord.Interaction[Any], game_id: int, move: str, p
 
 
 # ----- the components -----------------------------------------------------------------------------------------
-class MoveButton(Button, custom_id=CustomId("cs:{game}:mv:{ply}:{move}", move=MOVE_TEXT)):
-    """One legal move, on the board or in the player's private second step."""
+class ChopsticksComponent:
+    """What every button and menu of Chopsticks shares: it acts on Chopsticks games only."""
 
-    game_kind = KIND
+    game_kind: ClassVar[str | None] = KIND
+
+
+class MoveButton(ChopsticksComponent, Button, custom_id=CustomId("cs:{game}:mv:{ply}:{move}", move=MOVE_TEXT)):
+    """One legal move, on the board or in the player's private second step."""
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await play(interaction, self.game_id, self.fields["move"], self.ply)
 
 
-class HintButton(Button, custom_id=CustomId("cs:{game}:hint:{ply}")):
+class HintButton(ChopsticksComponent, Button, custom_id=CustomId("cs:{game}:hint:{ply}")):
     """Ask for a hint (when the table has hints on): the player to move only, in the position they saw."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         presenter = _presenter(interaction)
@@ -100,10 +99,8 @@ class HintButton(Button, custom_id=CustomId("cs:{game}:hint:{ply}")):
         await interaction.followup.send(Say.to(interaction)(hint), ephemeral=True)
 
 
-class AcceptButton(Button, custom_id=CustomId("cs:{game}:accept")):
+class AcceptButton(ChopsticksComponent, Button, custom_id=CustomId("cs:{game}:accept")):
     """Accept a challenge: its message becomes the board."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         presenter = _presenter(interaction)
@@ -112,10 +109,8 @@ class AcceptButton(Button, custom_id=CustomId("cs:{game}:accept")):
                                    await presenter.service.accept(self.game_id, interaction.user.id, shown_on))
 
 
-class DeclineButton(Button, custom_id=CustomId("cs:{game}:decline")):
+class DeclineButton(ChopsticksComponent, Button, custom_id=CustomId("cs:{game}:decline")):
     """Decline a challenge: its message says who declined, without controls."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         presenter, user = _presenter(interaction), interaction.user.id
@@ -125,10 +120,8 @@ class DeclineButton(Button, custom_id=CustomId("cs:{game}:decline")):
         await interaction.response.edit_message(content=None, embed=embed, view=None)
 
 
-class DrawButton(Button, custom_id=CustomId("cs:{game}:draw")):
+class DrawButton(ChopsticksComponent, Button, custom_id=CustomId("cs:{game}:draw")):
     """Offer a draw, or accept the one offered."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         presenter = _presenter(interaction)
@@ -136,10 +129,8 @@ class DrawButton(Button, custom_id=CustomId("cs:{game}:draw")):
         await presenter.show_board(interaction, result)
 
 
-class ResignButton(Button, custom_id=CustomId("cs:{game}:resign")):
+class ResignButton(ChopsticksComponent, Button, custom_id=CustomId("cs:{game}:resign")):
     """Resign's first step: a private confirmation (a misclick must not put anyone out)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         presenter, game_id, user = _presenter(interaction), self.game_id, interaction.user.id
@@ -152,10 +143,8 @@ class ResignButton(Button, custom_id=CustomId("cs:{game}:resign")):
             ConfirmResignButton)
 
 
-class ConfirmResignButton(Button, custom_id=CustomId("cs:{game}:resign-yes")):
+class ConfirmResignButton(ChopsticksComponent, Button, custom_id=CustomId("cs:{game}:resign-yes")):
     """Resign, confirmed privately: the player is out."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         presenter = _presenter(interaction)
@@ -163,10 +152,8 @@ class ConfirmResignButton(Button, custom_id=CustomId("cs:{game}:resign-yes")):
         await presenter.answer_privately(interaction, result, Say.to(interaction)(Text("You resigned.")))
 
 
-class GroupSelect(Select, custom_id=CustomId("cs:{game}:group:{ply}")):
+class GroupSelect(ChopsticksComponent, Select, custom_id=CustomId("cs:{game}:group:{ply}")):
     """On a board with too many moves for buttons: choose a tapping hand (or splits), then the move, privately."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         choice = self.choice()
@@ -179,10 +166,8 @@ class GroupSelect(Select, custom_id=CustomId("cs:{game}:group:{ply}")):
                                                 ephemeral=True)
 
 
-class PickSelect(Select, custom_id=CustomId("cs:{game}:pick:{ply}:{index}", index=r"[0-4]")):
+class PickSelect(ChopsticksComponent, Select, custom_id=CustomId("cs:{game}:pick:{ply}:{index}", index=r"[0-4]")):
     """One of the private second step's move menus (a group too big for buttons)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await play(interaction, self.game_id, self.choice(), self.ply)
@@ -264,9 +249,6 @@ def group_view(result: Result[Any, Any], group: Sequence[MoveChoice], say: Say) 
 
 def challenge_view(result: Result[Any, Any], say: Say) -> discord.ui.View:
     """Accept and Decline, in the server's language (`say`): the challenge is a channel message."""
-    controls = discord.ui.View(timeout=None)
-    controls.add_item(AcceptButton.of(game=result.id, label=say(TextIn("button", "Accept")),
-                                      style=discord.ButtonStyle.success))
-    controls.add_item(DeclineButton.of(game=result.id, label=say(TextIn("button", "Decline")),
-                                       style=discord.ButtonStyle.secondary))
-    return controls
+    return persistent_view(
+        AcceptButton.of(game=result.id, label=say(TextIn("button", "Accept")), style=discord.ButtonStyle.success),
+        DeclineButton.of(game=result.id, label=say(TextIn("button", "Decline")), style=discord.ButtonStyle.secondary))

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.components import persistent_view
 from bot.drawn import IMAGE_NAME
 from bot.games.generals.components import (
     KIND,
@@ -83,12 +84,9 @@ def challenge_embed(game: GameInfo, names: Sequence[Text | str], settings_names:
 
 
 def challenge_view(game_id: int, say: Say) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(AcceptButton.of(game=game_id, label=say(TextIn("button", "Accept")),
-                                  style=discord.ButtonStyle.success))
-    view.add_item(DeclineButton.of(game=game_id, label=say(TextIn("button", "Decline")),
-                                   style=discord.ButtonStyle.danger))
-    return view
+    return persistent_view(
+        AcceptButton.of(game=game_id, label=say(TextIn("button", "Accept")), style=discord.ButtonStyle.success),
+        DeclineButton.of(game=game_id, label=say(TextIn("button", "Decline")), style=discord.ButtonStyle.danger))
 
 
 def channel_content(game_id: int, names: Sequence[Text | str], say: Say) -> str:
@@ -134,10 +132,16 @@ def channel_embed(game: GameInfo, view: PublicView, names: Sequence[Text | str],
                          else Text("Time for this turn runs out <t:{deadline}:R>.", deadline=deadline)))
     if view.outcome is None and view.phase == PLAY and how_to_play:
         lines.append(say(Text("Play with the controls on your board (DM or **My board**), or `/generals move`.")))
+    return board_embed(say(Text("Game of the Generals #{number}", number=game.id)), lines, text_board, game, view, say)
+
+
+def board_embed(title: str, lines: list[str], text_board: str | None, game: GameInfo, view: PublicView | PlayerView,
+                say: Say) -> discord.Embed:
+    """A board's embed, the channel's or a player's: `lines`, then `text_board` (its grid in a code block, its words as
+    prose) or, when None, the attached picture; the footer names the settings and the pieces lost."""
     if text_board is not None:
-        lines.append(text_board)  # its grid in a code block, its words as prose
-    embed = discord.Embed(title=say(Text("Game of the Generals #{number}", number=game.id)),
-                          description="\n".join(lines)[:4096], colour=COLOUR)
+        lines = [*lines, text_board]
+    embed = discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR)
     if text_board is None:
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
     embed.set_footer(text=say(footer(game, view.settings.names(), view.lost)))

@@ -14,7 +14,7 @@ its component does; the ids are those boards already posted in Discord carry, so
 - `ggf:<game>:swap`, `ggf:<game>:import`, `ggf:<game>:save`: the forms, each answered by its `Form` class.
 
 A use calls the one method of the presenter (or of its setup, play or private-board part) that does it. The presenter
-builds these components, so they reach it the other way round: through `bot.components.game_presenter`, as what they
+builds these components, so they reach it the other way round: through `bot.components.presenter_for`, as what they
 ask of it (`GeneralsUses` and its parts' protocols below), and this module imports nothing of the files above it. What
 every use of a game's component checks first (the game is a Generals game, played where the click comes from) is
 `bot.components.dispatch`'s.
@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import discord
 
-from bot.components import NOT_AVAILABLE, Button, CustomId, Select, dispatch, game_presenter
+from bot.components import Button, CustomId, Select, dispatch, presenter_for
 from bot.service import ServiceError
 from bot.validation import storable
 from games.text import Text
@@ -109,183 +109,148 @@ class GeneralsUses(Protocol):
 
 def presenter_of(interaction: discord.Interaction[Any]) -> GeneralsUses:
     """The Generals presenter of the bot this interaction came to, as what its components ask of it."""
-    presenter = game_presenter(interaction, KIND)
-    if not isinstance(presenter, GeneralsUses):
-        raise ServiceError(NOT_AVAILABLE)
-    return presenter
+    return presenter_for(interaction, KIND, GeneralsUses)  # type: ignore[type-abstract]  # checked at run time
 
 
-class AcceptButton(Button, custom_id=CustomId("gg:{game}:accept")):
+class GeneralsComponent:
+    """What every button and menu of Game of the Generals shares: it acts on Generals games only."""
+
+    game_kind: ClassVar[str | None] = KIND
+
+
+class AcceptButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:accept")):
     """The challenged player accepts: the game starts and each player's board goes to them."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).accept_challenge(interaction, self.game_id)
 
 
-class DeclineButton(Button, custom_id=CustomId("gg:{game}:decline")):
+class DeclineButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:decline")):
     """A player of the challenge declines it (or the challenger withdraws it)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).decline_challenge(interaction, self.game_id)
 
 
-class MyBoardButton(Button, custom_id=CustomId("gg:{game}:board")):
+class MyBoardButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:board")):
     """My board: the player's own board, shown just to them."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).private_boards.show(interaction, self.game_id, edit=False)
 
 
-class SendByDmButton(Button, custom_id=CustomId("gg:{game}:dm")):
+class SendByDmButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:dm")):
     """On an ephemeral board: send the player's board to their DMs instead."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).private_boards.send_by_dm(interaction, self.game_id)
 
 
-class DrawButton(Button, custom_id=CustomId("gg:{game}:draw")):
+class DrawButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:draw")):
     """Offer a draw, or accept the opponent's offer."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).offer_draw(interaction, self.game_id)
 
 
-class ResignButton(Button, custom_id=CustomId("gg:{game}:resign")):
+class ResignButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:resign")):
     """Resign: first asks the player, privately, to confirm (ConfirmResignButton)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).ask_to_resign(interaction, self.game_id)
 
 
-class ConfirmResignButton(Button, custom_id=CustomId("gg:{game}:resign-yes")):
+class ConfirmResignButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:resign-yes")):
     """Yes, resign: the player loses the game."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).resign_now(interaction, self.game_id)
 
 
-class RanksButton(Button, custom_id=CustomId("gg:{game}:ranks")):
+class RanksButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:ranks")):
     """The rank legend, privately, for anyone who sees a board of the game."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).show_ranks(interaction)
 
 
-class ReadyButton(Button, custom_id=CustomId("gg:{game}:ready")):
+class ReadyButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:ready")):
     """The player's army is deployed: their setup is final."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).setup_tools.act(interaction, self.game_id, "ready")
 
 
-class ExportButton(Button, custom_id=CustomId("gg:{game}:export")):
+class ExportButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:export")):
     """The player's current setup as a grid to copy, privately."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).setup_tools.export(interaction, self.game_id)
 
 
-class ImportFormButton(Button, custom_id=CustomId("gg:{game}:import")):
+class ImportFormButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:import")):
     """Opens the form to paste a setup grid (ImportForm)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).setup_tools.open_import_form(interaction, self.game_id)
 
 
-class SaveFormButton(Button, custom_id=CustomId("gg:{game}:save")):
+class SaveFormButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:save")):
     """Opens the form to name the current setup and save it as a formation (SaveForm)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).setup_tools.open_save_form(interaction, self.game_id)
 
 
-class SwapFormButton(Button, custom_id=CustomId("gg:{game}:swap")):
+class SwapFormButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:swap")):
     """Opens the form to swap two squares of the setup (SwapForm). Setup boards now swap with their square menus;
     older boards still carry this button."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).setup_tools.open_swap_form(interaction, self.game_id)
 
 
-class DeleteFormationButton(Button, custom_id=CustomId("gg:{game}:delete")):
+class DeleteFormationButton(GeneralsComponent, Button, custom_id=CustomId("gg:{game}:delete")):
     """Asks which saved formation to delete (ForgetSelect). Setup boards now offer it in their formation menu;
     older boards still carry this button."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).setup_tools.choose_to_delete(interaction, self.game_id)
 
 
-class GeneralsMoveButton(Button, custom_id=CustomId("ggm:{game}:{ply}:{move}", move=MOVE)):
+class GeneralsMoveButton(GeneralsComponent, Button, custom_id=CustomId("ggm:{game}:{ply}:{move}", move=MOVE)):
     """A direction button: which game, the move count it was drawn at, and the move."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).play.move(interaction, self.game_id, self.fields["move"], self.ply,
                                                   from_command=False)
 
 
-class FormationSelect(Select, custom_id=CustomId("ggs:{game}:formation")):
+class FormationSelect(GeneralsComponent, Select, custom_id=CustomId("ggs:{game}:formation")):
     """The setup's menu of formations and the player's saved setups (`f:<name>`, `s:<name>`)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).setup_tools.deploy_choice(interaction, self.game_id, self.choice())
 
 
-class SquareSelect(Select, custom_id=CustomId("ggs:{game}:square:{rank}", rank=r"[1-8]")):
+class SquareSelect(GeneralsComponent, Select, custom_id=CustomId("ggs:{game}:square:{rank}", rank=r"[1-8]")):
     """A setup menu of the squares of one home rank: `pick:<sq>` picks a square (the board is redrawn with it
     marked), `swap:<a>-<b>` swaps the picked square with another, `drop:<sq>` puts the pick back."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).setup_tools.square_choice(interaction, self.game_id, self.choice())
 
 
-class PieceSelect(Select, custom_id=CustomId("ggs:{game}:piece:{ply}")):
+class PieceSelect(GeneralsComponent, Select, custom_id=CustomId("ggs:{game}:piece:{ply}")):
     """The piece menu of play, drawn at move count `ply`: the board is redrawn with the chosen square's direction
     buttons (never a move by itself)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).play.choose_piece(interaction, self.game_id, self.choice(), self.ply)
 
 
-class ForgetSelect(Select, custom_id=CustomId("ggs:{game}:forget")):
+class ForgetSelect(GeneralsComponent, Select, custom_id=CustomId("ggs:{game}:forget")):
     """Which saved formation to delete (offered from a setup board of this game)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await presenter_of(interaction).setup_tools.forget(interaction, self.game_id, self.choice())

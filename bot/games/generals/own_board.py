@@ -10,8 +10,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.drawn import IMAGE_NAME
-from bot.games.generals.board import ACCEPT_DRAW, COLOUR, SIDE_MARK, draw_label, footer, outcome_line, ranks_button
+from bot.games.generals.board import ACCEPT_DRAW, SIDE_MARK, board_embed, draw_label, outcome_line, ranks_button
 from bot.games.generals.components import (
     DrawButton,
     ExportButton,
@@ -93,14 +92,8 @@ def private_embed(game: GameInfo, view: PlayerView, names: Sequence[Text | str],
     if view.phase == SETUP and not view.ready[seat] and game.deadline is not None:
         lines.append(say(Text("Time to deploy runs out <t:{deadline}:R>: an army not ready by then forfeits (if "
                               "neither is, the game is called off).", deadline=int(game.deadline))))
-    if text_board is not None:
-        lines.append(text_board)  # its grid in a code block, its words as prose
-    embed = discord.Embed(title=say(Text("Your army · Game of the Generals #{number}", number=game.id)),
-                          description="\n".join(lines)[:4096], colour=COLOUR)
-    if text_board is None:
-        embed.set_image(url=f"attachment://{IMAGE_NAME}")
-    embed.set_footer(text=say(footer(game, view.settings.names(), view.lost)))
-    return embed
+    return board_embed(say(Text("Your army · Game of the Generals #{number}", number=game.id)), lines, text_board,
+                       game, view, say)
 
 
 def setup_lines(view: PlayerView) -> list[Text]:

@@ -11,14 +11,15 @@ confirmation).
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import discord
 
-from bot.components import NOT_AVAILABLE, Button, CustomId, Select, game_presenter
-from bot.service import ServiceError
+from bot.components import Button, CustomId, Select, presenter_for
 
 KIND = "sucker"
+ACTION = r"[a-z0-9:._-]{1,60}"  # an action's text
+MENU = r"chip|pile[0-4]|play[0-4]"  # which chip menu
 
 
 @runtime_checkable
@@ -38,27 +39,26 @@ class SuckerTable(Protocol):
 
 
 def _presenter(interaction: discord.Interaction[Any]) -> SuckerTable:
-    presenter = game_presenter(interaction, KIND)
-    if not isinstance(presenter, SuckerTable):
-        raise ServiceError(NOT_AVAILABLE)
-    return presenter
+    return presenter_for(interaction, KIND, SuckerTable)  # type: ignore[type-abstract]  # checked at run time
 
 
-class SuckerButton(Button, custom_id=CustomId("sk:{game}:{ply}:{action}", action=r"[a-z0-9:._-]{1,60}")):
+class SuckerComponent:
+    """What every button and menu of So Long Sucker shares: it acts on So Long Sucker games only."""
+
+    game_kind: ClassVar[str | None] = KIND
+
+
+class SuckerButton(SuckerComponent, Button, custom_id=CustomId("sk:{game}:{ply}:{action}", action=ACTION)):
     """A decision: the custom id carries the game, the turn it was drawn for, and the action's text."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await _presenter(interaction).decide(interaction, self.game_id, self.fields["action"], self.ply)
 
 
-class SuckerSelect(Select, custom_id=CustomId("sks:{game}:{ply}:{what}", what=r"chip|pile[0-4]|play[0-4]")):
+class SuckerSelect(SuckerComponent, Select, custom_id=CustomId("sks:{game}:{ply}:{what}", what=MENU)):
     """The chip menus on the status message: "colour on pile" in one step (`play*`, the value is the action
     text), or the colour of a two-step play (`chip`); and the pile menus of that private second step when there
     are more piles than buttons (`pile*`)."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         presenter, choice = _presenter(interaction), self.choice()
@@ -68,28 +68,22 @@ class SuckerSelect(Select, custom_id=CustomId("sks:{game}:{ply}:{what}", what=r"
             await presenter.decide(interaction, self.game_id, choice, self.ply)
 
 
-class ResignButton(Button, custom_id=CustomId("skr:{game}:resign")):
+class ResignButton(SuckerComponent, Button, custom_id=CustomId("skr:{game}:resign")):
     """Resign: works at any moment of the game, whoever's decision it is; first a private confirmation."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await _presenter(interaction).ask_to_resign(interaction, self.game_id)
 
 
-class ConfirmResignButton(Button, custom_id=CustomId("skr:{game}:resign-yes")):
+class ConfirmResignButton(SuckerComponent, Button, custom_id=CustomId("skr:{game}:resign-yes")):
     """Resign, confirmed privately: the player is out."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await _presenter(interaction).resign_now(interaction, self.game_id)
 
 
-class DealButton(Button, custom_id=CustomId("sd:{game}:{number}", number=r"[0-9]{1,6}")):
+class DealButton(SuckerComponent, Button, custom_id=CustomId("sd:{game}:{number}", number=r"[0-9]{1,6}")):
     """Marks (or unmarks) a deal as accepted by the player who clicks it."""
-
-    game_kind = KIND
 
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         await _presenter(interaction).mark_deal(interaction, self.game_id, int(self.fields["number"]))
