@@ -89,7 +89,7 @@ class GameService:
                         self.holder)
         self._setup = GameSetup(shared, turn_timeout=turn_timeout, challenge_timeout=challenge_timeout)
         self._timers = GameTimers(shared)
-        self._leases = Leases(shared)
+        self._leases = Leases(shared.db, shared.store, shared.holder)
         self._computer_moves = ComputerMoves(shared, self._leases)
         # A new game, started or as a challenge, alone or inside a caller's transaction: the setup part's own method,
         # with its signature and docstring, rather than a copy of the signature here.

@@ -4,14 +4,20 @@ do the work's side effect."""
 
 from __future__ import annotations
 
-from bot.service.parts import ServicePart
+from storage import GameStore
+from storage.database import Database
 from storage.leases import claim, holding, release, release_all, release_expired
 
 WORK_LEASE = 120.0  # how long a process may hold one-off work (`hold`): a bound on a post or a DM, never reached
 
 
-class Leases(ServicePart):
+class Leases:
     """The leases this process (`holder`) holds."""
+
+    def __init__(self, db: Database, store: GameStore, holder: str) -> None:
+        self._db = db
+        self._store = store
+        self._holder = holder  # this process, in the leases it holds
 
     async def hold(self, key: str, seconds: float = WORK_LEASE) -> int | None:
         """Claim a piece of work (storage/leases.py) for this process, for at most `seconds`: its token, or None while

@@ -1,5 +1,6 @@
 """What the parts of `GameService` (games.py) share: built once by the service, or by a test from the pieces alone, and
-handed to each part (setup, timers, computer moves, leases), which keeps it under the same names."""
+handed to each part that uses most of it (setup, timers, computer moves), which keeps it under the same names; a part
+that needs only a few of these (leases: the database, its store and this process's name) is given just those."""
 
 from __future__ import annotations
 
