@@ -47,6 +47,7 @@ from bot.service.publisher import Listener, Publisher
 from bot.service.results import GameInfo, PastGame, ReplayFrame, Result
 from bot.service.starts import StartPace
 from bot.service.stored import StoredGames
+from bot.service.tournaments import Tournaments
 from bot.service.wakeup import TimerWakeup
 from games import GameError, GameState
 from games.base import DRAW_AGREED, RESIGN, EndReason
@@ -90,6 +91,9 @@ class GameService:
         self._leases = Leases(self.store, db, self.holder)
         self._computer_moves = ComputerMoves(self.store, db, self._games, self.locks, self._publisher, self._leases,
                                              self.holder)
+        # Tournaments and their rounds, which listen to the publisher for their games' endings (tournaments.py).
+        self.tournaments = Tournaments(db, self.store, self._games, self._setup, self._publisher, self._now,
+                                       self.timers_changed)
         # A new game, started or as a challenge, alone or inside a caller's transaction: the setup part's own methods,
         # with their signatures and docstrings, rather than a copy of each signature here.
         self.create = self._setup.create
