@@ -65,6 +65,7 @@ class PairingRow:
 class RoundRow:
     number: int
     created_at: float
+    deadline: float | None
     ended_at: float | None
     pairings: tuple[PairingRow, ...]
 
@@ -85,6 +86,8 @@ class TournamentRecord:
     rated: bool
     turn_timeout: float | None
     minimum_finished: float | None
+    round_time: float | None
+    deadline_rule: str
     version: int
     created_at: float
     finished_at: float | None
@@ -122,23 +125,25 @@ def _settings(text: str) -> Settings:
 
 _UPDATABLE = frozenset({"status", "finished_at", "starts_at"})
 _COLUMNS = ("id, guild_id, channel_id, organiser_id, kind, options, settings, status, starts_at, min_players,"
-            " max_players, rated, turn_timeout, minimum_finished, version, created_at, finished_at")
+            " max_players, rated, turn_timeout, minimum_finished, round_time, deadline_rule, version, created_at,"
+            " finished_at")
 
 
 # ----- the statements, as plans (storage/sql.py) -----------------------------------------------------------------
 def create_tournament(
     *, guild_id: int | None, channel_id: int, organiser_id: int, kind: str, options: Mapping[str, Any],
     settings: Settings, starts_at: float | None, min_players: int, max_players: int, rated: bool,
-    turn_timeout: float | None, minimum_finished: float | None, now: float,
+    turn_timeout: float | None, minimum_finished: float | None, now: float, round_time: float | None = None,
+    deadline_rule: str = "draw",
 ) -> Plan[int]:
     """A new open tournament without entrants; its id."""
     done = yield Sql(
         "INSERT INTO tournaments (guild_id, channel_id, organiser_id, kind, options, settings, status, starts_at,"
-        " min_players, max_players, rated, turn_timeout, minimum_finished, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        " min_players, max_players, rated, turn_timeout, minimum_finished, round_time, deadline_rule, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (guild_id, channel_id, organiser_id, kind, json.dumps(dict(options), sort_keys=True),
          json.dumps(settings_dict(settings), sort_keys=True), starts_at, min_players, max_players, int(rated),
-         turn_timeout, minimum_finished, now),
+         turn_timeout, minimum_finished, round_time, deadline_rule, now),
     )
     return int(done.value())
 
@@ -155,7 +160,7 @@ def load_tournament(dialect: Dialect, tournament_id: int, *, lock: bool = False)
     entrants = yield Sql(
         "SELECT user_id, rating, joined, start_points, left_round, absences FROM tournament_entrants"
         " WHERE tournament_id = ? ORDER BY position", (tournament_id,))
-    rounds = yield Sql("SELECT number, created_at, ended_at FROM tournament_rounds WHERE tournament_id = ?"
+    rounds = yield Sql("SELECT number, created_at, deadline, ended_at FROM tournament_rounds WHERE tournament_id = ?"
                        " ORDER BY number", (tournament_id,))
     pairings = yield Sql(
         "SELECT round, position, first_id, second_id, seats, game_id, result, places FROM tournament_pairings"
@@ -170,11 +175,11 @@ def load_tournament(dialect: Dialect, tournament_id: int, *, lock: bool = False)
         id=int(row[0]), guild_id=_opt_int(row[1]), channel_id=int(row[2]), organiser_id=int(row[3]),
         kind=str(row[4]), options=json.loads(row[5]), settings=_settings(row[6]), status=str(row[7]),
         starts_at=row[8], min_players=int(row[9]), max_players=int(row[10]), rated=bool(row[11]),
-        turn_timeout=row[12], minimum_finished=row[13], version=int(row[14]), created_at=float(row[15]),
-        finished_at=row[16],
+        turn_timeout=row[12], minimum_finished=row[13], round_time=row[14], deadline_rule=str(row[15]),
+        version=int(row[16]), created_at=float(row[17]), finished_at=row[18],
         entrants=tuple(EntrantRow(int(e[0]), float(e[1]), int(e[2]), float(e[3]), _opt_int(e[4]), int(e[5]))
                        for e in entrants.rows),
-        rounds=tuple(RoundRow(int(r[0]), float(r[1]), r[2], tuple(by_round.get(int(r[0]), ())))
+        rounds=tuple(RoundRow(int(r[0]), float(r[1]), r[2], r[3], tuple(by_round.get(int(r[0]), ())))
                      for r in rounds.rows),
     )
 
@@ -215,11 +220,11 @@ def set_entrant(tournament_id: int, user_id: int, *, left_round: int | None, abs
               (left_round, absences, tournament_id, user_id))
 
 
-def add_round(tournament_id: int, number: int, now: float) -> Plan[None]:
+def add_round(tournament_id: int, number: int, now: float, deadline: float | None = None) -> Plan[None]:
     """The round's row: its primary key makes a second creation of the same round fail (and its transaction with
     it)."""
-    yield Sql("INSERT INTO tournament_rounds (tournament_id, number, created_at) VALUES (?, ?, ?)",
-              (tournament_id, number, now))
+    yield Sql("INSERT INTO tournament_rounds (tournament_id, number, created_at, deadline) VALUES (?, ?, ?, ?)",
+              (tournament_id, number, now, deadline))
 
 
 def end_round(tournament_id: int, number: int, now: float) -> Plan[None]:
@@ -264,6 +269,24 @@ def unrecorded_endings() -> Plan[list[int]]:
         " JOIN tournaments t ON t.id = p.tournament_id"
         " WHERE p.result IS NULL AND p.places IS NULL AND g.status <> 'active' AND g.status <> 'pending'"
         " AND t.status IN ('running', 'paused') ORDER BY p.game_id")
+    return [int(row[0]) for row in done.rows]
+
+
+_OPEN_DEADLINES = ("FROM tournament_rounds r JOIN tournaments t ON t.id = r.tournament_id"
+                   " WHERE r.deadline IS NOT NULL AND r.ended_at IS NULL AND t.status = 'running'")
+
+
+def next_round_deadline() -> Plan[float | None]:
+    """The earliest deadline of a round being played in a running tournament, or None."""
+    done = yield Sql(f"SELECT MIN(r.deadline) {_OPEN_DEADLINES}")
+    row = done.one()
+    return None if row is None or row[0] is None else float(row[0])
+
+
+def due_round_deadlines(now: float) -> Plan[list[int]]:
+    """The running tournaments whose round being played is past its deadline."""
+    done = yield Sql(f"SELECT DISTINCT r.tournament_id {_OPEN_DEADLINES} AND r.deadline <= ? ORDER BY r.tournament_id",
+                     (now,))
     return [int(row[0]) for row in done.rows]
 
 

@@ -26,10 +26,10 @@ from bot.service.model import TOURNAMENT, Player, ServiceError
 from bot.service.publisher import Publisher
 from bot.service.ratings import display_rating
 from bot.service.results import Result
-from bot.service.stored import StoredGames
+from bot.service.stored import Step, StoredGames
 from bot.service.tasks import background
 from bot.service.wakeup import TimerWakeup
-from games.base import TIMEOUT
+from games.base import MOVE_LIMIT, TIMEOUT, EndReason
 from games.registry import describe
 from games.text import Text
 from games.tournaments import is_over, knockout, next_round, total_rounds
@@ -49,8 +49,10 @@ from storage.tournaments import (
     add_pairings,
     add_round,
     create_tournament,
+    due_round_deadlines,
     end_round,
     load,
+    next_round_deadline,
     remove_entrant,
     set_entrant,
     set_result,
@@ -65,6 +67,7 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 ABSENCES_TO_WITHDRAW = 2  # games lost by the turn timer after which a player is withdrawn
+DEADLINE_RULES = ("draw", "loss")  # what a round's deadline makes of a game still being played (see `adjudicate`)
 NEW_RATING = 1000.0  # the seed of a player without a rating of the game kind (what a newcomer's rating shows)
 
 
@@ -131,6 +134,9 @@ class TournamentInfo:
     rated: bool
     turn_timeout: float | None
     minimum_finished: float | None  # the share of finished games a player needs to join (the Discord part checks)
+    round_time: float | None  # how long a round may last (None: no deadline)
+    deadline_rule: str  # what the deadline makes of an unfinished game: "draw", or "loss" for the player to move
+    deadlines: tuple[float | None, ...]  # each round's deadline
     players: tuple[int, ...]  # in join order
     withdrawn: tuple[int, ...]
     rounds: tuple[tuple[Pairing, ...], ...]
@@ -161,6 +167,8 @@ def info_of(record: TournamentRecord) -> TournamentInfo:
         kind=record.kind, options=dict(record.options), settings=record.settings, status=record.status,
         starts_at=record.starts_at, min_players=record.min_players, max_players=record.max_players,
         rated=record.rated, turn_timeout=record.turn_timeout, minimum_finished=record.minimum_finished,
+        round_time=record.round_time, deadline_rule=record.deadline_rule,
+        deadlines=tuple(r.deadline for r in record.rounds),
         players=tuple(e.user_id for e in record.entrants),
         withdrawn=tuple(e.user_id for e in record.entrants if e.left_round is not None),
         rounds=tuple(pairings_of(r.pairings) for r in record.rounds),
@@ -192,10 +200,16 @@ class Tournaments:
         self, kind: str, settings: Settings, *, guild_id: int | None, channel_id: int, organiser_id: int,
         options: dict[str, Any] | None = None, starts_at: float | None = None, min_players: int = 2,
         max_players: int = 64, rated: bool = True, turn_timeout: float | None = None,
-        minimum_finished: float | None = None,
+        minimum_finished: float | None = None, round_time: float | None = None, deadline_rule: str = "draw",
     ) -> TournamentUpdate:
         """A new tournament, open for entries. `minimum_finished` (0 to 1) is stored for the Discord part, which
-        refuses a join below that share of finished games (the finishing record's check)."""
+        refuses a join below that share of finished games (the finishing record's check). With `round_time`, each
+        round has a deadline that long after it starts, when its unfinished games are stopped by `deadline_rule`:
+        "draw" (those still in share the place) or "loss" (the player to move loses; `adjudicate`)."""
+        if deadline_rule not in DEADLINE_RULES:
+            raise ValueError(f"no deadline rule {deadline_rule!r}")
+        if round_time is not None and round_time <= 0:
+            raise ServiceError(Text("The time per round must be positive."))
         description = describe(kind)
         tables = settings.format is Format.TABLES
         if tables != (description.min_players > 2):
@@ -212,7 +226,8 @@ class Tournaments:
             tournament_id = await conn.run(create_tournament(
                 guild_id=guild_id, channel_id=channel_id, organiser_id=organiser_id, kind=kind, options=options or {},
                 settings=settings, starts_at=starts_at, min_players=min_players, max_players=max_players,
-                rated=rated, turn_timeout=turn_timeout, minimum_finished=minimum_finished, now=self._clock()))
+                rated=rated, turn_timeout=turn_timeout, minimum_finished=minimum_finished, now=self._clock(),
+                round_time=round_time, deadline_rule=deadline_rule))
             record = await load(conn, tournament_id)
         return TournamentUpdate(info_of(record))
 
@@ -339,21 +354,7 @@ class Tournaments:
             if pairing is None or pairing.ended:
                 return []
             conn = await tx.writer()
-            if pairing.is_table:
-                await conn.run(set_result(record.id, pairing, None, places))
-            else:
-                first_seat = 0 if seats[0].user_id == pairing.first_id else 1
-                second_seat = 1 - first_seat
-                if first_seat in absent and second_seat in absent:
-                    score = Score.BOTH_FORFEIT
-                elif first_seat in absent:
-                    score = Score.FIRST_FORFEITS
-                elif second_seat in absent:
-                    score = Score.SECOND_FORFEITS
-                else:
-                    one, two = places[first_seat], places[second_seat]
-                    score = Score.DRAW if one == two else Score.FIRST_WINS if one < two else Score.SECOND_WINS
-                await conn.run(set_result(record.id, pairing, score.value, None))
+            await conn.run(_result_of(record.id, pairing, [s.user_id for s in seats], places, absent))
             events: list[Any] = []
             for seat in sorted(absent):
                 user = seats[seat].user_id
@@ -383,6 +384,52 @@ class Tournaments:
                 updates.append(update)
         return updates
 
+    async def next_round_deadline(self) -> float | None:
+        """When the earliest deadline of a round being played falls, or None (for the timer loop)."""
+        return await self._query(next_round_deadline())
+
+    async def due_round_deadlines(self) -> list[int]:
+        """The tournaments whose round being played is past its deadline (to `adjudicate`)."""
+        return await self._query(due_round_deadlines(self._clock()))
+
+    async def adjudicate(self, tournament_id: int) -> TournamentUpdate:
+        """At the deadline of the round being played, stop each of its games still being played by the rule stated at
+        creation, and record their results: "draw", the game ends with those still in sharing the place (a logged
+        stop, as at the rules' length limit); "loss", the player to move loses as by their turn timer (and the others
+        still in at a table share the place), but it is no absence. Then the next round starts. Nothing before the
+        deadline, or when it was adjudicated already."""
+        ended: list[Result[Any, Any]] = []
+
+        async def change(tx: GameTransaction, record: TournamentRecord) -> list[Any]:
+            if record.status != "running" or not record.rounds:
+                return []
+            round_ = record.rounds[-1]
+            if round_.ended_at is not None or round_.deadline is None or round_.deadline > self._clock():
+                return []
+            conn = await tx.writer()
+            for pairing in round_.pairings:
+                if pairing.ended or pairing.game_id is None:
+                    continue
+                game = self._games.game(await tx.load(pairing.game_id))
+                if game.record.status != "active":  # it ended meanwhile: recorded as any ending is
+                    continue
+                state = game.state
+                mover = state.current_player()
+                steps: list[Step] = []
+                if record.deadline_rule == "loss" and mover is not None:
+                    state = state.resign(mover, EndReason.TIMEOUT)
+                    steps.append((mover, None, TIMEOUT, state))
+                if state.outcome() is None:
+                    state = state.stop(EndReason.MOVE_LIMIT)
+                    steps.append((0 if mover is None else mover, None, MOVE_LIMIT, state))
+                ended.append(await self._games.write_steps(tx, game, steps, None))
+                outcome = state.outcome()
+                assert outcome is not None
+                await conn.run(_result_of(record.id, pairing, [s.user_id for s in game.record.seats],
+                                          outcome.places, set()))
+            return []
+        return await self._change(tournament_id, change, ended=ended)
+
     async def _on_game_change(self, result: Result[Any, Any]) -> None:
         """The publisher's listener: a game that is no longer being played may be a tournament's."""
         if result.game.options.get(TOURNAMENT) is not None and result.game.status not in ("active", "pending"):
@@ -391,12 +438,12 @@ class Tournaments:
     # ----- one change of one tournament, and what follows from it ---------------------------------------------
     async def _change(self, tournament_id: int,
                       change: Callable[[GameTransaction, TournamentRecord], Coroutine[Any, Any, list[Any]]],
-                      *, together: bool = False) -> TournamentUpdate:
+                      *, together: bool = False, ended: Sequence[Result[Any, Any]] = ()) -> TournamentUpdate:
         """`change` on the tournament read and locked in one transaction, then its rounds brought up to date: in the
         same transaction with `together` (a start, a resume: refused as a whole if the round cannot be made), else in
         a transaction of its own, so that a round that cannot be made now (its game refused by the server's settings)
         never undoes a result: it is made by the next change, by `resume` or by `catch_up`. Then the games it created
-        and its events are told."""
+        and its events are told (after the games `change` ended, if any)."""
         games: list[Result[Any, Any]] = []
         async with self._store.transaction() as tx:
             record = await self._load(tx, tournament_id, lock=True)
@@ -416,7 +463,7 @@ class Tournaments:
                 events += more
         if games:
             self._timers_changed.set()
-        for game in games:
+        for game in (*ended, *games):
             self._publisher.publish(game)
         update = TournamentUpdate(info_of(record), tuple(events), tuple(games))
         if events:
@@ -475,7 +522,8 @@ class Tournaments:
                 events.append(TournamentFinished(record.id, tuple(s for s in standings(tournament) if s.place <= 3)))
                 break
             number += 1
-            await conn.run(add_round(record.id, number, now))
+            await conn.run(add_round(record.id, number, now,
+                                     None if record.round_time is None else now + record.round_time))
             rows = [PairingRow(number, i, g.first, g.second, None, None, None if g.result is None else g.result.value,
                                None) for i, g in enumerate(round_.games)]
             rows += [PairingRow(number, len(rows) + i, None, None, t.seats, None, None, None)
@@ -511,6 +559,26 @@ class Tournaments:
 
     async def _query(self, plan: Plan[T]) -> T:
         return await self._db.query(plan)
+
+
+def _result_of(tournament_id: int, pairing: PairingRow, seats: Sequence[int | None], places: Sequence[int],
+               absent: set[int]) -> Plan[None]:
+    """The pairing's result from its game's places: a table's places as they are; two players' from the first's side,
+    a seat lost by absence (its turn timer) a forfeit."""
+    if pairing.is_table:
+        return set_result(tournament_id, pairing, None, places)
+    first_seat = 0 if seats[0] == pairing.first_id else 1
+    second_seat = 1 - first_seat
+    if first_seat in absent and second_seat in absent:
+        score = Score.BOTH_FORFEIT
+    elif first_seat in absent:
+        score = Score.FIRST_FORFEITS
+    elif second_seat in absent:
+        score = Score.SECOND_FORFEITS
+    else:
+        one, two = places[first_seat], places[second_seat]
+        score = Score.DRAW if one == two else Score.FIRST_WINS if one < two else Score.SECOND_WINS
+    return set_result(tournament_id, pairing, score.value, None)
 
 
 async def _nothing(_tx: GameTransaction, _record: TournamentRecord) -> list[Any]:

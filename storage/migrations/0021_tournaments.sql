@@ -16,6 +16,10 @@ CREATE TABLE tournaments (
     rated            INTEGER NOT NULL DEFAULT 1,
     turn_timeout     REAL,   -- each game's turn time (None: the server's)
     minimum_finished REAL,   -- the share of games finished a player needs to join (checked by the Discord part)
+    round_time       REAL,   -- seconds a round may last (None: no round deadline)
+    deadline_rule    TEXT NOT NULL DEFAULT 'draw' CHECK (deadline_rule IN ('draw', 'loss')),
+    -- at a round's deadline each unfinished game is stopped: drawn among those still in ('draw'), or lost by the
+    -- player to move ('loss')
     version          INTEGER NOT NULL DEFAULT 0,
     created_at       REAL    NOT NULL,
     finished_at      REAL
@@ -36,6 +40,7 @@ CREATE TABLE tournament_rounds (
     tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
     number        INTEGER NOT NULL,
     created_at    REAL    NOT NULL,
+    deadline      REAL,  -- when its unfinished games are adjudicated (None: no deadline)
     ended_at      REAL,
     PRIMARY KEY (tournament_id, number)
 );

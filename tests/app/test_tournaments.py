@@ -49,9 +49,10 @@ async def _settled(*services: GameService) -> None:
 
 
 async def _open(service: GameService, settings: Settings, players: tuple[int, ...], kind: str = "chopsticks",
-                **options: object) -> int:
+                round_time: float | None = None, deadline_rule: str = "draw", **options: object) -> int:
     made = await service.tournaments.create(kind, settings, guild_id=1, channel_id=2, organiser_id=ORGANISER,
-                                            min_players=len(players), options=dict(options))
+                                            min_players=len(players), options=dict(options), round_time=round_time,
+                                            deadline_rule=deadline_rule)
     for player in players:
         await service.tournaments.join(made.tournament.id, player)
     return made.tournament.id
@@ -298,3 +299,48 @@ async def test_a_round_creation_that_fails_half_way_leaves_nothing_and_runs_once
         await service.tournaments.start(tournament_id, ORGANISER)
     assert await _count(service.db, "SELECT COUNT(*) FROM games") == 3
     assert await _count(service.db, "SELECT COUNT(*) FROM tournament_pairings") == 3
+
+
+async def test_a_round_deadline_stops_what_is_left_by_the_rule_stated_at_creation(
+        clocked: tuple[GameService, Clock]) -> None:
+    service, clock = clocked
+    tournaments = service.tournaments
+    tournament_id = await _open(service, Settings(Format.SWISS, rounds=2), FOUR, round_time=3_600.0,
+                                deadline_rule="loss")
+    started = await tournaments.start(tournament_id, ORGANISER)
+    assert started.tournament.deadlines == (clock.now + 3_600.0,)
+    assert await tournaments.next_round_deadline() == clock.now + 3_600.0
+    played, left = started.tournament.rounds[0]
+    await service.resign(played.game_id or 0, played.players[1] or 0)
+    await _settled(service)
+    clock.now += 3_599.0
+    assert await tournaments.due_round_deadlines() == []
+    assert not (await tournaments.adjudicate(tournament_id)).events  # not yet
+    clock.now += 1.0
+    assert await tournaments.due_round_deadlines() == [tournament_id]
+    update = await tournaments.adjudicate(tournament_id)
+    await _settled(service)
+    assert [e.number for e in _events(update, RoundStarted)] == [2]  # type: ignore[attr-defined]
+    info = await tournaments.view(tournament_id)
+    # nobody had moved in the game left: the player to move (the first) loses it, over the board, no absence
+    assert info.rounds[0][1].result == "0-1" and info.withdrawn == ()
+    game = (await service.view(left.game_id or 0, fresh=True)).game
+    assert game.status == "finished" and [s.place for s in game.seats] == [2, 1]
+    assert (await tournaments.adjudicate(tournament_id)).events == ()  # round 2's deadline is an hour away
+    assert await tournaments.next_round_deadline() == clock.now + 3_600.0
+
+
+async def test_a_round_deadline_draws_a_table_among_those_still_in(clocked: tuple[GameService, Clock]) -> None:
+    service, clock = clocked
+    tournament_id = await _open(service, Settings(Format.TABLES, rounds=1), FOUR, kind="sucker", round_time=600.0)
+    started = await service.tournaments.start(tournament_id, ORGANISER)
+    [table] = started.tournament.rounds[0]
+    await service.resign(table.game_id or 0, table.players[0] or 0)
+    clock.now += 600.0
+    await service.tournaments.adjudicate(tournament_id)
+    await _settled(service)
+    info = await service.tournaments.view(tournament_id)
+    assert info.status == "finished"
+    places = info.rounds[0][0].places
+    assert places is not None and places[0] == 4 and places[1:] == (1, 1, 1)
+    assert [s.points for s in info.standings] == [4.0, 4.0, 4.0, 0.0]

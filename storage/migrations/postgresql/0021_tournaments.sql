@@ -14,6 +14,10 @@ CREATE TABLE tournaments (
     rated            INTEGER NOT NULL DEFAULT 1,
     turn_timeout     DOUBLE PRECISION,   -- each game's turn time (None: the server's)
     minimum_finished DOUBLE PRECISION,   -- the share of games finished a player needs to join (checked by the Discord part)
+    round_time       DOUBLE PRECISION,   -- seconds a round may last (None: no round deadline)
+    deadline_rule    TEXT COLLATE "C" NOT NULL DEFAULT 'draw' CHECK (deadline_rule IN ('draw', 'loss')),
+    -- at a round's deadline each unfinished game is stopped: drawn among those still in ('draw'), or lost by the
+    -- player to move ('loss')
     version          INTEGER NOT NULL DEFAULT 0,
     created_at       DOUBLE PRECISION    NOT NULL,
     finished_at      DOUBLE PRECISION
@@ -34,6 +38,7 @@ CREATE TABLE tournament_rounds (
     tournament_id BIGINT NOT NULL REFERENCES tournaments (id),
     number        INTEGER NOT NULL,
     created_at    DOUBLE PRECISION    NOT NULL,
+    deadline      DOUBLE PRECISION,  -- when its unfinished games are adjudicated (None: no deadline)
     ended_at      DOUBLE PRECISION,
     PRIMARY KEY (tournament_id, number)
 );
