@@ -11,8 +11,10 @@ state) stays inside the service package.
 
 `GameService` plays and reads games itself, and is composed of parts it owns, each given what it uses: the games as
 stored (stored.py: reading, and committing an action), who is told of changes (publisher.py), creating games and
-challenges (game_setup.py), the turn timers (game_timers.py), the computer players' turns (computer_moves.py) and this
-process's leases (leases.py). Its methods are the one door the rest of the bot uses; those of a part delegate to it.
+challenges (game_setup.py), the turn timers (game_timers.py), the computer players' turns (computer_moves.py), this
+process's leases (leases.py) and tournaments (tournaments.py: `GameService.tournaments`, whose rounds' games are made
+by the setup part and whose results come from the publisher). Its methods are the one door the rest of the bot uses;
+those of a part delegate to it.
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ from storage.tournaments import (
     due_round_deadlines,
     end_round,
     load,
+    load_tournament,
     next_round_deadline,
     remove_entrant,
     set_entrant,
@@ -233,8 +234,10 @@ class Tournaments:
 
     async def view(self, tournament_id: int) -> TournamentInfo:
         """The tournament as stored now, with its standings."""
-        async with self._store.transaction() as tx:
-            return info_of(await self._load(tx, tournament_id, lock=False))
+        try:
+            return info_of(await self._query(load_tournament(self._db.dialect, tournament_id)))
+        except TournamentNotFoundError:
+            raise ServiceError(Text("There is no tournament #{number}.", number=tournament_id)) from None
 
     async def join(self, tournament_id: int, user_id: int) -> TournamentUpdate:
         """Enter `user_id`: while it is open, or a Swiss that is under way (they start with no points)."""

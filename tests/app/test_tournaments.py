@@ -344,3 +344,23 @@ async def test_a_round_deadline_draws_a_table_among_those_still_in(clocked: tupl
     places = info.rounds[0][0].places
     assert places is not None and places[0] == 4 and places[1:] == (1, 1, 1)
     assert [s.points for s in info.standings] == [4.0, 4.0, 4.0, 0.0]
+
+
+async def test_an_ending_missed_while_no_process_listened_is_caught_up_at_start(two: tuple[Database, Database]) -> None:
+    one, other = GameService(two[0]), GameService(two[1])
+    other.listeners.clear()  # a process that stops right after the game's last move, before anything heard of it
+    tournament_id = await _open(one, Settings(Format.SWISS, rounds=2), FOUR)
+    await one.tournaments.start(tournament_id, ORGANISER)
+    a, b = (await one.tournaments.view(tournament_id)).rounds[0]
+    await one.resign(a.game_id or 0, a.players[1] or 0)
+    await _settled(one)
+    await other.resign(b.game_id or 0, b.players[0] or 0)
+    await _settled(one, other)
+    info = await one.tournaments.view(tournament_id)
+    assert len(info.rounds) == 1 and info.rounds[0][1].result is None  # missed
+    restarted = GameService(two[1])
+    [update] = await restarted.tournaments.catch_up()
+    assert [e.number for e in _events(update, RoundStarted)] == [2]  # type: ignore[attr-defined]
+    info = await one.tournaments.view(tournament_id)
+    assert info.rounds[0][1].result == "0-1" and len(info.rounds) == 2
+    assert await restarted.tournaments.catch_up() == []
