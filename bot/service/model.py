@@ -22,7 +22,8 @@ from storage.archive import archived_at
 # challenge when it is not the first); engines never see them.
 REMATCH_OF = "rematch_of"  # the finished game a rematch was asked from (its challenge says "asks for a rematch")
 TOURNAMENT = "tournament"  # the tournament whose pairing made the game (bot/service/tournaments.py)
-TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger", REMATCH_OF, TOURNAMENT})
+UNRATED = "unrated"  # true: the game changes no ladder (a game of a tournament played unrated)
+TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger", REMATCH_OF, TOURNAMENT, UNRATED})
 
 
 class ServiceError(Exception):

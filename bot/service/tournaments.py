@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.service.game_setup import GameSetup
-from bot.service.model import TOURNAMENT, Player, ServiceError
+from bot.service.model import TOURNAMENT, UNRATED, Player, ServiceError
 from bot.service.publisher import Publisher
 from bot.service.ratings import display_rating
 from bot.service.results import Result
@@ -551,7 +551,8 @@ class Tournaments:
             options = {k: v for k, v in record.options.items() if k != "bot_level"}
             result = await self._setup.create_in(
                 tx, record.kind, guild_id=record.guild_id, channel_id=record.channel_id, players=players,
-                options={**options, "first": 0, TOURNAMENT: record.id}, turn_timeout=record.turn_timeout)
+                options={**options, "first": 0, TOURNAMENT: record.id, **({} if record.rated else {UNRATED: True})},
+                turn_timeout=record.turn_timeout)
             games.append(result)
             made.append(PairingRow(row.round, row.position, row.first_id, row.second_id, row.seats, result.game.id,
                                    None, None))

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.service import GameService, ServiceError
+from bot.service import GameEnded, GameService, ServiceError
 from bot.service.tournaments import (
     PlayerWithdrawn,
     RoundEnded,
@@ -364,3 +364,29 @@ async def test_an_ending_missed_while_no_process_listened_is_caught_up_at_start(
     info = await one.tournaments.view(tournament_id)
     assert info.rounds[0][1].result == "0-1" and len(info.rounds) == 2
     assert await restarted.tournaments.catch_up() == []
+
+
+@pytest.mark.parametrize("rated", [True, False])
+async def test_an_unrated_tournament_changes_no_ladder(service: GameService, rated: bool) -> None:
+    made = await service.tournaments.create("chopsticks", Settings(Format.KNOCKOUT), guild_id=1, channel_id=2,
+                                            organiser_id=ORGANISER, rated=rated)
+    for player in (ANN, BEN):
+        await service.tournaments.join(made.tournament.id, player)
+    started = await service.tournaments.start(made.tournament.id, ORGANISER)
+    [game] = started.tournament.rounds[0]
+    await service.act(game.game_id or 0, game.players[0] or 0, "AC")
+    ended = await service.resign(game.game_id or 0, game.players[1] or 0)
+    [event] = [e for e in ended.events if isinstance(e, GameEnded)]
+    assert bool(event.rating_changes) is rated and started.tournament.rated is rated
+    await _settled(service)
+    assert (await service.tournaments.view(started.tournament.id)).status == "finished"
+
+
+async def test_computer_players_fill_a_short_so_long_sucker_table_when_allowed(service: GameService) -> None:
+    tournament_id = await _open(service, Settings(Format.TABLES, rounds=1, fillers=True), (ANN, BEN, CAT),
+                                kind="sucker")
+    started = await service.tournaments.start(tournament_id, ORGANISER)
+    [table] = started.tournament.rounds[0]
+    assert table.table and len(table.players) == 4 and table.players.count(None) == 1
+    game = await service.load(table.game_id or 0)
+    assert [s.computer is not None for s in game.record.seats] == [p is None for p in table.players]
