@@ -9,7 +9,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.service import GameEnded, GameService, ServiceError
+from bot.service import GameEnded, GameService, ServiceError, TimerEvent
+from bot.service.lobbies import LobbyService
+from bot.service.timers import TimerLoop
 from bot.service.tournaments import (
     PlayerWithdrawn,
     RoundEnded,
@@ -390,3 +392,25 @@ async def test_computer_players_fill_a_short_so_long_sucker_table_when_allowed(s
     assert table.table and len(table.players) == 4 and table.players.count(None) == 1
     game = await service.load(table.game_id or 0)
     assert [s.computer is not None for s in game.record.seats] == [p is None for p in table.players]
+
+
+async def test_the_timer_loop_adjudicates_a_round_at_its_deadline(clocked: tuple[GameService, Clock]) -> None:
+    service, clock = clocked
+    tournament_id = await _open(service, Settings(Format.SWISS, rounds=1), (ANN, BEN), round_time=300.0)
+    await service.tournaments.start(tournament_id, ORGANISER)
+    told: list[TimerEvent] = []
+
+    async def announce(event: TimerEvent, _result: object, _fence: object) -> None:
+        told.append(event)
+
+    async def nothing(_lobby: object) -> None:
+        return None
+    loop = TimerLoop(service, announce, LobbyService(service), nothing)
+    clock.now += 299.0  # the round ends within a turn time (600 s): no turn timer fires first
+    assert await loop.fire_due() == 0
+    assert (await service.tournaments.view(tournament_id)).status == "running"
+    clock.now += 1.0
+    assert await loop.fire_due() == 0
+    await _settled(service)
+    info = await service.tournaments.view(tournament_id)
+    assert info.status == "finished" and info.rounds[0][0].result == "1/2-1/2" and told == []
