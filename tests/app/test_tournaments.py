@@ -414,3 +414,38 @@ async def test_the_timer_loop_adjudicates_a_round_at_its_deadline(clocked: tuple
     await _settled(service)
     info = await service.tournaments.view(tournament_id)
     assert info.status == "finished" and info.rounds[0][0].result == "1/2-1/2" and told == []
+
+
+async def test_a_withdrawn_players_round_robin_games_are_forfeits_without_a_game(service: GameService) -> None:
+    tournament_id = await _open(service, Settings(Format.ROUND_ROBIN), FOUR)
+    started = await service.tournaments.start(tournament_id, ORGANISER)
+    assert started.tournament.total_rounds == 3
+    await service.tournaments.leave(tournament_id, DAN)
+    for pairing in started.tournament.rounds[0]:
+        await service.resign(pairing.game_id or 0, pairing.players[1] or 0)
+    await _settled(service)
+    info = await service.tournaments.view(tournament_id)
+    [forfeit] = [p for p in info.rounds[1] if DAN in p.players]
+    assert forfeit.game_id is None and forfeit.result in ("+/-", "-/+")
+    assert [p.game_id is not None for p in info.rounds[1]].count(True) == 1
+    assert await _count(service.db, "SELECT COUNT(*) FROM games") == 3
+
+
+async def test_a_swiss_takes_a_late_entry_from_the_next_round(service: GameService) -> None:
+    tournament_id = await _open(service, Settings(Format.SWISS, rounds=2), (ANN, BEN, CAT))
+    await service.tournaments.start(tournament_id, ORGANISER)
+    joined = await service.tournaments.join(tournament_id, DAN)
+    assert joined.tournament.players == (ANN, BEN, CAT, DAN)
+    [game] = [p for p in joined.tournament.rounds[0] if p.game_id is not None]
+    assert DAN not in {p for pairings in joined.tournament.rounds for pairing in pairings for p in pairing.players}
+    await service.resign(game.game_id or 0, game.players[1] or 0)
+    await _settled(service)
+    info = await service.tournaments.view(tournament_id)
+    assert len(info.rounds) == 2 and DAN in {p for pairing in info.rounds[1] for p in pairing.players}
+    round_robin = await service.tournaments.create("chopsticks", Settings(Format.ROUND_ROBIN), guild_id=1,
+                                                   channel_id=2, organiser_id=ORGANISER)
+    for player in (ANN, BEN):
+        await service.tournaments.join(round_robin.tournament.id, player)
+    await service.tournaments.start(round_robin.tournament.id, ORGANISER)
+    with pytest.raises(ServiceError, match="no more entries"):
+        await service.tournaments.join(round_robin.tournament.id, CAT)
