@@ -449,3 +449,18 @@ async def test_a_swiss_takes_a_late_entry_from_the_next_round(service: GameServi
     await service.tournaments.start(round_robin.tournament.id, ORGANISER)
     with pytest.raises(ServiceError, match="no more entries"):
         await service.tournaments.join(round_robin.tournament.id, CAT)
+
+
+async def test_a_game_of_the_generals_knockout_starts_its_game_and_a_format_must_fit_the_game(
+        service: GameService) -> None:
+    tournament_id = await _open(service, Settings(Format.KNOCKOUT), (ANN, BEN), kind="generals")
+    started = await service.tournaments.start(tournament_id, ORGANISER)
+    [game] = started.tournament.rounds[0]
+    record = (await service.load(game.game_id or 0)).record
+    assert record.kind == "generals" and [s.user_id for s in record.seats] == list(game.players)
+    with pytest.raises(ServiceError, match="does not fit"):
+        await service.tournaments.create("sucker", Settings(Format.SWISS, rounds=3), guild_id=1, channel_id=2,
+                                         organiser_id=ORGANISER)
+    with pytest.raises(ServiceError, match="does not fit"):
+        await service.tournaments.create("chopsticks", Settings(Format.TABLES, rounds=3), guild_id=1, channel_id=2,
+                                         organiser_id=ORGANISER)

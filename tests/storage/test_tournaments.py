@@ -74,10 +74,12 @@ async def test_the_pure_tournament_is_rebuilt_from_its_rows(db: Database) -> Non
     # round 1 as the pure pairing makes it, one game played and the bye, then the results
     expected = expected.with_round(next_round(expected))
     async with db.transaction() as conn:
-        await conn.run(add_round(tournament_id, 1, 5_100.0))
+        await conn.run(add_round(tournament_id, 1, 5_100.0, deadline=8_700.0))
         await conn.run(add_pairings(tournament_id, _rows(1, expected)))
     record = await _load(db, tournament_id)
     assert record.tournament() == expected and record.rounds[0].pairings[0].game_id is None
+    assert (record.rounds[0].deadline, record.rounds[0].ended_at, record.round_time, record.deadline_rule) == (
+        8_700.0, None, None, "draw")
     game = next(p for p in record.rounds[0].pairings if p.second_id is not None)
     async with db.transaction() as conn:
         await conn.run(set_result(tournament_id, game, Result.SECOND_WINS.value, None))
