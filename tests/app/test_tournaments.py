@@ -24,6 +24,7 @@ from games.tournaments.model import DrawRule, Entrant, Format, Game, Result, Rou
 from games.tournaments.standings import standings
 from storage.connection import open_database
 from storage.database import Database
+from storage.server_settings import ServerSettingsStore
 from storage.sql import Plan, Sql
 from tests.support.clock import Clock
 
@@ -464,3 +465,19 @@ async def test_a_game_of_the_generals_knockout_starts_its_game_and_a_format_must
     with pytest.raises(ServiceError, match="does not fit"):
         await service.tournaments.create("chopsticks", Settings(Format.TABLES, rounds=3), guild_id=1, channel_id=2,
                                          organiser_id=ORGANISER)
+
+
+async def test_a_round_that_cannot_be_made_keeps_the_results_and_is_made_later(service: GameService) -> None:
+    tournament_id = await _open(service, Settings(Format.SWISS, rounds=2), FOUR)
+    started = await service.tournaments.start(tournament_id, ORGANISER)
+    settings = ServerSettingsStore(service.db)
+    await settings.switch_game(1, "chopsticks", False)  # an admin switches the game off on the server meanwhile
+    for pairing in started.tournament.rounds[0]:
+        await service.resign(pairing.game_id or 0, pairing.players[1] or 0)
+    await _settled(service)
+    info = await service.tournaments.view(tournament_id)
+    assert len(info.rounds) == 1 and [p.result for p in info.rounds[0]] == ["1-0", "1-0"]  # the results stand
+    await settings.switch_game(1, "chopsticks", True)
+    [update] = await service.tournaments.catch_up()
+    assert [e.number for e in _events(update, RoundStarted)] == [2]  # type: ignore[attr-defined]
+    assert len(update.games) == 2
