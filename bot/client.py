@@ -184,6 +184,7 @@ class TabletopBot(commands.Bot):
         await self._heartbeat.start()
         self._computer_turns = ComputerTurns(self.service, self.redraw)
         await self.computer_turns.resume_all()  # bot turns that a stop interrupted
+        await self.service.tournaments.catch_up()  # tournament games that ended while no process was listening
         self.computer_turns.watch()  # and those of another process that dies (several processes on one database)
         self._restoring = background(self._restore_boards(started), name="restore-boards")
         await self.sync_commands()

@@ -11,8 +11,10 @@ state) stays inside the service package.
 
 `GameService` plays and reads games itself, and is composed of parts it owns, each given what it uses: the games as
 stored (stored.py: reading, and committing an action), who is told of changes (publisher.py), creating games and
-challenges (game_setup.py), the turn timers (game_timers.py), the computer players' turns (computer_moves.py) and this
-process's leases (leases.py). Its methods are the one door the rest of the bot uses; those of a part delegate to it.
+challenges (game_setup.py), the turn timers (game_timers.py), the computer players' turns (computer_moves.py), this
+process's leases (leases.py) and tournaments (tournaments.py: `GameService.tournaments`, whose rounds' games are made
+by the setup part and whose results come from the publisher). Its methods are the one door the rest of the bot uses;
+those of a part delegate to it.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from bot.service.publisher import Listener, Publisher
 from bot.service.results import GameInfo, PastGame, ReplayFrame, Result
 from bot.service.starts import StartPace
 from bot.service.stored import StoredGames
+from bot.service.tournaments import Tournaments
 from bot.service.wakeup import TimerWakeup
 from games import GameError, GameState
 from games.base import DRAW_AGREED, RESIGN, EndReason
@@ -91,6 +94,9 @@ class GameService:
         self._timers = GameTimers(shared)
         self._leases = Leases(shared.db, shared.store, shared.holder)
         self._computer_moves = ComputerMoves(shared, self._leases)
+        # Tournaments and their rounds, which listen to the publisher for their games' endings (tournaments.py).
+        self.tournaments = Tournaments(db, self.store, self._games, self._setup, self._publisher, self._now,
+                                       self.timers_changed)
         # A new game, started or as a challenge, alone or inside a caller's transaction: the setup part's own method,
         # with its signature and docstring, rather than a copy of the signature here.
         self.create = self._setup.create

@@ -21,7 +21,9 @@ from storage.archive import archived_at
 # Options about the table rather than the rules (hints shown, which bot "Add bot" seats, which seat sent a
 # challenge when it is not the first); engines never see them.
 REMATCH_OF = "rematch_of"  # the finished game a rematch was asked from (its challenge says "asks for a rematch")
-TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger", REMATCH_OF})
+TOURNAMENT = "tournament"  # the tournament whose pairing made the game (bot/service/tournaments.py)
+UNRATED = "unrated"  # true: the game changes no ladder (a game of a tournament played unrated)
+TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger", REMATCH_OF, TOURNAMENT, UNRATED})
 
 
 class ServiceError(Exception):

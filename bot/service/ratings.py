@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from openskill.models import PlackettLuce
 
+from bot.service.model import UNRATED
 from bot.service.results import RatingChange
 from bot.service.seasons import season_writer
 from games import Outcome
@@ -28,7 +29,9 @@ PROVISIONAL_GAMES = 10  # a rating is shown as provisional until the player has 
 def is_rated(game: GameRecord, moves_of_play: int) -> bool:
     """Only people, and only games in which a move of play was made (`GameState.moves_of_play` of the final
     position): a game given up before it, after however many setup steps or other players' resignations, was
-    abandoned rather than played."""
+    abandoned rather than played. Nor a game made unrated (`UNRATED`: a game of an unrated tournament)."""
+    if game.options.get(UNRATED):
+        return False
     return all(seat.user_id is not None for seat in game.seats) and moves_of_play >= 1
 
 

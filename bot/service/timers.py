@@ -82,7 +82,7 @@ class TimerLoop:
                 try:
                     failures = await self.fire_due()
                     changed.take()
-                    nxt = await self._service.next_timer()
+                    nxt = await self._next_deadline()
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -131,6 +131,17 @@ class TimerLoop:
             if fired is not None:
                 log.info("turn timer of game %s fired: %s", game_id, fired.event.value)
                 failures += not await self._deliver(fired.event, fired.result, fired.token)
+        tournaments = self._service.tournaments
+        for tournament_id in await tournaments.due_round_deadlines():  # a round's unfinished games adjudicated
+            try:
+                await tournaments.adjudicate(tournament_id)
+            except asyncio.CancelledError:
+                raise
+            except StaleStateError:  # a move in one of its games at that moment: adjudicated at the next look
+                log.debug("round deadline of tournament %s met a move; again at once", tournament_id)
+            except Exception:
+                failures += 1
+                log.exception("round deadline of tournament %s failed", tournament_id)
         for lobby_id in await self._lobbies.due():
             try:
                 lobby = await self._lobbies.expire(lobby_id)
@@ -142,6 +153,12 @@ class TimerLoop:
                 failures += 1
                 log.exception("timer for lobby %s failed", lobby_id)
         return failures
+
+    async def _next_deadline(self) -> float | None:
+        """The earliest deadline or reminder of a game, or deadline of a tournament's round."""
+        found = [when for when in (await self._service.next_timer(),
+                                   await self._service.tournaments.next_round_deadline()) if when is not None]
+        return min(found, default=None)
 
     async def _owed(self) -> list[tuple[OwedAnnouncement, int]]:
         """What is owed and now claimed by this process: what this loop failed to send, and, at start-up and every
