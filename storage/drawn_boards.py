@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from storage.database import Database
-from storage.private_boards import SENDING
+from storage.private_boards import SENDING, LiveBoard, PrivateBoard
 from storage.sql import Plan, Sql, select, statement
 
 UPSERT_ROWS = 500  # boards per statement of a save (4 parameters each: well within both databases' limits)
@@ -22,6 +22,16 @@ class DrawnBoard:
     version: int
     key: str
     active: bool = True  # False: the game is over, and its rows are no longer needed
+
+
+@dataclass(frozen=True)
+class GameBoards:
+    """What a drawing of one game starts from, read together: every process's records of its board messages, and (a
+    game whose players each have a private board) its seats' board rows and latest ephemeral boards, by seat."""
+
+    drawn: list[DrawnBoard]
+    private: dict[int, PrivateBoard]
+    live: dict[int, LiveBoard]
 
 
 class DrawnBoardStore:
@@ -45,6 +55,20 @@ class DrawnBoardStore:
         """The rows of one game: what every process recorded of its boards (a drawing first looks at them, since
         another process may have drawn them since this one did)."""
         return await self._db.query(_of_game(game_id))
+
+    async def boards_of_game(self, game_id: int) -> GameBoards:
+        """`of_game`, with the game's private board rows and latest ephemeral boards, in one read: a drawing begins
+        with it, and draws the private boards from the same rows."""
+        rows = await self._db.query(select(
+            # In this order: each column's type is settled by a branch that has it (PostgreSQL takes NULLs as text).
+            "SELECT 2, seat, message_id, NULL, token, expires_at FROM live_boards WHERE game_id = ?"
+            " UNION ALL SELECT 0, NULL, message_id, version, key, NULL FROM drawn_boards WHERE game_id = ?"
+            " UNION ALL SELECT 1, seat, channel_id, message_id, NULL, NULL FROM private_boards WHERE game_id = ?",
+            (game_id, game_id, game_id)))
+        return GameBoards(
+            [DrawnBoard(int(r[2]), game_id, int(r[3]), str(r[4])) for r in rows if int(r[0]) == 0],
+            {int(r[1]): PrivateBoard(game_id, int(r[1]), r[2], r[3]) for r in rows if int(r[0]) == 1},
+            {int(r[1]): LiveBoard(game_id, int(r[1]), r[2], r[4], r[5]) for r in rows if int(r[0]) == 2})
 
     async def of_active_games(self) -> list[DrawnBoard]:
         """The rows of every active game (a few per game: what a start needs to know what its boards show)."""
