@@ -13,7 +13,8 @@ edit of version 5 after process B's of version 6). The record therefore only mov
 version), and a drawing whose record was refused, or whose game is already at a newer version, may have landed last:
 its messages are in doubt, and the bot draws the game again from what is stored until its record holds (the last
 edit to land is always checked by the process that made it). Each drawing first takes in what other processes
-recorded (`refresh`), so this process never skips an edit because it drew that same board itself, earlier.
+recorded (`refresh`), so this process never skips an edit because it drew that same board itself, earlier. The same
+read brings the game's private board rows (`seats`), which the drawing's private boards are drawn from.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from storage.drawn_boards import DrawnBoard, DrawnBoardStore
+from storage.private_boards import LiveBoard, PrivateBoard
 
 if TYPE_CHECKING:
     from bot.service import GameInfo
@@ -77,6 +79,8 @@ class DrawnBoards:
         # Messages whose content is in doubt: an edit of an older position of their game may have landed after a
         # newer one (two processes). Never taken as current, whatever is recorded, until drawn again here.
         self._doubtful: set[int] = set()
+        # game -> its seats' board rows and latest ephemeral boards, as read by the refresh of its drawing under way
+        self._seats: dict[int, tuple[dict[int, PrivateBoard], dict[int, LiveBoard]]] = {}
 
     def get(self, message_id: int) -> str | None:
         """The key `message_id` was last drawn from, if known."""
@@ -113,8 +117,10 @@ class DrawnBoards:
         if game_id is None:
             unsaved = [board for boards in self._unsaved.values() for board in boards]
             self._unsaved = {}
+            self._seats = {}
         else:
             unsaved = self._unsaved.pop(game_id, [])
+            self._seats.pop(game_id, None)  # the drawing is over: the next one reads them again
         known = {game_id: known_version} if game_id is not None and known_version is not None else None
         behind = await self.store.save(unsaved, known)
         for board in unsaved:
@@ -126,14 +132,23 @@ class DrawnBoards:
     async def refresh(self, game_id: int) -> None:
         """Take in what other processes recorded of game `game_id`'s boards since this one drew them (call under the
         game's drawing lock, before drawing it): a board another process drew later is not taken as still showing
-        what this process drew, even if the game comes back to a position this process drew last."""
-        for board in await self.store.of_game(game_id):
+        what this process drew, even if the game comes back to a position this process drew last. The game's private
+        board rows are read with them and kept for this drawing (`seats`) until its `flush`."""
+        read = await self.store.boards_of_game(game_id)
+        self._seats[game_id] = (read.private, read.live)
+        for board in read.drawn:
             if board.message_id in self._doubtful:
                 continue
             known = self._shown.get(board.message_id)
             if known is None or board.version > known.version or (
                     board.version == known.version and board.key != known.key):
                 self._shown[board.message_id] = board
+
+    def seats(self, game_id: int) -> tuple[dict[int, PrivateBoard], dict[int, LiveBoard]] | None:
+        """The game's private board rows and latest ephemeral boards by seat, as read when the drawing under way
+        began (under the game's drawing lock, with `refresh`); None outside a drawing. The drawing that writes one of
+        them puts it here too, so that its later steps draw from what it wrote."""
+        return self._seats.get(game_id)
 
     async def load(self) -> None:
         """Fill memory with the rows of the active games (at start, before any drawing); rows of games that are over

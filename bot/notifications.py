@@ -74,22 +74,28 @@ class Notifier:
                                                                                                 began.user_id))
             await self._ping(presenter, result, began.user_id, text, announcement=True, quiet=quiet)
         elif decision is not None and decision.user_id is not None and result.game.began:
-            if await self._held_back(result, decision):
+            live: list[TurnPing | None] = []
+            if await self._held_back(result, decision, live):
                 return
-            await self._ping(presenter, result, decision.user_id, await presenter.turn_notice(result, decision.seat))
+            await self._ping(presenter, result, decision.user_id, await presenter.turn_notice(result, decision.seat),
+                             live=live)
 
-    async def _held_back(self, result: Result[Any, Any], decision: DecisionPassed) -> bool:
+    async def _held_back(self, result: Result[Any, Any], decision: DecisionPassed,
+                         live: list[TurnPing | None] | None = None) -> bool:
         """Whether the decider moved in this game within `AT_TABLE` seconds: they are at the table, looking at the
         board, and a ping would only interrupt them (against the computer, after every one of its replies). Their
         notification is then held back until a minute after that move, and sent then by the timer loop if the decision
         is still theirs (they left), once, like the turn timers' announcements (bot/service/game_timers.py). The
-        game's live notification, which names someone no longer deciding, is retired now."""
+        game's live notification, which names someone no longer deciding, is retired now. It is read with the
+        decider's last move: when the notification is not held back, it is put in `live` for `_ping` to replace."""
         assert decision.user_id is not None
         service = self.bot.service
-        moved_at = await self.store.last_move_at(result.id, decision.user_id)
+        moved_at, ping = await self.store.last_move_and_live_ping(result.id, decision.user_id)
         if moved_at is None or service.clock() - moved_at >= AT_TABLE:
+            if live is not None:
+                live.append(ping)
             return False
-        await self._retire(result.id)
+        await self._retire(result.id, [ping])
         await self.store.hold_ping(HeldPing(result.id, decision.user_id, decision.seat, result.game.turn_token,
                                                 moved_at + AT_TABLE))
         service.timers_changed.at(moved_at + AT_TABLE)  # it replaced the game's held ping, if any: nothing else moved
@@ -132,16 +138,18 @@ class Notifier:
                 await self._direct(presenter, user, text)
 
     async def _ping(self, presenter: GamePresenter, result: Result[Any, Any], user: int | None, text: Text, *,
-                    announcement: bool = False, fence: Fence | None = None, quiet: bool = False) -> None:
+                    announcement: bool = False, fence: Fence | None = None, quiet: bool = False,
+                    live: list[TurnPing | None] | None = None) -> None:
         """Replace the game's live notification with `text` for `user` (None: a computer, told nothing), by the way
         they chose. An `announcement` is posted in the channel even when its person wants no mention (or is at the
-        table: `quiet`). With `fence`, nothing is sent unless it holds right before."""
+        table: `quiet`). With `fence`, nothing is sent unless it holds right before. `live`: the live notification
+        as just read (none: read here)."""
         mode = await self.store.mode(user) if user is not None and not quiet else NotifyMode.OFF
         if mode is NotifyMode.OFF and not announcement:
             return
         if fence is not None and not await fence():
             return
-        await self._retire(result.id)
+        await self._retire(result.id, live)
         text = _linked(presenter, result, text)
         if mode is NotifyMode.DM and user is not None and await self._direct(presenter, user, text) is not None:
             if not announcement:
@@ -166,9 +174,10 @@ class Notifier:
             log.info("could not DM user %s a notification: %s", user, exc)
             return None
 
-    async def _retire(self, game_id: int) -> None:
-        """Delete the game's live turn notification, if any (it may already be gone)."""
-        ping = await self.store.live_ping(game_id)
+    async def _retire(self, game_id: int, live: list[TurnPing | None] | None = None) -> None:
+        """Delete the game's live turn notification, if any (it may already be gone); `live`: it as just read (none:
+        read here)."""
+        ping = live[0] if live else await self.store.live_ping(game_id)
         if ping is None:
             return
         await self.store.forget_live_ping(game_id)

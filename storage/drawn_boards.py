@@ -7,8 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from storage.database import Database
-from storage.private_boards import SENDING
-from storage.sql import READ_FIRST, Plan, Sql, select, statement
+from storage.private_boards import SENDING, LiveBoard, PrivateBoard
+from storage.sql import Plan, Sql, select, statement
+
+UPSERT_ROWS = 500  # boards per statement of a save (4 parameters each: well within both databases' limits)
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,16 @@ class DrawnBoard:
     version: int
     key: str
     active: bool = True  # False: the game is over, and its rows are no longer needed
+
+
+@dataclass(frozen=True)
+class GameBoards:
+    """What a drawing of one game starts from, read together: every process's records of its board messages, and (a
+    game whose players each have a private board) its seats' board rows and latest ephemeral boards, by seat."""
+
+    drawn: list[DrawnBoard]
+    private: dict[int, PrivateBoard]
+    live: dict[int, LiveBoard]
 
 
 class DrawnBoardStore:
@@ -43,6 +55,20 @@ class DrawnBoardStore:
         """The rows of one game: what every process recorded of its boards (a drawing first looks at them, since
         another process may have drawn them since this one did)."""
         return await self._db.query(_of_game(game_id))
+
+    async def boards_of_game(self, game_id: int) -> GameBoards:
+        """`of_game`, with the game's private board rows and latest ephemeral boards, in one read: a drawing begins
+        with it, and draws the private boards from the same rows."""
+        rows = await self._db.query(select(
+            # In this order: each column's type is settled by a branch that has it (PostgreSQL takes NULLs as text).
+            "SELECT 2, seat, message_id, NULL, token, expires_at FROM live_boards WHERE game_id = ?"
+            " UNION ALL SELECT 0, NULL, message_id, version, key, NULL FROM drawn_boards WHERE game_id = ?"
+            " UNION ALL SELECT 1, seat, channel_id, message_id, NULL, NULL FROM private_boards WHERE game_id = ?",
+            (game_id, game_id, game_id)))
+        return GameBoards(
+            [DrawnBoard(int(r[2]), game_id, int(r[3]), str(r[4])) for r in rows if int(r[0]) == 0],
+            {int(r[1]): PrivateBoard(game_id, int(r[1]), r[2], r[3]) for r in rows if int(r[0]) == 1},
+            {int(r[1]): LiveBoard(game_id, int(r[1]), r[2], r[4], r[5]) for r in rows if int(r[0]) == 2})
 
     async def of_active_games(self) -> list[DrawnBoard]:
         """The rows of every active game (a few per game: what a start needs to know what its boards show)."""
@@ -89,26 +115,50 @@ class DrawnBoardStore:
 
 
 def _save(boards: Sequence[DrawnBoard], known: Mapping[int, int]) -> Plan[set[int]]:
-    yield READ_FIRST  # the versions read below stay as read until the commit
-    behind: set[int] = set()
+    """One upsert of every board still recorded (each row only moving forward), which also returns the stored version of
+    its game: no other statement unless a game is over (its rows go) or none of its boards was written."""
     drawn: dict[int, int] = {}  # game -> the oldest version it was drawn at here
+    over: set[int] = set()  # games whose rows go: a board was drawn once they were over
+    latest: dict[int, DrawnBoard] = {}  # message -> what it shows last (its newest drawing here; the latest on a tie)
+    refused: set[int] = set()  # games with a board drawn here after a newer drawing of it here
     for board in boards:
         drawn[board.game_id] = min(board.version, drawn.get(board.game_id, board.version))
         if not board.active:
-            yield Sql("DELETE FROM drawn_boards WHERE game_id = ?", (board.game_id,))
+            over.add(board.game_id)
+            latest = {m: b for m, b in latest.items() if b.game_id != board.game_id}  # rows drawn before go too
             continue
+        earlier = latest.pop(board.message_id, None)
+        if earlier is not None and board.version < earlier.version:  # refused, as by a newer row written already
+            refused.add(board.game_id)
+            board = earlier
+        latest[board.message_id] = board
+    for game_id in sorted(over):
+        yield Sql("DELETE FROM drawn_boards WHERE game_id = ?", (game_id,))
+    behind = set(refused)
+    stored: dict[int, int] = {}  # game -> its version, as the upsert read it
+    rows = list(latest.values())
+    for start in range(0, len(rows), UPSERT_ROWS):
+        chunk = rows[start:start + UPSERT_ROWS]
         done = yield Sql(
-            "INSERT INTO drawn_boards (message_id, game_id, version, key) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (message_id) DO UPDATE SET game_id = excluded.game_id,"
+            "INSERT INTO drawn_boards (message_id, game_id, version, key) VALUES "
+            + ", ".join("(?, ?, ?, ?)" for _ in chunk)
+            + " ON CONFLICT (message_id) DO UPDATE SET game_id = excluded.game_id,"
             " version = excluded.version, key = excluded.key"
-            " WHERE excluded.version >= drawn_boards.version RETURNING message_id",
-            (board.message_id, board.game_id, board.version, board.key))
-        if not done.rows:  # a newer drawing is recorded: this older one may still have landed after it
-            behind.add(board.game_id)
+            " WHERE excluded.version >= drawn_boards.version"
+            " RETURNING message_id, (SELECT g.version FROM games g WHERE g.id = drawn_boards.game_id)",
+            tuple(value for b in chunk for value in (b.message_id, b.game_id, b.version, b.key)))
+        written = {int(r[0]) for r in done.rows}
+        for row in done.rows:
+            if row[1] is not None:
+                stored[latest[int(row[0])].game_id] = int(row[1])
+        # a newer drawing is recorded: this older one may still have landed after it
+        behind.update(b.game_id for b in chunk if b.message_id not in written)
     for game_id, version in drawn.items():
-        done = yield Sql("SELECT version FROM games WHERE id = ?", (game_id,))
-        stored = done.value()
-        if stored is not None and int(stored) > max(version, known.get(game_id, version)):
+        if game_id not in stored and game_id not in behind:  # nothing written to read it with
+            done = yield Sql("SELECT version FROM games WHERE id = ?", (game_id,))
+            if done.value() is not None:
+                stored[game_id] = int(done.value())
+        if game_id in stored and stored[game_id] > max(version, known.get(game_id, version)):
             behind.add(game_id)
     return behind
 

@@ -70,12 +70,21 @@ class NotificationStore:
     async def forget_live_ping(self, game_id: int) -> None:
         await self._db.run(statement("DELETE FROM turn_pings WHERE game_id = ?", (game_id,)))
 
-    async def last_move_at(self, game_id: int, user_id: int) -> float | None:
-        """When `user_id` last made a move in the game (None: never)."""
-        value = (await self._db.query(statement(
-            "SELECT created_at FROM moves WHERE game_id = ? AND user_id = ? ORDER BY ply DESC LIMIT 1",
-            (game_id, user_id)))).value()
-        return float(value) if value is not None else None
+    async def last_move_and_live_ping(self, game_id: int, user_id: int) -> tuple[float | None, TurnPing | None]:
+        """When `user_id` last made a move in the game (None: never), and the game's live turn notification (None:
+        none), in one read: whether to hold a notification back, and which one a new one replaces."""
+        def read() -> Plan[tuple[float | None, TurnPing | None]]:
+            done = yield Sql(
+                "SELECT m.created_at, t.user_id, t.channel_id, t.message_id FROM (SELECT (SELECT created_at FROM moves"
+                " WHERE game_id = ? AND user_id = ? ORDER BY ply DESC LIMIT 1) AS created_at) AS m"
+                " LEFT JOIN turn_pings t ON t.game_id = ?", (game_id, user_id, game_id))
+            row = done.one()
+            assert row is not None  # the one row of `m`
+            moved_at = float(row[0]) if row[0] is not None else None
+            ping = TurnPing(game_id, int(row[1]), int(row[2]), int(row[3])) if row[1] is not None else None
+            return moved_at, ping
+
+        return await self._db.query(read())
 
     async def hold_ping(self, ping: HeldPing) -> None:
         """Hold a turn notification back until `ping.due_at` (it replaces one the game held before)."""

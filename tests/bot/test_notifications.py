@@ -11,8 +11,11 @@ import random
 import re
 
 from bot.client import TabletopBot
+from bot.service import GameService, Player
 from games.sucker.engine import SuckerState
 from games.sucker.narration import Deed
+from storage.connection import open_database
+from storage.notifications import NotificationStore, TurnPing
 from tests.support.boards import move_buttons, player_to_move
 from tests.support.clock import AWAY, real_time_clock
 from tests.support.fakediscord import FakeMessage
@@ -304,3 +307,27 @@ async def _initial(bots: TabletopRunner) -> dict[str, object]:
     [(initial,)] = await stored_rows(bots.target, "SELECT initial_state FROM games WHERE id = 1")
     loaded: dict[str, object] = json.loads(initial)
     return loaded
+
+
+async def test_a_decision_reads_its_decider_s_last_move_and_the_live_notification_together(
+        database_target: str) -> None:
+    """What a decision's notification needs from the database (is its person at the table, which notification does it
+    replace) is one read: the person's last move in the game, and the game's live turn notification."""
+    db = await open_database(database_target)
+    try:
+        service = GameService(db)
+        game = (await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(1), Player(2)])).game
+        mover = game.user_at(game.to_decide) if game.to_decide is not None else None
+        assert mover is not None
+        other = 3 - mover
+        store = NotificationStore(db)
+        assert await store.last_move_and_live_ping(game.id, mover) == (None, None)
+        moved = await service.act(game.id, mover, "AC")
+        ping = TurnPing(game.id, other, 20, 30)
+        await store.set_live_ping(ping, 5.0)
+        assert await store.last_move_and_live_ping(game.id, mover) == (moved.game.updated_at, ping)
+        assert await store.last_move_and_live_ping(game.id, other) == (None, ping)
+        await store.forget_live_ping(game.id)
+        assert await store.last_move_and_live_ping(game.id, mover) == (moved.game.updated_at, None)
+    finally:
+        await db.close()

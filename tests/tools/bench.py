@@ -188,7 +188,8 @@ async def main() -> None:
     if args.per_move:
         from tests.tools.bench_per_move import figures as per_move_figures
 
-        for line in await per_move_figures(args.per_move_games, args.repeat, args.per_move_postgresql):
+        for line in await per_move_figures(args.per_move_games, args.repeat, args.per_move_postgresql,
+                                                 by_statement=args.by_statement):
             print(line)
         return
     if args.loop_lag:

@@ -1,7 +1,7 @@
 """What one applied Game of the Generals move costs the bot, counted: database statements, view builds, drawing-lock
 takes and Discord requests.
 
-    python -m tests.bench --per-move [--per-move-games 2] [--repeat 3] [--no-postgresql]
+    python -m tests.bench --per-move [--per-move-games 2] [--repeat 3] [--no-postgresql] [--by-statement]
 
 Two people play whole Generals games on their DM boards through the real bot (in this process) and the offline
 Discord, each move as a player makes it (the piece in the menu, then its direction: tests/tools/requests_per_move.py).
@@ -19,6 +19,9 @@ the piece picked) it counts:
 * drawing-lock takes: how often the bot took a game's drawing lock;
 * requests: REST requests to Discord (answers, board edits and the rest, turn pings included).
 
+With `--by-statement` it also lists each statement (its text, whitespace folded) with how often it runs per applied
+move, to see where the count comes from.
+
 Each figure is the median over `--repeat` runs of the mean per applied move in a run (the same games each run: the
 moves come from a seeded random source).
 """
@@ -28,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextvars
 import random
+import re
 import statistics
 import tempfile
 from collections import Counter
@@ -53,19 +57,21 @@ class Counts:
     """Running totals of what the bot did; `snapshot` copies them."""
 
     statements: Counter[str] = field(default_factory=Counter)  # by the statement's first word
+    texts: Counter[str] = field(default_factory=Counter)  # by the statement's whole text
     views: Counter[str] = field(default_factory=Counter)  # by view function
     locks: int = 0
     requests: int = 0
 
     def snapshot(self) -> Counts:
-        return Counts(Counter(self.statements), Counter(self.views), self.locks, self.requests)
+        return Counts(Counter(self.statements), Counter(self.texts), Counter(self.views), self.locks, self.requests)
 
     def minus(self, earlier: Counts) -> Counts:
-        return Counts(self.statements - earlier.statements, self.views - earlier.views, self.locks - earlier.locks,
-                      self.requests - earlier.requests)
+        return Counts(self.statements - earlier.statements, self.texts - earlier.texts, self.views - earlier.views,
+                      self.locks - earlier.locks, self.requests - earlier.requests)
 
     def add(self, other: Counts) -> None:
         self.statements.update(other.statements)
+        self.texts.update(other.texts)
         self.views.update(other.views)
         self.locks += other.locks
         self.requests += other.requests
@@ -92,6 +98,16 @@ class CostMeter(Meter):
             self.per_move.append(self._choosing)
             self._choosing = Counts()
         return result
+
+
+_LITERAL = re.compile(r"'(?:[^']|'')*'|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")  # SQLite's trace has the values in
+_SAME = re.compile(r"\?(?:\s*,\s*\?)+")
+
+
+def _count(counts: Counts, sql: str) -> None:
+    counts.statements[_first_word(sql)] += 1
+    text = _SAME.sub("?", _LITERAL.sub("?", " ".join(sql.split())))  # one line per statement, whatever its values
+    counts.texts[text if len(text) <= 200 else text[:197] + "..."] += 1
 
 
 def _first_word(sql: str) -> str:
@@ -129,7 +145,7 @@ def _counting_postgres(counts: Counts) -> Iterator[None]:
 
     async def counted(self: PgConnection, statement: Any) -> Any:
         if not _OURS.get():
-            counts.statements[_first_word(statement.text)] += 1
+            _count(counts, statement.text)
         return await original(self, statement)
 
     PgConnection.execute = counted  # type: ignore[method-assign]
@@ -143,7 +159,7 @@ async def _trace_sqlite(bot: Any, counts: Counts) -> None:
     """Count every statement SQLite runs on the bot's connections: the main one (writes and most reads) and the
     read-only one (opened on its first read, on its own thread)."""
     def trace(sql: str) -> None:
-        counts.statements[_first_word(sql)] += 1
+        _count(counts, sql)
 
     db = bot.db
     await db._conn.set_trace_callback(trace)
@@ -185,6 +201,7 @@ class Run:
     moves: int
     statements: float
     by_word: dict[str, float]
+    by_text: dict[str, float]
     views: float
     by_view: dict[str, float]
     locks: float
@@ -227,7 +244,8 @@ async def one_run(database: str, games: int, target: Path | str, seed: int) -> R
         total.add(move)
     n = len(per_move) or 1
     return Run(database, len(per_move), total.statements.total() / n,
-               {w: c / n for w, c in total.statements.most_common()}, total.views.total() / n,
+               {w: c / n for w, c in total.statements.most_common()},
+               {t: c / n for t, c in total.texts.most_common()}, total.views.total() / n,
                {v: c / n for v, c in total.views.most_common()}, total.locks / n, total.requests / n)
 
 
@@ -243,14 +261,17 @@ def _median_run(runs: list[Run]) -> Run:
         return statistics.median(counts(r).get(name, 0.0) for r in runs)
 
     by_word = {w: med_of(lambda r: r.by_word, w) for w in {w for r in runs for w in r.by_word}}
+    by_text = {t: med_of(lambda r: r.by_text, t) for t in {t for r in runs for t in r.by_text}}
     by_view = {v: med_of(lambda r: r.by_view, v) for v in sorted({v for r in runs for v in r.by_view})}
     return Run(runs[0].database, runs[0].moves, med(lambda r: r.statements),
-               dict(sorted(by_word.items(), key=lambda item: -item[1])), med(lambda r: r.views), by_view,
+               dict(sorted(by_word.items(), key=lambda item: -item[1])),
+               dict(sorted(by_text.items(), key=lambda item: -item[1])), med(lambda r: r.views), by_view,
                med(lambda r: r.locks), med(lambda r: r.requests))
 
 
-async def figures(games: int, repeat: int, postgresql: bool, seed: int = 1) -> list[str]:
-    """The table: one line per database, the median of `repeat` runs each."""
+async def figures(games: int, repeat: int, postgresql: bool, seed: int = 1, by_statement: bool = False) -> list[str]:
+    """The table: one line per database, the median of `repeat` runs each (with `by_statement`, then each statement
+    with its count per applied move)."""
     rows: list[Run] = []
     with tempfile.TemporaryDirectory() as tmp:
         runs = [await one_run("SQLite", games, Path(tmp) / f"run{i}.sqlite3", seed) for i in range(repeat)]
@@ -276,6 +297,10 @@ async def figures(games: int, repeat: int, postgresql: bool, seed: int = 1) -> l
             f"{w} {c:.2f}" for w, c in r.by_word.items() if c))
         lines.append(f"  {r.database} view builds by function: " + ", ".join(
             f"{v} {c:.2f}" for v, c in r.by_view.items()))
+    if by_statement:
+        for r in rows:
+            lines.append(f"  {r.database} statements per applied move:")
+            lines += [f"    {c:6.2f}  {t}" for t, c in r.by_text.items() if c]
     lines += [
         "  per applied move: the window of the interaction that applied it and those of the choices before it (the",
         "  piece picked); statements on SQLite: every statement on the bot's connections, BEGIN and COMMIT included;",
@@ -290,3 +315,5 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
     group.add_argument("--per-move-games", type=int, default=2, help="Generals games played in each run")
     group.add_argument("--no-postgresql", dest="per_move_postgresql", action="store_false",
                        help="count on SQLite only (no throwaway PostgreSQL server)")
+    group.add_argument("--by-statement", action="store_true",
+                       help="also list each statement with how often it runs per applied move")

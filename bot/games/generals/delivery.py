@@ -162,7 +162,8 @@ class PrivateBoards:
         if result.game.status != "active" and not edit:  # nothing to keep current: its replay shows it all
             raise ServiceError(Text("Game #{number} is over: step through it with `/replay game:{number}`.",
                                     number=game_id))
-        stored = await self.store.get(game_id, own.seat)
+        stored_of, live_of = await self._rows(game_id)
+        stored = stored_of.get(own.seat)
         offer_dm = interaction.guild_id is not None and (stored is None or not stored.delivered)
         saved = await self.saved_names(own.user_id, own.view)
         board = await self.drawing(result, own, saved, await self.host.images_on(result), say,
@@ -180,8 +181,9 @@ class PrivateBoards:
         if message_id is not None:  # the redraw that follows can skip the board just drawn (or its pick: below)
             self.drawn.remember(message_id, board.key, result.game)
         if live_until is not None and message_id is not None:
-            replaced = await self.store.set_live(LiveBoard(game_id, own.seat, message_id, interaction.token,
-                                                           live_until))
+            live = LiveBoard(game_id, own.seat, message_id, interaction.token, live_until)
+            replaced = await self.store.set_live(live)
+            live_of[own.seat] = live  # the drawing that follows keeps this one current
             if replaced is not None:
                 await self._retire_live(replaced, say)
         if stored is not None:  # they have their board now: the notice that their DM failed has done its job
@@ -231,6 +233,12 @@ class PrivateBoards:
             await self.store.forget_live(result.id, own.seat, live.message_id)
             return
         self.drawn.remember(live.message_id, board.key, result.game)
+
+    async def _rows(self, game_id: int) -> tuple[dict[int, PrivateBoard], dict[int, LiveBoard]]:
+        """Every seat's board row and latest ephemeral board, by seat: as read when this drawing of the game began
+        (bot/drawn.py `seats`, under its drawing lock), else read now."""
+        rows = self.drawn.seats(game_id)
+        return rows if rows is not None else await self.store.of_game(game_id)
 
     async def needs_reopening(self, game_id: int, seat: int) -> bool:
         """For a turn notification: whether the player at `seat` must open My board again to see the new position
@@ -292,7 +300,7 @@ class PrivateBoards:
     async def draw_all(self, result: GeneralsResult, images: bool, *, announce_failure: bool) -> None:
         """Bring every player's DM board and latest ephemeral board up to date; a board not yet delivered is sent
         by DM (while the game is on)."""
-        stored_of, live_of = await self.store.of_game(result.id)  # one read for every seat
+        stored_of, live_of = await self._rows(result.id)  # one read for every seat
         for own in result.private:
             stored = stored_of.get(own.seat)
             saved = await self.saved_names(own.user_id, own.view)
@@ -394,6 +402,9 @@ class PrivateBoards:
         notice = stored.notice_id
         if notice is None or not await self.store.clear_notice(result.id, stored.seat, notice):
             return
+        rows = self.drawn.seats(result.id)
+        if rows is not None:  # the rest of this drawing sees the notice gone
+            rows[0][stored.seat] = PrivateBoard(result.id, stored.seat, None, None)
         try:
             await self.host.channel(result).get_partial_message(notice).delete()
         except discord.NotFound:
