@@ -216,15 +216,15 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
 
         return answer
 
-    async def answer_privately(self, interaction: discord.Interaction[Any], result: Result[Any, Any], said: str, *,
-                               schedule: bool = True) -> None:
+    async def answer_privately(self, interaction: discord.Interaction[Any], result: Result[Any, Any],
+                               said: str) -> None:
         """Answer an action made from a private message (a second step, a confirmation) by turning that message into
-        `said`, then draw the game's boards and (with `schedule`) let the computer players move (bot/delivery.py)."""
+        `said`, then draw the game's boards and let the computer players move (bot/delivery.py)."""
         async def answer(latest: Result[Any, Any]) -> None:
             await interaction.response.edit_message(content=said, view=None)
             return None
 
-        await self.bot.delivery.deliver(result, answer, schedule=schedule)
+        await self.bot.delivery.deliver(result, answer)
 
     async def post_game(self, interaction: discord.Interaction[Any], result: Result[Any, Any], *,
                         mention: Sequence[int] = ()) -> None:

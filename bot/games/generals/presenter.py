@@ -133,7 +133,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             result = await self.service.set_message(result.id, response.message_id)
         if vs_bot:
             await self.bot.languages.saw(interaction)  # the board DMed now is in the language of this command
-            await self.private_boards.open(result.id)
+            await self.bot.delivery.deliver(result)  # the board just sent is not edited again; the DMs go out
 
     @challenge.autocomplete("settings")
     async def _complete_settings(self, interaction: discord.Interaction[Any],
@@ -201,9 +201,8 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         """The challenged player accepts: the challenge becomes the game's board, and each player's board is sent."""
         shown_on = interaction.message.id if interaction.message else None
         result = await self.service.accept(game_id, interaction.user.id, shown_on)
-        await self.show_board(interaction, result)
         await self.bot.languages.saw(interaction)  # the board DMed now is in the language of this click
-        await self.private_boards.open(result.id)
+        await self.show_board(interaction, result)
 
     async def decline_challenge(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """A player of the challenge declines (or withdraws) it: the challenge message says so, without buttons."""
@@ -215,10 +214,14 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     async def offer_draw(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Offer a draw, or accept the opponent's offer; the player is told privately which it was."""
         result, drawn = await self.service.offer_draw(game_id, interaction.user.id)
-        text = (Text("The game is drawn by agreement.") if drawn
-                else Text("You offered a draw; your opponent can accept it."))
-        await interaction.response.send_message(Say.to(interaction)(text), ephemeral=True)
-        await self.bot.redraw(result.id)
+        said = Say.to(interaction)(Text("The game is drawn by agreement.") if drawn
+                                   else Text("You offered a draw; your opponent can accept it."))
+
+        async def answer(latest: Result[Any, Any]) -> None:
+            await interaction.response.send_message(said, ephemeral=True)
+            return None
+
+        await self.bot.delivery.deliver(result, answer)
 
     async def ask_to_resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Resigning loses the game: a player is first asked, privately, to confirm."""
@@ -230,8 +233,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     async def resign_now(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The confirmed resignation: the player loses, and the confirmation says so."""
         result = await self.service.resign(game_id, interaction.user.id)
-        await interaction.response.edit_message(content=Say.to(interaction)(Text("You resigned.")), view=None)
-        await self.bot.redraw(result.id)
+        await self.answer_privately(interaction, result, Say.to(interaction)(Text("You resigned.")))
 
     async def show_ranks(self, interaction: discord.Interaction[Any]) -> None:
         """The legend, privately, in the reader's language: every rank's insignia and name, the board's colours."""
@@ -282,11 +284,6 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         return Board(channel_content(game.id, names, say), channel_embed(game, view, names, text, say),
                      channel_controls(game, view, say), image, channel_key(game, view, images, language=say.language))
 
-    async def show_board(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> None:
-        """Answer a click on the channel message (an Accept) by redrawing it from the latest position; the private
-        boards are then opened by the caller (`private_boards.open`), in the language of this click."""
-        await self.bot.delivery.deliver(result, self.answer_on_board(interaction), draw=False)
-
     async def draw(self, result: GeneralsResult, *, answered: int | None = None) -> None:
         """Draw the channel message and both private boards from `result`, the latest position (under the game's
         drawing lock: bot/delivery.py); a private board not yet delivered is sent by DM. Boards whose key did not
@@ -320,9 +317,12 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         await self.private_boards.stop()
 
     async def game_opened(self, result: Result[Any, Any]) -> None:
+        """A rematch's message was just posted: once the game is on, its private boards are dealt with the rest of
+        its drawing (a challenge's message shows words of its own, which a drawing would replace)."""
         if result.game.status == "active":
-            await self.private_boards.open(result.id)
-        self.schedule_computers(result)
+            await self.bot.delivery.deliver(result)
+        else:
+            await super().game_opened(result)
 
     async def turn_notice(self, result: Result[Any, Any], seat: int) -> Text:
         notice = await super().turn_notice(result, seat)
