@@ -2,9 +2,9 @@
 
 The channel sees the public board (squares, rulings, no ranks). Each player gets their own board by DM, which
 the bot edits after every move; if a DM cannot be delivered, the same board and controls come ephemerally from
-the **My board** button (delivery.py). Setup (setup.py: formations, saved formations, swaps, grid import and
-export) and play (play.py: piece menu + direction buttons, or `/generals move` with autocomplete) work from
-either.
+the **My board** button (own_board.py draws them; bot/private_boards.py delivers them, as for any game). Setup
+(setup.py: formations, saved formations, swaps, grid import and export) and play (play.py: piece menu + direction
+buttons, or `/generals move` with autocomplete) work from either.
 
 Everything drawn for a player comes from that player's own view (`Result.private`), and everything drawn for
 the channel from the public view (`Result.public`), so nothing here can show a hidden rank.
@@ -34,22 +34,24 @@ from bot.games.generals.board import (
     channel_content,
     channel_controls,
     channel_embed,
+    channel_key,
     outcome_line,
     settings_lines,
 )
 from bot.games.generals.components import COMPONENTS, FORMS, KIND, ConfirmResignButton, answer_form
-from bot.games.generals.delivery import PrivateBoards, channel_key
 from bot.games.generals.legend import LEGEND_NAME, legend_lines, render_legend
+from bot.games.generals.own_board import OwnInputs, own_board
 from bot.games.generals.pictures import picture, text_board
 from bot.games.generals.play import Play
 from bot.games.generals.setup import SetupTools, saved_names
 from bot.i18n import Say
 from bot.presenter import GamePresenter, seat_names
-from bot.service import Player, ReplayFrame, Result, ServiceError, TimerEvent
+from bot.private_boards import DM_HELP, OwnBoard, PrivateBoards, Where
+from bot.service import OwnView, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
 from games.generals.pieces import Rank
 from games.generals.rules import SETTING_NAMES, Settings
-from games.generals.views import SETUP, PublicView
+from games.generals.views import SETUP, PlayerView, PublicView
 from games.text import Text
 from storage.formations import FormationStore
 from storage.private_boards import PrivateBoardStore
@@ -76,9 +78,10 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
         formations = FormationStore(bot.db)
-        self.private_boards = PrivateBoards(
+        self.saved_names = partial(saved_names, formations)
+        self.private_boards: PrivateBoards[OwnInputs] = PrivateBoards(
             PrivateBoardStore(bot.db), host=self, client=bot, service=bot.service, delivery=bot.delivery,
-            drawn=bot.drawn, languages=bot.languages, saved_names=partial(saved_names, formations))
+            drawn=bot.drawn, languages=bot.languages)
         self.setup_tools = SetupTools(formations, service=bot.service, delivery=bot.delivery,
                                       boards=self.private_boards)
         self.play = Play(service=bot.service, delivery=bot.delivery, boards=self.private_boards,
@@ -311,7 +314,21 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                                        allowed_mentions=discord.AllowedMentions.none())
                 self.private_boards.drawn.remember(message.id, board.key, game)
         if game.status in ("active", "finished"):
-            await self.private_boards.draw_all(result, images, announce_failure=True)
+            await self.private_boards.draw_all(result, announce_failure=True)
+
+    # ----- the players' own boards (bot/private_boards.py delivers them) ----------------------------------------
+    async def own_inputs(self, result: GeneralsResult, own: OwnView[PlayerView]) -> OwnInputs:
+        return OwnInputs(await self.saved_names(own.user_id, own.view), await self.images_on(result),
+                         seat_names(self, result))
+
+    def own_board(self, result: GeneralsResult, own: OwnView[PlayerView], inputs: OwnInputs,
+                  where: Where) -> OwnBoard:
+        return own_board(result, own, inputs, where)
+
+    def dm_refused(self, result: GeneralsResult, user_id: int) -> Text:
+        return Text("<@{user}>, I could not send you a direct message, so your board for Game of the Generals "
+                    "#{number} is not in your DMs. Press **My board** on the game message to set up and play here; "
+                    "only you will see it. {dm_help}", user=user_id, number=result.id, dm_help=DM_HELP)
 
     async def cog_unload(self) -> None:
         await self.private_boards.stop()
