@@ -287,10 +287,10 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         return Board(channel_content(game.id, names, say), channel_embed(game, view, names, text, say),
                      channel_controls(game, view, say), image, channel_key(game, view, images, language=say.language))
 
-    async def draw(self, result: GeneralsResult, *, answered: int | None = None) -> None:
-        """Draw the channel message and both private boards from `result`, the latest position (under the game's
-        drawing lock: bot/delivery.py); a private board not yet delivered is sent by DM. Boards whose key did not
-        change are not edited again, nor the channel message if it is `answered`, just drawn from `result`."""
+    async def draw_channel(self, result: GeneralsResult, *, answered: int | None = None) -> None:
+        """The channel message from `result`, the latest position (under the game's drawing lock: bot/delivery.py):
+        not edited again if its key did not change, nor if it is `answered`, just drawn from `result`; the text
+        board where pictures may not be attached."""
         game = result.game
         images = await self.images_on(result)
         say = await self.public_say(result)
@@ -313,8 +313,6 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                     await message.edit(content=board.content, embed=board.embed, view=board.view, attachments=[],
                                        allowed_mentions=discord.AllowedMentions.none())
                 self.private_boards.drawn.remember(message.id, board.key, game)
-        if game.status in ("active", "finished"):
-            await self.private_boards.draw_all(result, announce_failure=True)
 
     # ----- the players' own boards (bot/private_boards.py delivers them) ----------------------------------------
     async def own_inputs(self, result: GeneralsResult, own: OwnView[PlayerView]) -> OwnInputs:
@@ -329,9 +327,6 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         return Text("<@{user}>, I could not send you a direct message, so your board for Game of the Generals "
                     "#{number} is not in your DMs. Press **My board** on the game message to set up and play here; "
                     "only you will see it. {dm_help}", user=user_id, number=result.id, dm_help=DM_HELP)
-
-    async def cog_unload(self) -> None:
-        await self.private_boards.stop()
 
     async def game_opened(self, result: Result[Any, Any]) -> None:
         """A rematch's message was just posted: once the game is on, its private boards are dealt with the rest of
