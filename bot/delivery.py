@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 CATCH_UPS = 5  # drawings again of a game whose boards another process drew newer meanwhile (bot/drawn.py)
 # Answers the interaction from the position drawn; returns the board message it drew from it (not drawn again), if any.
 Answer = Callable[[Result[Any, Any]], Awaitable[int | None]]
+# Tells the table of an action in a message of its own (So Long Sucker's resignation), after the boards are drawn.
+Tell = Callable[[], Awaitable[None]]
 
 
 class Drawing(Protocol):
@@ -47,17 +49,17 @@ class Delivery:
         self.schedule = schedule  # lets the computer players move, if one of them is to decide
         self.locks = KeyedLocks()
 
-    async def deliver(self, result: Result[Any, Any], answer: Answer | None = None, *, schedule: bool = True,
-                      draw: bool = True) -> None:
+    async def deliver(self, result: Result[Any, Any], answer: Answer | None = None, *,
+                      tell: Tell | None = None) -> None:
         """After an action that gave `result`: `answer` the interaction from the latest position, draw every board
-        of the game (unless `draw` is False: a caller that opens the game's other boards itself, after the answer),
-        then (with `schedule`) let the computer players move."""
+        of the game, `tell` the table what happened (once its boards show it), then let the computer players move
+        (their moves come after it)."""
         async with self.drawing(result.id, result) as latest:
             answered = await answer(latest) if answer is not None else None
-            if draw:
-                await self._draw(latest, answered)
-        if schedule:
-            self.schedule(result.game)
+            await self._draw(latest, answered)
+        if tell is not None:
+            await tell()
+        self.schedule(result.game)
 
     async def redraw(self, game_id: int) -> None:
         """Draw a game's boards from what is stored now (another process's change, a timer, a restart).

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.delivery import Answer
 from bot.drawn import Board, board_key
 from bot.i18n import Say
+from bot.private_boards import PrivateBoards
 from bot.service import GameInfo, GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.lobbies import LobbyService
 from bot.service.timers import Fence
@@ -44,6 +45,8 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
     components: ClassVar[tuple[type[discord.ui.DynamicItem[Any]], ...]] = ()  # registered once by the bot
     form_templates: ClassVar[tuple[str, ...]] = ()  # custom id patterns of the forms it answers
     components_in_dms: ClassVar[bool] = False  # its components also work in DMs (private boards)
+    # A game with hidden information: its players' own boards, drawn by the game (`DrawsOwnBoards`), delivered there.
+    private_boards: PrivateBoards[Any] | None = None
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -175,10 +178,20 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
 
     async def draw(self, result: Result[Any, Any], *, answered: int | None = None) -> None:
         """Draw every board of the game from `result`, its latest position (under the game's drawing lock:
-        bot/delivery.py), after an action here, another process's change, a timer or a restart: by default the
-        channel message, edited unless it shows exactly this board already (bot/drawn.py) or is `answered`, the
-        message the interaction was just answered with, drawn from `result`. Games with private boards draw those
-        too."""
+        bot/delivery.py), after an action here, another process's change, a timer or a restart: the channel
+        message, then each player's own board of a game with `private_boards` once it is on (a board not yet
+        delivered is sent by DM)."""
+        await self.draw_channel(result, answered=answered)
+        if self.private_boards is not None and result.game.status in ("active", "finished"):
+            await self.private_boards.draw_all(result, announce_failure=True)
+
+    async def cog_unload(self) -> None:
+        if self.private_boards is not None:
+            await self.private_boards.stop()  # its later looks at claimed DMs
+
+    async def draw_channel(self, result: Result[Any, Any], *, answered: int | None = None) -> None:
+        """The channel message from `result`, edited unless it shows exactly this board already (bot/drawn.py) or
+        is `answered`, the message the interaction was just answered with, drawn from `result`."""
         if result.game.message_id is None or result.game.message_id == answered:
             return
         board = await self.channel_board(result)
@@ -216,15 +229,15 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
 
         return answer
 
-    async def answer_privately(self, interaction: discord.Interaction[Any], result: Result[Any, Any], said: str, *,
-                               schedule: bool = True) -> None:
+    async def answer_privately(self, interaction: discord.Interaction[Any], result: Result[Any, Any],
+                               said: str) -> None:
         """Answer an action made from a private message (a second step, a confirmation) by turning that message into
-        `said`, then draw the game's boards and (with `schedule`) let the computer players move (bot/delivery.py)."""
+        `said`, then draw the game's boards and let the computer players move (bot/delivery.py)."""
         async def answer(latest: Result[Any, Any]) -> None:
             await interaction.response.edit_message(content=said, view=None)
             return None
 
-        await self.bot.delivery.deliver(result, answer, schedule=schedule)
+        await self.bot.delivery.deliver(result, answer)
 
     async def post_game(self, interaction: discord.Interaction[Any], result: Result[Any, Any], *,
                         mention: Sequence[int] = ()) -> None:

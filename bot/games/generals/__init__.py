@@ -1,5 +1,5 @@
 """Game of the Generals on Discord, split by concern: the presenter (commands, channel board), setup, play,
-delivery of private boards, pictures, embeds and components."""
+the players' own boards (drawn here, delivered by bot/private_boards.py), pictures, embeds and components."""
 
 from __future__ import annotations
 

@@ -16,9 +16,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.components import persistent_view
-from bot.drawn import IMAGE_NAME
+from bot.drawn import IMAGE_NAME, drawn_key
 from bot.games.generals.components import (
-    KIND,
     AcceptButton,
     DeclineButton,
     DrawButton,
@@ -29,12 +28,12 @@ from bot.games.generals.components import (
 from bot.games.generals.words import RULING, SIDE_NAMES, reason_words
 from bot.i18n import Say
 from bot.lobby import per_turn
-from bot.service import REMATCH_OF, GameInfo, OwnView, Result, ServiceError
+from bot.private_boards import own_seat
+from bot.service import REMATCH_OF, GameInfo, Result
 from bot.words import challenge_sides, closed_challenge_line, decliner
 from games.base import EndReason
 from games.generals.views import PLAY, SETUP, LastMove, PlayerView, PublicView
-from games.registry import describe
-from games.text import Command, Text, TextIn
+from games.text import Text, TextIn
 
 GeneralsResult = Result[PublicView, PlayerView]
 
@@ -208,16 +207,12 @@ def public_last_line(last: LastMove | None, names: Sequence[Text | str]) -> Text
     return Text("{name}: {action}.", name=who, action=last.kind)
 
 
+def channel_key(game: GameInfo, view: PublicView, images: bool, *, language: str) -> str:
+    """What the channel board is drawn from (in the server's `language`): the same key means the same message."""
+    return drawn_key(view.to_dict(), game.status, game.deadline, game.draw_offer, game.draw_declined, images, language)
+
+
 # ----- a player's own seat -------------------------------------------------------------------------------------
-def own_seat(result: GeneralsResult, user_id: int) -> OwnView[PlayerView]:
-    """The user's own seat and view in this game; refuses someone who does not play in it."""
-    own = next((own for own in result.private if own.user_id == user_id), None)
-    if own is None:
-        raise ServiceError(Text("You are not playing in this game. Start your own with {command}.",
-                                command=Command(describe(KIND).start_command)))
-    return own
-
-
 def own_view(result: GeneralsResult, user_id: int) -> PlayerView:
     """The user's own view of this game; refuses someone who does not play in it."""
     return own_seat(result, user_id).view

@@ -36,7 +36,7 @@ MOVE = r"[a-i][1-8]-[a-i][1-8]"
 
 
 class BoardUses(Protocol):
-    """What the components ask of a player's own boards (delivery.py `PrivateBoards`)."""
+    """What the components ask of a player's own boards (bot/private_boards.py `PrivateBoards`)."""
 
     async def show(self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool) -> int | None: ...
 

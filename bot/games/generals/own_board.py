@@ -1,16 +1,26 @@
 """A player's own board of Game of the Generals: the embed, the setup and play controls, and the words of the
 forms, built only from that player's `PlayerView` (and the game's public facts, `GameInfo`), in that player's
-language (`say`). The bot DMs it, or shows it ephemerally as My board (delivery.py); the channel's board is
-board.py's.
+language (`say`), and the whole message (`own_board`: no I/O). The bot DMs it, or shows it ephemerally as My board
+(bot/private_boards.py, which every game with private boards shares); the channel's board is board.py's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import discord
 
-from bot.games.generals.board import ACCEPT_DRAW, SIDE_MARK, board_embed, draw_label, outcome_line, ranks_button
+from bot.drawn import Board, drawn_key
+from bot.games.generals.board import (
+    ACCEPT_DRAW,
+    SIDE_MARK,
+    GeneralsResult,
+    board_embed,
+    draw_label,
+    outcome_line,
+    ranks_button,
+)
 from bot.games.generals.components import (
     DrawButton,
     ExportButton,
@@ -21,11 +31,14 @@ from bot.games.generals.components import (
     ReadyButton,
     ResignButton,
     SaveFormButton,
+    SendByDmButton,
     SquareSelect,
 )
+from bot.games.generals.pictures import picture
 from bot.games.generals.words import SIDE_NAMES, deduction_words
 from bot.i18n import Say
-from bot.service import GameInfo
+from bot.private_boards import PICKED, OwnBoard, Where, live_line
+from bot.service import GameInfo, OwnView
 from games.generals.board import FILES, WIDTH, home_ranks, parse_square, rank_of, square, square_name
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
 from games.generals.setup import FORMATIONS
@@ -324,3 +337,50 @@ def board_rows_hint(seat: int) -> Text:
     return Text("Three lines, ranks {ranks} (a label like `3 |` is optional), nine cells each for files {files}: "
                 "{pieces}, or `.` for empty.", ranks="3, 2, 1" if seat == 0 else "8, 7, 6", files=" ".join(FILES),
                 pieces=", ".join(ABBREVIATIONS[r] for r in sorted(Rank, reverse=True)))
+
+
+# ----- the whole board, as the bot delivers it (bot/private_boards.py) ----------------------------------------------
+@dataclass(frozen=True)
+class OwnInputs:
+    """What a player's board is drawn from besides their own view."""
+
+    saved: list[str]  # their saved formations (offered by the setup controls)
+    images: bool  # the server shows pictures
+    names: Sequence[Text | str]  # how the seats are named
+
+
+def private_key(game: GameInfo, view: PlayerView, saved: list[str], images: bool, offer_dm: bool,
+                live_until: float | None = None, *, language: str) -> str:
+    """What a private board without a pick is drawn from (in its reader's `language`): the same key means the same
+    message. (With a pick: this key, `PICKED` and the pick.)"""
+    return drawn_key(view.to_dict(), game.status, game.deadline, game.draw_offer, game.draw_declined, saved, images,
+                     offer_dm, live_until, language)
+
+
+def dm_line(game_id: int) -> Text:
+    """The words above a DM board."""
+    return Text("Game of the Generals #{number}: your board. I keep it up to date here.", number=game_id)
+
+
+def own_board(result: GeneralsResult, own: OwnView[PlayerView], inputs: OwnInputs, where: Where) -> OwnBoard:
+    """`own`'s board, in their language (`where.say`): their embed, their controls and their picture, and the words
+    above it in a DM; `where.selected` is the square of the piece they chose (dropped if it can no longer move)."""
+    game, view, say = result.game, own.view, where.say
+    selected = selectable_piece(view, where.selected)
+    key = private_key(game, view, inputs.saved, inputs.images, where.offer_dm, where.live_until,
+                      language=say.language)
+    key = key if selected is None else f"{key}{PICKED}{selected}"
+
+    async def draw() -> Board:
+        image, text = await picture(view, inputs.images, selected=selected, language=say.language)
+        controls = private_controls(game, view, inputs.saved, say, selected, room_for_dm=where.offer_dm)
+        if where.offer_dm and game.status == "active" and view.outcome is None:
+            controls = controls or discord.ui.View(timeout=None)
+            controls.add_item(SendByDmButton.of(game=game.id, label=say(TextIn("button", "Send my board by DM")),
+                                                style=discord.ButtonStyle.secondary, row=4))
+        embed = private_embed(game, view, inputs.names, text, say, selected)
+        if where.live_until is not None and game.status == "active" and view.outcome is None:
+            embed.description = f"{embed.description or ''}\n{say(live_line(where.live_until))}".strip()
+        return Board(say(dm_line(game.id)) if where.dm else None, embed, controls, image, key)
+
+    return OwnBoard(key, draw)

@@ -22,9 +22,9 @@ from discord import app_commands
 from bot.delivery import Delivery
 from bot.errors import reason
 from bot.games.generals.board import GeneralsResult, own_view
-from bot.games.generals.delivery import PrivateBoards
-from bot.games.generals.own_board import direction_arrow, movable_pieces, mover_result
+from bot.games.generals.own_board import OwnInputs, direction_arrow, movable_pieces, mover_result
 from bot.i18n import Say
+from bot.private_boards import PrivateBoards
 from bot.service import GameService, ServiceError
 from games.base import GameError
 from games.generals.actions import Move, parse_action_text
@@ -38,7 +38,7 @@ FindGame = Callable[[discord.Interaction[Any], int | None], Awaitable[GeneralsRe
 class Play:
     """Moves of a game in play, from a private board's controls or by command."""
 
-    def __init__(self, *, service: GameService, delivery: Delivery, boards: PrivateBoards,
+    def __init__(self, *, service: GameService, delivery: Delivery, boards: PrivateBoards[OwnInputs],
                  find_game: FindGame) -> None:
         self.service = service
         self.delivery = delivery  # the bot's one way from a result to every board

@@ -2,9 +2,9 @@
 
 The channel sees the public board (squares, rulings, no ranks). Each player gets their own board by DM, which
 the bot edits after every move; if a DM cannot be delivered, the same board and controls come ephemerally from
-the **My board** button (delivery.py). Setup (setup.py: formations, saved formations, swaps, grid import and
-export) and play (play.py: piece menu + direction buttons, or `/generals move` with autocomplete) work from
-either.
+the **My board** button (own_board.py draws them; bot/private_boards.py delivers them, as for any game). Setup
+(setup.py: formations, saved formations, swaps, grid import and export) and play (play.py: piece menu + direction
+buttons, or `/generals move` with autocomplete) work from either.
 
 Everything drawn for a player comes from that player's own view (`Result.private`), and everything drawn for
 the channel from the public view (`Result.public`), so nothing here can show a hidden rank.
@@ -34,22 +34,24 @@ from bot.games.generals.board import (
     channel_content,
     channel_controls,
     channel_embed,
+    channel_key,
     outcome_line,
     settings_lines,
 )
 from bot.games.generals.components import COMPONENTS, FORMS, KIND, ConfirmResignButton, answer_form
-from bot.games.generals.delivery import PrivateBoards, channel_key
 from bot.games.generals.legend import LEGEND_NAME, legend_lines, render_legend
+from bot.games.generals.own_board import OwnInputs, own_board
 from bot.games.generals.pictures import picture, text_board
 from bot.games.generals.play import Play
 from bot.games.generals.setup import SetupTools, saved_names
 from bot.i18n import Say
 from bot.presenter import GamePresenter, seat_names
-from bot.service import Player, ReplayFrame, Result, ServiceError, TimerEvent
+from bot.private_boards import DM_HELP, OwnBoard, PrivateBoards, Where
+from bot.service import OwnView, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from games.base import GameError
 from games.generals.pieces import Rank
 from games.generals.rules import SETTING_NAMES, Settings
-from games.generals.views import SETUP, PublicView
+from games.generals.views import SETUP, PlayerView, PublicView
 from games.text import Text
 from storage.formations import FormationStore
 from storage.private_boards import PrivateBoardStore
@@ -76,9 +78,10 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
         formations = FormationStore(bot.db)
-        self.private_boards = PrivateBoards(
+        self.saved_names = partial(saved_names, formations)
+        self.private_boards: PrivateBoards[OwnInputs] = PrivateBoards(
             PrivateBoardStore(bot.db), host=self, client=bot, service=bot.service, delivery=bot.delivery,
-            drawn=bot.drawn, languages=bot.languages, saved_names=partial(saved_names, formations))
+            drawn=bot.drawn, languages=bot.languages)
         self.setup_tools = SetupTools(formations, service=bot.service, delivery=bot.delivery,
                                       boards=self.private_boards)
         self.play = Play(service=bot.service, delivery=bot.delivery, boards=self.private_boards,
@@ -133,7 +136,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             result = await self.service.set_message(result.id, response.message_id)
         if vs_bot:
             await self.bot.languages.saw(interaction)  # the board DMed now is in the language of this command
-            await self.private_boards.open(result.id)
+            await self.bot.delivery.deliver(result)  # the board just sent is not edited again; the DMs go out
 
     @challenge.autocomplete("settings")
     async def _complete_settings(self, interaction: discord.Interaction[Any],
@@ -201,9 +204,8 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         """The challenged player accepts: the challenge becomes the game's board, and each player's board is sent."""
         shown_on = interaction.message.id if interaction.message else None
         result = await self.service.accept(game_id, interaction.user.id, shown_on)
-        await self.show_board(interaction, result)
         await self.bot.languages.saw(interaction)  # the board DMed now is in the language of this click
-        await self.private_boards.open(result.id)
+        await self.show_board(interaction, result)
 
     async def decline_challenge(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """A player of the challenge declines (or withdraws) it: the challenge message says so, without buttons."""
@@ -215,10 +217,14 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     async def offer_draw(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Offer a draw, or accept the opponent's offer; the player is told privately which it was."""
         result, drawn = await self.service.offer_draw(game_id, interaction.user.id)
-        text = (Text("The game is drawn by agreement.") if drawn
-                else Text("You offered a draw; your opponent can accept it."))
-        await interaction.response.send_message(Say.to(interaction)(text), ephemeral=True)
-        await self.bot.redraw(result.id)
+        said = Say.to(interaction)(Text("The game is drawn by agreement.") if drawn
+                                   else Text("You offered a draw; your opponent can accept it."))
+
+        async def answer(latest: Result[Any, Any]) -> None:
+            await interaction.response.send_message(said, ephemeral=True)
+            return None
+
+        await self.bot.delivery.deliver(result, answer)
 
     async def ask_to_resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Resigning loses the game: a player is first asked, privately, to confirm."""
@@ -230,8 +236,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     async def resign_now(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The confirmed resignation: the player loses, and the confirmation says so."""
         result = await self.service.resign(game_id, interaction.user.id)
-        await interaction.response.edit_message(content=Say.to(interaction)(Text("You resigned.")), view=None)
-        await self.bot.redraw(result.id)
+        await self.answer_privately(interaction, result, Say.to(interaction)(Text("You resigned.")))
 
     async def show_ranks(self, interaction: discord.Interaction[Any]) -> None:
         """The legend, privately, in the reader's language: every rank's insignia and name, the board's colours."""
@@ -282,15 +287,10 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         return Board(channel_content(game.id, names, say), channel_embed(game, view, names, text, say),
                      channel_controls(game, view, say), image, channel_key(game, view, images, language=say.language))
 
-    async def show_board(self, interaction: discord.Interaction[Any], result: GeneralsResult) -> None:
-        """Answer a click on the channel message (an Accept) by redrawing it from the latest position; the private
-        boards are then opened by the caller (`private_boards.open`), in the language of this click."""
-        await self.bot.delivery.deliver(result, self.answer_on_board(interaction), draw=False)
-
-    async def draw(self, result: GeneralsResult, *, answered: int | None = None) -> None:
-        """Draw the channel message and both private boards from `result`, the latest position (under the game's
-        drawing lock: bot/delivery.py); a private board not yet delivered is sent by DM. Boards whose key did not
-        change are not edited again, nor the channel message if it is `answered`, just drawn from `result`."""
+    async def draw_channel(self, result: GeneralsResult, *, answered: int | None = None) -> None:
+        """The channel message from `result`, the latest position (under the game's drawing lock: bot/delivery.py):
+        not edited again if its key did not change, nor if it is `answered`, just drawn from `result`; the text
+        board where pictures may not be attached."""
         game = result.game
         images = await self.images_on(result)
         say = await self.public_say(result)
@@ -313,16 +313,28 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                     await message.edit(content=board.content, embed=board.embed, view=board.view, attachments=[],
                                        allowed_mentions=discord.AllowedMentions.none())
                 self.private_boards.drawn.remember(message.id, board.key, game)
-        if game.status in ("active", "finished"):
-            await self.private_boards.draw_all(result, images, announce_failure=True)
 
-    async def cog_unload(self) -> None:
-        await self.private_boards.stop()
+    # ----- the players' own boards (bot/private_boards.py delivers them) ----------------------------------------
+    async def own_inputs(self, result: GeneralsResult, own: OwnView[PlayerView]) -> OwnInputs:
+        return OwnInputs(await self.saved_names(own.user_id, own.view), await self.images_on(result),
+                         seat_names(self, result))
+
+    def own_board(self, result: GeneralsResult, own: OwnView[PlayerView], inputs: OwnInputs,
+                  where: Where) -> OwnBoard:
+        return own_board(result, own, inputs, where)
+
+    def dm_refused(self, result: GeneralsResult, user_id: int) -> Text:
+        return Text("<@{user}>, I could not send you a direct message, so your board for Game of the Generals "
+                    "#{number} is not in your DMs. Press **My board** on the game message to set up and play here; "
+                    "only you will see it. {dm_help}", user=user_id, number=result.id, dm_help=DM_HELP)
 
     async def game_opened(self, result: Result[Any, Any]) -> None:
+        """A rematch's message was just posted: once the game is on, its private boards are dealt with the rest of
+        its drawing (a challenge's message shows words of its own, which a drawing would replace)."""
         if result.game.status == "active":
-            await self.private_boards.open(result.id)
-        self.schedule_computers(result)
+            await self.bot.delivery.deliver(result)
+        else:
+            await super().game_opened(result)
 
     async def turn_notice(self, result: Result[Any, Any], seat: int) -> Text:
         notice = await super().turn_notice(result, seat)

@@ -15,9 +15,9 @@ import discord
 from bot.delivery import Delivery
 from bot.games.generals.board import GeneralsResult, own_view
 from bot.games.generals.components import KIND, ForgetSelect, ImportForm, SaveForm, SwapForm
-from bot.games.generals.delivery import PrivateBoards
-from bot.games.generals.own_board import board_rows_hint, export_text
+from bot.games.generals.own_board import OwnInputs, board_rows_hint, export_text
 from bot.i18n import Say
+from bot.private_boards import PrivateBoards
 from bot.service import GameService, ServiceError
 from games.generals.setup import FORMATIONS, Grid, as_owner_sees_it, compact, format_grid, grid_from_squares, parse_grid
 from games.generals.views import SETUP, PlayerView
@@ -29,7 +29,7 @@ class SetupTools:
     """The setup controls of a private board, and the forms they open."""
 
     def __init__(self, formations: FormationStore, *, service: GameService, delivery: Delivery,
-                 boards: PrivateBoards) -> None:
+                 boards: PrivateBoards[OwnInputs]) -> None:
         self.formations = formations
         self.service = service
         self.delivery = delivery  # the bot's one way from a result (or from what is stored) to every board

@@ -305,13 +305,18 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         """Resign, confirmed: the table is told (unless that ended the game, which its ending message tells)."""
         result: SuckerResult = await self.service.resign(game_id, interaction.user.id)
         said = Say.to(interaction)(Text("You resigned from So Long Sucker #{number}.", number=game_id))
-        await self.answer_privately(interaction, result, said, schedule=False)
-        if result.ended() is None:
+
+        async def answer(latest: Result[Any, Any]) -> None:
+            await interaction.response.edit_message(content=said, view=None)
+            return None
+
+        async def tell() -> None:
             say = await self.public_say(result)
             await self.channel(result, talk=True).send(
                 say(Text("So Long Sucker #{number}: {what}.", number=game_id, what=self._said(result))),
                 allowed_mentions=discord.AllowedMentions.none())
-        self.schedule_computers(result)
+
+        await self.bot.delivery.deliver(result, answer, tell=tell if result.ended() is None else None)
 
     async def mark_deal(self, interaction: discord.Interaction[Any], game_id: int, number: int) -> None:
         # Who may still accept a deal (a player still in a game still being played) is the service's to say; its
@@ -391,33 +396,39 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             await super().show_started(interaction, lobby, result)
             return
         say = await self.public_say(result)  # the table's messages: in the server's language
+        # The answer: the lobby message becomes the summary at once (the thread takes several requests to open).
         await interaction.response.edit_message(content=None, embed=board.summary_embed(result, say, private, lobby.id),
                                                 view=None, allowed_mentions=discord.AllowedMentions.none())
         try:
-            name = say(board.title(result.id))
-            if private:
-                thread = await channel.create_thread(name=name, type=discord.ChannelType.private_thread,
-                                                     invitable=False, auto_archive_duration=1440)
-            else:
-                thread = await message.create_thread(name=name, auto_archive_duration=1440)
-            await self._seat_players(thread, result)
-            await thread.send(say(private_greeting(result.id) if private else greeting(result.id)),
-                              allowed_mentions=discord.AllowedMentions.none())
-            # Drawn as it will be stored: in its thread (the message's id is known once it is sent, and stored with the
-            # thread's, at once, so the game is never looked for where it is not).
-            drawn = await self.channel_board(replace(result, game=replace(result.game, thread_id=thread.id,
-                                                                          message_id=0)))
-            # Its controls come once it is stored as the game's message: a click on it is then always known for one.
-            sent = await thread.send(content=drawn.content, embed=drawn.embed,
-                                     allowed_mentions=discord.AllowedMentions.none())
-            result = await self.service.set_thread(result.id, thread.id, message_id=sent.id)
-            await self.bot.redraw(result.id)
+            result = await self._open_thread(message, channel, private, result, say)
             await message.edit(embed=board.summary_embed(result, say, private, lobby.id),
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("could not open a thread for game %s; the table stays in the channel", result.id, exc_info=True)
-            await self.bot.redraw(result.id)  # the lobby message, still the game's: its status
-        self.schedule_computers(result)
+        # Every board of the game as stored now (the status in its thread, or the lobby message, still the game's),
+        # then the computer players: the same delivery as after any action.
+        await self.bot.delivery.deliver(result)
+
+    async def _open_thread(self, message: discord.Message, channel: discord.TextChannel, private: bool,
+                           result: SuckerResult, say: Say) -> SuckerResult:
+        """Open the table's thread, seat its players, greet them and post the status message there, stored as the
+        game's (its controls come with the drawing that follows: a click on it is then always known for one)."""
+        name = say(board.title(result.id))
+        if private:
+            thread = await channel.create_thread(name=name, type=discord.ChannelType.private_thread,
+                                                 invitable=False, auto_archive_duration=1440)
+        else:
+            thread = await message.create_thread(name=name, auto_archive_duration=1440)
+        await self._seat_players(thread, result)
+        await thread.send(say(private_greeting(result.id) if private else greeting(result.id)),
+                          allowed_mentions=discord.AllowedMentions.none())
+        # Drawn as it will be stored: in its thread (the message's id is known once it is sent, and stored with the
+        # thread's, at once, so the game is never looked for where it is not).
+        drawn = await self.channel_board(replace(result, game=replace(result.game, thread_id=thread.id, message_id=0)))
+        sent = await thread.send(content=drawn.content, embed=drawn.embed,
+                                 allowed_mentions=discord.AllowedMentions.none())
+        opened: SuckerResult = await self.service.set_thread(result.id, thread.id, message_id=sent.id)
+        return opened
 
     def channel(self, result: Result[Any, Any], *, talk: bool = False) -> discord.PartialMessageable:
         """The game's status message and its talk are in its thread once the status was posted there."""
