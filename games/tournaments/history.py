@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from games.tournaments.model import Format, Game, Result, Round, Settings, Tournament
+from games.tournaments.model import Entrant, Format, Game, Result, Round, Settings, Tournament
 
 
 @dataclass
@@ -46,6 +46,26 @@ def records(tournament: Tournament, rounds: Sequence[Round] | None = None) -> di
             if record.player not in seen:
                 record.outcomes.append((None, 0.0))
     return out
+
+
+def next_round(tournament: Tournament, total: int, name: str) -> int:
+    """The number of the round to pair next, refused (ValueError) past the `total` rounds of the `name`d format or
+    while the last round has not finished."""
+    number = len(tournament.rounds) + 1
+    if number > total:
+        raise ValueError(f"the {name} has only {total} rounds")
+    if tournament.rounds and not tournament.rounds[-1].finished:
+        raise ValueError("the last round has not finished")
+    return number
+
+
+def ranked_for_next_round(tournament: Tournament, name: str) -> tuple[dict[int, Record], list[Entrant]]:
+    """For a format paired by score (`name`d in its refusals, see next_round): every entrant's record so far and
+    the entrants who play the next round, by points, then rating, then user id."""
+    number = next_round(tournament, tournament.settings.rounds, name)
+    so_far = records(tournament)
+    active = [e for e in tournament.entrants if e.plays_in(number)]
+    return so_far, sorted(active, key=lambda e: (-so_far[e.player].points, -e.rating, e.player))
 
 
 def _deciding_games(round_: Round) -> list[Game]:

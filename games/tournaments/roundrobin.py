@@ -9,6 +9,7 @@ round 2 is 6-4, 5-3, 1-2.
 
 from __future__ import annotations
 
+from games.tournaments.history import next_round
 from games.tournaments.model import Game, Result, Round, Tournament, seeded
 
 
@@ -35,15 +36,10 @@ def _wrap(number: int, size: int) -> int:
 
 def pair(tournament: Tournament) -> Round:
     """The next round robin round. A withdrawn player's games are lost by forfeit; the bye is the phantom's game."""
-    number = len(tournament.rounds) + 1
     entrants = seeded(tournament.entrants)
     if any(e.joined > 1 for e in entrants):
         raise ValueError("a round robin takes no late entries")
-    total = rounds_of(len(entrants), tournament.settings.double)
-    if number > total:
-        raise ValueError(f"the round robin has only {total} rounds")
-    if tournament.rounds and not tournament.rounds[-1].finished:
-        raise ValueError("the last round has not finished")
+    number = next_round(tournament, rounds_of(len(entrants), tournament.settings.double), "round robin")
     count = len(entrants) + len(entrants) % 2
     cycle = count - 1
     second_cycle = number > cycle

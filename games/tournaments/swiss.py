@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from games.tournaments.history import Record, records
+from games.tournaments.history import Record, ranked_for_next_round
 from games.tournaments.model import Game, Round, Tournament
 
 _BYE = -1
@@ -69,14 +69,7 @@ class _Player:
 
 def pair(tournament: Tournament) -> Round:
     """The next Swiss round: pairings (first player moves first) and at most one bye, ordered by board."""
-    number = len(tournament.rounds) + 1
-    if number > tournament.settings.rounds:
-        raise ValueError(f"the Swiss has only {tournament.settings.rounds} rounds")
-    if tournament.rounds and not tournament.rounds[-1].finished:
-        raise ValueError("the last round has not finished")
-    so_far = records(tournament)
-    active = [e for e in tournament.entrants if e.plays_in(number)]
-    ranked = sorted(active, key=lambda e: (-so_far[e.player].points, -e.rating, e.player))
+    so_far, ranked = ranked_for_next_round(tournament, "Swiss")
     players = _players([so_far[e.player] for e in ranked])
     return Round(games=tuple(_board_order(_in_blocks(players)))) if players else Round()
 

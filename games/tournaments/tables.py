@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from games.tournaments.history import records
+from games.tournaments.history import ranked_for_next_round
 from games.tournaments.model import Round, Table, Tournament
 
 EXACT_UP_TO = 12
@@ -45,14 +45,7 @@ def sizes(count: int, fillers: bool = False) -> list[tuple[int, int]]:
 
 def pair(tournament: Tournament) -> Round:
     """The next round's tables: each a tuple of seats (None: a computer), by score from the top table down."""
-    number = len(tournament.rounds) + 1
-    if number > tournament.settings.rounds:
-        raise ValueError(f"the tournament has only {tournament.settings.rounds} rounds")
-    if tournament.rounds and not tournament.rounds[-1].finished:
-        raise ValueError("the last round has not finished")
-    so_far = records(tournament)
-    active = [e for e in tournament.entrants if e.plays_in(number)]
-    ranked = sorted(active, key=lambda e: (-so_far[e.player].points, -e.rating, e.player))
+    so_far, ranked = ranked_for_next_round(tournament, "tournament")
     players = [e.player for e in ranked]
     points = {p: so_far[p].points for p in players}
     met = {p: so_far[p].opponents for p in players}
