@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Callable
 
+from bot.client import TabletopBot
 from bot.games.sucker.people import typed_colour
 from bot.i18n import render
 from games.sucker import Deed, Narration, SuckerState
@@ -167,6 +168,27 @@ async def _everything_public(world: World, check: Check, people: tuple[FakeUser,
     return len(shown)
 
 
+async def _opened_at_start(world: World, bots: TabletopRunner, bot: TabletopBot) -> tuple[FakeMessage, FakeChannel]:
+    """Alice and Bob open a table of three chips each with one computer seat, put at START: its status message and
+    its thread."""
+    status = await open_table(world, [world.alice, world.bob], bots=1, options={"chips": 3})
+    await thread_opened(world, status)
+    await put_position(world, bot, bots.target, START)
+    return status, world.guild.threads[0]
+
+
+async def _played_out(table: Table, status: FakeMessage, thread: FakeChannel, public: Check, *, wins: str,
+                      over: str) -> None:
+    """`table` plays the game to its end (with refusals and free actions on the way); the status message says who
+    `wins`, the channel that the game `is over`, and everything public was in the server's language (`public`)."""
+    world = table.world
+    await table.play(status, thread)
+    await world.fake.wait_until(lambda: wins in status.text() and status.components == [])
+    assert table.refusals and table.free_actions
+    await world.fake.wait_until(lambda: any(over in m.text() for m in world.fake.channel_messages(world.channel)))
+    assert await _everything_public(world, public, (world.alice, world.bob)) >= 5
+
+
 async def test_a_russian_player_on_an_english_server(world: World, bots: TabletopRunner) -> None:
     world.alice.locale = "ru"  # Alice's Discord is in Russian; Bob's and the server's in English
     alice, bob = world.alice, world.bob
@@ -177,10 +199,7 @@ async def test_a_russian_player_on_an_english_server(world: World, bots: Tableto
     assert "Правила игры «Прощай, простофиля»" in rules.text() and "`/простофиля отдать`" in rules.text()
     assert_english(_private(await world.fake.slash(bob, world.channel, "sucker", "rules")))
 
-    status = await open_table(world, [alice, bob], bots=1, options={"chips": 3})
-    await thread_opened(world, status)
-    thread = world.guild.threads[0]
-    await put_position(world, bot, bots.target, START)
+    status, thread = await _opened_at_start(world, bots, bot)
     assert thread.name == "So Long Sucker #1"
     assert_english(status)
     assert "plays a chip" in status.text() and "3 players · 3 chips each" in status.text()
@@ -205,12 +224,8 @@ async def test_a_russian_player_on_an_english_server(world: World, bots: Tableto
     assert_english(deal)
     assert f"accepted by: {bob.mention}" in deal.text()
 
-    table = Table(world, bots, {alice.id: (alice, assert_russian), bob.id: (bob, assert_english)})
-    await table.play(status, thread)
-    await world.fake.wait_until(lambda: "wins" in status.text() and status.components == [])
-    assert table.refusals and table.free_actions
-    await world.fake.wait_until(lambda: any("is over" in m.text() for m in world.fake.channel_messages(world.channel)))
-    assert await _everything_public(world, assert_english, (alice, bob)) >= 5
+    await _played_out(Table(world, bots, {alice.id: (alice, assert_russian), bob.id: (bob, assert_english)}),
+                      status, thread, assert_english, wins="wins", over="is over")
     assert_russian(_private(await world.fake.slash(alice, world.channel, "replay", options={"game": 1})))
     assert_english(_private(await world.fake.slash(bob, world.channel, "replay", options={"game": 1})))
 
@@ -223,10 +238,7 @@ async def test_an_english_player_on_a_russian_server(world: World, bots: Tableto
 
     rules = _private(await world.fake.slash(alice, world.channel, "sucker", "rules"))
     assert_english(rules)
-    status = await open_table(world, [alice, bob], bots=1, options={"chips": 3})
-    await thread_opened(world, status)
-    thread = world.guild.threads[0]
-    await put_position(world, bot, bots.target, START)
+    status, thread = await _opened_at_start(world, bots, bot)
     assert thread.name == "Прощай, простофиля #1"
     assert_russian(status)
     assert "Фишку кладёт" in status.text() and "3 игрока · по 3 фишки" in status.text()
@@ -249,13 +261,8 @@ async def test_an_english_player_on_a_russian_server(world: World, bots: Tableto
     assert_russian(deal)
     assert f"Принято: {bob.mention}" in deal.text()
 
-    table = Table(world, bots, {alice.id: (alice, assert_english), bob.id: (bob, assert_russian)})
-    await table.play(status, thread)
-    await world.fake.wait_until(lambda: "Побеждает" in status.text() and status.components == [])
-    assert table.refusals and table.free_actions
-    await world.fake.wait_until(
-        lambda: any("партия окончена" in m.text() for m in world.fake.channel_messages(world.channel)))
-    assert await _everything_public(world, assert_russian, (alice, bob)) >= 5
+    await _played_out(Table(world, bots, {alice.id: (alice, assert_english), bob.id: (bob, assert_russian)}),
+                      status, thread, assert_russian, wins="Побеждает", over="партия окончена")
     lobby = _public(await world.fake.slash(world.carol, world.channel, "sucker", "new"))  # Carol's client: English
     assert_russian(lobby)
     assert "«Прощай, простофиля» до 4 игроков, по 7 фишек." in lobby.text()
