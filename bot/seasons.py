@@ -14,7 +14,6 @@ is theirs). In the server's language, as every public message.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -24,7 +23,7 @@ from bot.cogs.kinds import title_of
 from bot.i18n import Say
 from bot.service.ratings import display_rating
 from bot.service.seasons import Seasons, season_name
-from bot.service.tasks import background, repeatedly
+from bot.service.tasks import Background, repeatedly
 from games.registry import descriptions
 from games.text import Joined, Plural, Text
 from storage.ratings import RatingStore
@@ -40,7 +39,7 @@ MEDALS = ("🥇", "🥈", "🥉")
 class SeasonEnds:
     def __init__(self, bot: Any) -> None:
         self._bot = bot
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background("season-ends")
 
     @property
     def _seasons(self) -> Seasons:
@@ -48,15 +47,11 @@ class SeasonEnds:
         return seasons
 
     def start(self) -> None:
-        if self._task is None:
-            looking = repeatedly(LOOK_EVERY, self.announce_due, "the end of a season could not be announced")
-            self._task = background(looking, name="season-ends")
+        self._task.start(lambda: repeatedly(LOOK_EVERY, self.announce_due,
+                                            "the end of a season could not be announced"))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        await self._task.stop()
 
     async def announce_due(self) -> int:
         """Post the end of every season that is over and that no process announced or is announcing; returns how many

@@ -10,11 +10,10 @@ has lost its leases when it wakes: what it was about to do is fenced off (storag
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from bot.service.games import GameService
-from bot.service.tasks import background, repeatedly
+from bot.service.tasks import Background, repeatedly
 from storage.leases import beat
 
 log = logging.getLogger(__name__)
@@ -26,7 +25,7 @@ BEAT_EVERY = 3.0  # seconds between beats: a few may be late (a busy event loop,
 class Heartbeat:
     def __init__(self, service: GameService) -> None:
         self._service = service
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background("heartbeat")
 
     async def beat(self) -> None:
         service = self._service
@@ -36,14 +35,9 @@ class Heartbeat:
     async def start(self) -> None:
         """Beat once now, then every `BEAT_EVERY` seconds until stopped."""
         await self.beat()
-        if self._task is None:
-            # A beat that fails is a warning: the next may get through; past PROCESS_TTL others take the work over.
-            beating = repeatedly(BEAT_EVERY, self.beat, "this process's heartbeat could not be written",
-                                 level=logging.WARNING)
-            self._task = background(beating, name="heartbeat")
+        # A beat that fails is a warning: the next may get through; past PROCESS_TTL others take the work over.
+        self._task.start(lambda: repeatedly(BEAT_EVERY, self.beat, "this process's heartbeat could not be written",
+                                            level=logging.WARNING))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        await self._task.stop()

@@ -38,6 +38,27 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
         log.error("background task %s failed", task.get_name(), exc_info=exc)
 
 
+class Background:
+    """One named background task that its owner starts at most once (until stopped) and stops: cancelled, then
+    waited for."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run `work()` with `background` unless it already runs (the coroutine is made only then)."""
+        if self._task is None:
+            self._task = background(work(), name=self._name)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            # gather, not `suppress(CancelledError)`: a stop that is itself cancelled must not pass for a finished one
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+
 async def repeatedly(
     seconds: float, work: Callable[[], Awaitable[object]], failed: str, *, level: int = logging.ERROR
 ) -> None:

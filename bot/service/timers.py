@@ -27,7 +27,7 @@ from bot.service.lobbies import LobbyService
 from bot.service.model import StaleStateError, TimerEvent
 from bot.service.owed import OWED_LEASE, owed_result
 from bot.service.results import Result
-from bot.service.tasks import background
+from bot.service.tasks import Background
 from storage.leases import claim, owed_key, release
 from storage.lobbies import LobbyRecord
 from storage.owed import OwedAnnouncement, count_failure, owed, settle
@@ -58,20 +58,15 @@ class TimerLoop:
         self._announce = announce
         self._lobbies = lobbies
         self._announce_lobby = announce_lobby
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background("turn-timers")
         self._next_look = float("-inf")  # when to look again for what is owed and unclaimed (at once: at start-up)
         self._retry: set[int] = set()  # games whose owed announcement failed here, to try again
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = background(self._run(), name="turn-timers")
+        self._task.start(self._run)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            # gather, not `suppress(CancelledError)`: a stop that is itself cancelled must not pass for a finished one
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        await self._task.stop()
 
     async def _run(self) -> None:
         changed = self._service.timers_changed
