@@ -99,3 +99,10 @@ class Database(Protocol):
         """What a read of every stored page finds damaged ([] when nothing is), for the bot's background check after
         it starts; None when the database server checks its own pages and there is nothing for the bot to read."""
         ...
+
+
+class Store:
+    """The base of a store of one kind of rows (storage/*.py): it reads and writes them through `db`."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db

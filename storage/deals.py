@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from storage.database import Connection, Database
+from storage.database import Connection, Store
 from storage.sql import READ_FIRST, Dialect, Plan, Sql
 
 
@@ -69,12 +69,9 @@ async def load_deals(conn: Connection, game_id: int, number: int | None = None) 
     return await conn.run(_load(conn.dialect, game_id, number))
 
 
-class DealStore:
+class DealStore(Store):
     """Deals on their own. Who may propose or accept one is the service's to check (bot/service/deals.py), inside
     the same transaction as the write, with the functions above."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def propose(self, game_id: int, author_id: int, text: str, now: float) -> Deal:
         async with self._db.transaction() as conn:

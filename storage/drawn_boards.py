@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from storage.database import Database
+from storage.database import Store
 from storage.private_boards import SENDING, LiveBoard, PrivateBoard
 from storage.sql import Plan, Sql, select, statement
 
@@ -34,10 +34,7 @@ class GameBoards:
     live: dict[int, LiveBoard]
 
 
-class DrawnBoardStore:
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
+class DrawnBoardStore(Store):
     async def save(self, boards: Sequence[DrawnBoard], known: Mapping[int, int] | None = None) -> set[int]:
         """Record boards just drawn, in one transaction: a row per board of an active game, and no rows for a game
         that is over. A row only moves forward (compare-and-set on the version): a drawing recorded after a newer

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.database import Database
+from storage.database import Store
 from storage.sql import READ_FIRST, Plan, Sql
 
 MAX_PER_USER = 25  # what one select menu can offer
@@ -23,10 +23,7 @@ class SavedFormation:
     created_at: float
 
 
-class FormationStore:
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
+class FormationStore(Store):
     async def save(self, user_id: int, kind: str, name: str, setup: str, now: float) -> SavedFormation:
         """Save under `name`, replacing a formation of that name; at most MAX_PER_USER per game."""
         name = " ".join(name.split())

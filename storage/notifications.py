@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from storage.database import Connection, Database
+from storage.database import Connection, Store
 from storage.sql import Plan, Sql, statement
 
 
@@ -24,11 +24,7 @@ class TurnPing:
     message_id: int
 
 
-class NotificationStore:
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
-
+class NotificationStore(Store):
     async def mode(self, user_id: int) -> NotifyMode:
         value = (await self._db.query(statement("SELECT notify FROM user_settings WHERE user_id = ?",
                                                   (user_id,)))).value()

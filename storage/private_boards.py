@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from storage.database import Database
+from storage.database import Store
 from storage.leases import new_token
 from storage.sql import READ_FIRST, Plan, Sql, select, statement
 
@@ -54,10 +54,7 @@ class LiveBoard:
     expires_at: float
 
 
-class PrivateBoardStore:
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
+class PrivateBoardStore(Store):
     async def get(self, game_id: int, seat: int) -> PrivateBoard | None:
         rows = await self._db.query(select(
             "SELECT channel_id, message_id FROM private_boards WHERE game_id = ? AND seat = ?", (game_id, seat)))

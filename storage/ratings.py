@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from storage.database import Connection, Database
+from storage.database import Connection, Database, Store
 from storage.sql import READ_FIRST, Dialect, Plan, Sql
 
 GLOBAL = 0  # the guild_id of the global ladder
@@ -96,13 +96,10 @@ class LadderPage:
     mine: tuple[int, RatingRow] | None  # the caller's place and row, when the caller is on this ladder
 
 
-class RatingStore:
+class RatingStore(Store):
     """Ladder queries. Each reads a few hundred bucket counts and walks inside one bucket, never every row above a
     place, so its cost hardly grows with the ladder. Each is one `Database.read` (on SQLite, its read-only
     connection), so paging a ladder never holds up a move."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def page(self, kind: str, guild_id: int, page: int, size: int = 10, caller: int | None = None) -> LadderPage:
         dialect = self._db.dialect

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from storage.database import Database
+from storage.database import Store
 from storage.sql import READ_FIRST, Plan, Sql
 
 
@@ -94,10 +94,7 @@ def season_by_period(guild_id: int, length: str, period: str) -> Plan[Season | N
     return None if r is None else _season(r)
 
 
-class SeasonStore:
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
+class SeasonStore(Store):
     async def setting(self, guild_id: int) -> SeasonSetting | None:
         return await self._db.query(setting_of(guild_id))
 

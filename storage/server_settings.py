@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from storage.database import Connection, Database
+from storage.database import Connection, Store
 from storage.sql import READ_FIRST, Plan, Sql
 
 
@@ -23,12 +23,9 @@ class ServerSettings:
     private_tables: bool = False  # So Long Sucker: each table's thread private to its players (else public)
 
 
-class ServerSettingsStore:
+class ServerSettingsStore(Store):
     """Every change is one read-modify-write inside one write transaction (begun before the read): two admins
     changing different settings at the same moment, in one process or two, both keep what they changed."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def get(self, guild_id: int) -> ServerSettings:
         return await self._db.query(_load(guild_id))

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from storage.database import Database
+from storage.database import Store
 from storage.sql import select, statement
 
 
-class BotStateStore:
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
+class BotStateStore(Store):
     async def get(self, key: str) -> str | None:
         rows = await self._db.query(select("SELECT value FROM bot_state WHERE key = ?", (key,)))
         return str(rows[0][0]) if rows else None
