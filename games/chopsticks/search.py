@@ -97,19 +97,16 @@ class _Searcher:
         if depth <= 0:
             return self._heuristic(table)
         nxt = next_to_move(table, mover)
-        children = successors(self.rules, table, nxt)
-        if nxt == self.root:
-            value = -WIN * 2
-            for _, after in children:
-                value = max(value, self._value(table, after, nxt, depth - 1, alpha, beta, ply + 1, enforce_budget))
+        maximising = nxt == self.root  # the root's own move: the best for it; anyone else's: the worst for it
+        value = -WIN * 2 if maximising else WIN * 2
+        for _, after in successors(self.rules, table, nxt):
+            score = self._value(table, after, nxt, depth - 1, alpha, beta, ply + 1, enforce_budget)
+            if maximising:
+                value = max(value, score)
                 alpha = max(alpha, value)
-                if alpha >= beta:
-                    break
-            return value
-        value = WIN * 2
-        for _, after in children:
-            value = min(value, self._value(table, after, nxt, depth - 1, alpha, beta, ply + 1, enforce_budget))
-            beta = min(beta, value)
+            else:
+                value = min(value, score)
+                beta = min(beta, value)
             if alpha >= beta:
                 break
         return value
