@@ -9,7 +9,7 @@ import json
 import logging
 import time
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 import yarl
@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.ladder", "bot.cogs.settings", "bot.cogs.replay", "bot.cogs.help")
 SYNC_LEASE = 60.0  # seconds a process may take to sync the commands before another may do it instead
 SYNC_POLL = 0.25  # seconds between looks for the ids another process synced
+T = TypeVar("T")
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -69,6 +70,13 @@ def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.http.Route.BASE = api_base
     if gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def _started(part: T | None) -> T:
+    """A part the bot makes as it starts (in setup_hook), or a RuntimeError before that."""
+    if part is None:
+        raise RuntimeError("the bot has not finished starting")
+    return part
 
 
 class TabletopBot(commands.Bot):
@@ -118,27 +126,19 @@ class TabletopBot(commands.Bot):
 
     @property
     def db(self) -> Database:
-        if self._db is None:
-            raise RuntimeError("the bot has not finished starting")
-        return self._db
+        return _started(self._db)
 
     @property
     def computer_turns(self) -> ComputerTurns:
-        if self._computer_turns is None:
-            raise RuntimeError("the bot has not finished starting")
-        return self._computer_turns
+        return _started(self._computer_turns)
 
     @property
     def lobbies(self) -> LobbyService:
-        if self._lobbies is None:
-            raise RuntimeError("the bot has not finished starting")
-        return self._lobbies
+        return _started(self._lobbies)
 
     @property
     def service(self) -> GameService:
-        if self._service is None:
-            raise RuntimeError("the bot has not finished starting")
-        return self._service
+        return _started(self._service)
 
     async def setup_hook(self) -> None:
         # Bots' thinking and board pictures run in worker processes, so the event loop never waits on them.
@@ -315,9 +315,7 @@ class TabletopBot(commands.Bot):
 
     @property
     def delivery(self) -> Delivery:
-        if self._delivery is None:
-            raise RuntimeError("the bot has not finished starting")
-        return self._delivery
+        return _started(self._delivery)
 
     def drawing(self, game_id: int) -> AbstractAsyncContextManager[Result[Any, Any]]:
         """The game as stored now, while no other drawing of it in this process can happen (bot/delivery.py)."""
