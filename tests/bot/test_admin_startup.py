@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 from bot.__main__ import _unreachable
 from bot.config import ConfigError, load_settings
 from tests.support.fakediscord import FakeDiscord
+from tests.support.processes import stop_bot
 from tests.support.world import VALIDATOR, World
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,16 +43,6 @@ async def _start_bot(settings: dict[str, str], cwd: Path, log: Path) -> asyncio.
     with log.open("wb") as out:
         return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=cwd, env=_environment(settings),
                                                     stdout=out, stderr=asyncio.subprocess.STDOUT)
-
-
-async def _stop(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is None:
-        process.send_signal(signal.SIGINT)  # the bot's clean stop, as systemd's KillSignal=SIGINT sends it
-    try:
-        await asyncio.wait_for(process.wait(), 20)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
 
 
 # ----- Discord cannot be reached --------------------------------------------------------------------------------
@@ -91,7 +81,7 @@ async def test_an_unreachable_gateway_is_one_line_and_a_failure(
         try:
             assert await asyncio.wait_for(process.wait(), 30) == 1
         finally:
-            await _stop(process)
+            await stop_bot(process, 20)
         assert fake.violations == []
     finally:
         await fake.close()
@@ -122,7 +112,7 @@ async def test_the_start_up_log_names_the_database_and_warns_of_no_voice(world: 
     try:
         await fake.wait_until_ready(timeout=30)
     finally:
-        await _stop(process)
+        await stop_bot(process, 20)
     assert process.returncode == 0
     output = log.read_text(encoding="utf-8", errors="replace")
     database = (tmp_path / "data" / "bot.sqlite3").resolve()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import sys
 from pathlib import Path
 from urllib.parse import quote
@@ -24,6 +23,7 @@ from tests.support import postgres
 from tests.support.boards import player_to_move
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeDiscord
+from tests.support.processes import stop_bot
 from tests.support.world import World
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,12 +103,7 @@ async def test_at_debug_no_token_nor_password_reaches_the_log(
         moved = await fake.click(mover, board, board.buttons()[0]["custom_id"], timeout=15)
         assert moved.callback_type in (Callback.CHANNEL_MESSAGE, Callback.UPDATE_MESSAGE), moved.errors
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(process.wait(), 30)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
+        await stop_bot(process, 30)
     text = log.read_text(encoding="utf-8", errors="replace")
     assert process.returncode == 0, text[-3000:]
     # As verbose as it gets: discord.py's request lines for the interactions' callbacks and webhooks are there.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, Intera
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.interactions import bot_idle, carrier, raw_interaction
+from tests.support.processes import stop_bot
 from tests.support.sucker import open_table
 from tests.support.world import VALIDATOR, TabletopRunner, World
 
@@ -95,12 +95,7 @@ async def test_the_token_never_appears_in_logs_or_errors(world: World, tmp_path:
         apology = await fake.slash(world.alice, world.channel, "history", timeout=15)
         assert fault.hits and refused(apology, "Something went wrong")
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(process.wait(), 20)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
+        await stop_bot(process, 20)
     text = log.read_text(encoding="utf-8", errors="replace")
     # The logs were as verbose as they get, a resume and a fault's traceback included.
     assert "sent the IDENTIFY payload" in text and "RESUME payload" in text and "DEBUG" in text

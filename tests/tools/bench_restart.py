@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,7 @@ from pathlib import Path
 
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.support.processes import stop_bot_popen
 from tests.tools.discord_load import process_cpu_seconds
 
 HERE = Path(__file__).resolve().parents[2]
@@ -113,13 +113,7 @@ class Bench:
         return process, log_path
 
     async def stop(self, process: subprocess.Popen[bytes]) -> None:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)  # a clean stop: the bot closes its database
-            try:
-                await asyncio.to_thread(process.wait, 30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                await asyncio.to_thread(process.wait)
+        await stop_bot_popen(process, 30)
         # Wait until the fake has seen the socket close, so the next process's READY is its own.
         deadline = time.monotonic() + 5
         while self.fake.hub.is_ready and time.monotonic() < deadline:

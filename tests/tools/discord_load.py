@@ -28,7 +28,6 @@ import json
 import os
 import random
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -43,6 +42,7 @@ from bot.gc_policy import YOUNG_GENERATION
 from games import replay
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.support.processes import stop_bot_popen
 from tests.support.world import stored_rows
 
 MOVE_ID = re.compile(r"cs:(?P<game>\d+):mv:(?P<ply>\d+):(?P<move>[A-Za-z0-9-]+)")
@@ -287,13 +287,7 @@ async def bot_process(fake: FakeDiscord, database: Path, log_path: Path,
             await fake.wait_until_ready(timeout=30, identifies=expected)
             yield process
         finally:
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)  # a clean stop: the bot closes its database
-                try:
-                    await asyncio.to_thread(process.wait, 20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    await asyncio.to_thread(process.wait)
+            await stop_bot_popen(process, 20)
 
 
 def process_cpu_seconds(pid: int) -> float | None:
