@@ -28,11 +28,12 @@ import logging
 import random
 import re
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from games.base import GameState
 from games.generals.computer import bot_action as generals_action
 from games.generals.engine import GeneralsState
 from games.sucker import SuckerState
@@ -48,6 +49,7 @@ GENERALS_MY_BOARD = "Game of the Generals (one on My board)"
 SUCKER = "So Long Sucker (4 people)"
 CHOPSTICKS = "Chopsticks"
 GAME_ID = re.compile(r"^[a-z]+:(\d+):")
+S = TypeVar("S", bound=GameState[Any, Any])
 MeterFactory = Callable[[FakeDiscord, "str | Path", int, Tally], Meter]
 
 
@@ -65,6 +67,22 @@ async def stored(target: str | Path, game_id: int) -> tuple[str, dict[str, Any],
     [(status, state)] = await stored_rows(target, "SELECT status, state FROM games WHERE id = ?", (game_id,))
     seats = await stored_rows(target, "SELECT seat, user_id FROM game_players WHERE game_id = ?", (game_id,))
     return str(status), json.loads(state), {int(s): int(u) for s, u in seats if u is not None}
+
+
+async def _turns(meter: Meter, database: str | Path, game: int, load: Callable[[dict[str, Any]], S], *, limit: int,
+                 what: str) -> AsyncIterator[tuple[S, int, int]]:
+    """Before each turn of a stored game, once `meter` settled the last: its state (read with `load`), the seat to
+    play and that seat's user id, until the game is over; a CountError after `limit` turns (`what`: "Generals game
+    {game} did not end in {limit} moves")."""
+    for _ in range(limit):
+        await meter.settle()
+        status, data, seats = await stored(database, game)
+        state = load(data)
+        seat = state.current_player()
+        if status != "active" or seat is None:
+            return
+        yield state, seat, seats[seat]
+    raise CountError(what.format(game=game, limit=limit))
 
 
 def game_of(message: FakeMessage) -> int:
@@ -110,16 +128,10 @@ async def generals_game(fake: FakeDiscord, database: str | Path, channel: FakeCh
     users = {a.id: a, b.id: b}
     plans = {a.id: list(plan[0]), b.id: list(plan[1])} if plan is not None else None
     moves = meter(fake, database, game, tally)
-    for _ in range(max_moves):
-        await moves.settle()
-        status, data, seats = await stored(database, game)
-        state = GeneralsState.from_dict(data)
-        seat = state.current_player()
-        if status != "active" or seat is None:
-            return
-        text = plans[seats[seat]].pop(0) if plans is not None else generals_action(state, seat, "greedy", rng).text()
-        await generals_move(fake, moves, users[seats[seat]], boards[seats[seat]], game, text)
-    raise CountError(f"Generals game {game} did not end in {max_moves} moves")
+    async for state, seat, user_id in _turns(moves, database, game, GeneralsState.from_dict, limit=max_moves,
+                                               what="Generals game {game} did not end in {limit} moves"):
+        text = plans[user_id].pop(0) if plans is not None else generals_action(state, seat, "greedy", rng).text()
+        await generals_move(fake, moves, users[user_id], boards[user_id], game, text)
 
 
 async def _dm_board(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
@@ -164,16 +176,10 @@ async def sucker_game(fake: FakeDiscord, database: str | Path, channel: FakeChan
     game = game_of(status_message)
     users = {u.id: u for u in people}
     meter = Meter(fake, database, game, tally)
-    for _ in range(max_decisions):
-        await meter.settle()
-        status, data, seats = await stored(database, game)
-        state = SuckerState.from_dict(data)
-        seat = state.current_player()
-        if status != "active" or seat is None:
-            return
+    async for state, seat, user_id in _turns(meter, database, game, SuckerState.from_dict, limit=max_decisions,
+                                               what="So Long Sucker game {game} did not end in {limit} decisions"):
         text = sucker_action(state, seat, rng).text()
-        await sucker_decision(fake, meter, users[seats[seat]], status_message, game, state.turn, text)
-    raise CountError(f"So Long Sucker game {game} did not end in {max_decisions} decisions")
+        await sucker_decision(fake, meter, users[user_id], status_message, game, state.turn, text)
 
 
 def _table_status(fake: FakeDiscord, lobby: FakeMessage) -> FakeMessage | None:
