@@ -31,6 +31,17 @@ async def _dies(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> No
     raise ConnectionError("the process died before the message left")
 
 
+def _failing(error: Exception) -> tuple[list[TimerEvent], Announce]:
+    """An announcement that fails with (a copy of) `error`, and the list of the events it was asked to send."""
+    tries: list[TimerEvent] = []
+
+    async def announce(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
+        tries.append(event)
+        raise type(error)(*error.args)
+
+    return tries, announce
+
+
 @asynccontextmanager
 async def _process(database_target: str, clock: Clock) -> AsyncIterator[GameService]:
     """One run of the bot: a service on the test's database (turns of 100 s, a reminder at 75 s), closed after."""
@@ -45,6 +56,16 @@ async def _new_game(service: GameService) -> Result[Any, Any]:
     """A game of Chopsticks, Alice to move first."""
     return await service.create("chopsticks", guild_id=1, channel_id=2, players=[Player(ALICE), Player(BOB)],
                                 options={"first": 0})
+
+
+@asynccontextmanager
+async def _reminder_due(database_target: str) -> AsyncIterator[GameService]:
+    """A run with a new game whose turn reminder is due: 80 s of Alice's 100 s have passed (the reminder is at 75 s)."""
+    clock = Clock()
+    async with _process(database_target, clock) as service:
+        await _new_game(service)
+        clock.now += 80
+        yield service
 
 
 def _loop(service: GameService, announce: Announce) -> TimerLoop:
@@ -126,16 +147,8 @@ async def test_a_reminder_whose_decision_moved_on_is_not_sent_after_the_restart(
 
 
 async def test_a_failed_announcement_is_retried_a_few_times_then_given_up(database_target: str) -> None:
-    clock = Clock()
-    tries: list[TimerEvent] = []
-
-    async def fails(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
-        tries.append(event)
-        raise ConnectionError("Discord is down")
-
-    async with _process(database_target, clock) as service:
-        await _new_game(service)
-        clock.now += 80
+    tries, fails = _failing(ConnectionError("Discord is down"))
+    async with _reminder_due(database_target) as service:
         loop = _loop(service, fails)
         for _ in range(5):
             await loop.fire_due()
@@ -145,16 +158,8 @@ async def test_a_failed_announcement_is_retried_a_few_times_then_given_up(databa
 
 
 async def test_an_undeliverable_announcement_is_given_up_at_once(database_target: str) -> None:
-    clock = Clock()
-    tries: list[TimerEvent] = []
-
-    async def refused(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
-        tries.append(event)
-        raise Undeliverable("403 Forbidden: Missing Access")
-
-    async with _process(database_target, clock) as service:
-        await _new_game(service)
-        clock.now += 80
+    tries, refused = _failing(Undeliverable("403 Forbidden: Missing Access"))
+    async with _reminder_due(database_target) as service:
         assert await _loop(service, refused).fire_due() == 0
         assert await _loop(service, refused).fire_due() == 0
         assert tries == [TimerEvent.REMINDER]
