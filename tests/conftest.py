@@ -14,10 +14,12 @@ import discord
 import pytest
 
 import bot.service.computer_turns
+from games.registry import register, unregister
 from storage.connection import open_database
 from storage.database import Database
 from tests.support import postgres
 from tests.support.fakediscord import FakeDiscord
+from tests.support.nim import DESCRIPTION as NIM
 from tests.support.world import VALIDATOR, TabletopRunner, World
 from tests.tools.peek import close_peeks
 
@@ -137,3 +139,13 @@ async def db(database_target: str) -> AsyncIterator[Database]:
     database = await open_database(database_target)
     yield database
     await database.close()
+
+
+@pytest.fixture
+def nim() -> Iterator[None]:
+    """Nim (tests/support/nim/), a game kind defined only inside tests/, registered for the test."""
+    register(NIM)
+    try:
+        yield
+    finally:
+        unregister(NIM.kind)

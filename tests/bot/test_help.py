@@ -5,25 +5,14 @@ its description's."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
-from games.registry import GameDescription, describe, descriptions, register, unregister
+from games.registry import GameDescription, describe, descriptions
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
-from tests.support.nim import DESCRIPTION as NIM
 from tests.support.world import TabletopRunner, World
-
-
-@pytest.fixture
-def nim() -> Iterator[None]:
-    register(NIM)
-    try:
-        yield
-    finally:
-        unregister(NIM.kind)
 
 
 def _command_ids(world: World) -> dict[str, str]:

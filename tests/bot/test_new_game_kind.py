@@ -5,24 +5,10 @@ Discord: the seam between the rules, the service and the Discord layer is real, 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
-
-from games.registry import register, unregister
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
-from tests.support.nim import DESCRIPTION
 from tests.support.world import TabletopRunner, World
-
-
-@pytest.fixture
-def nim() -> Iterator[None]:
-    register(DESCRIPTION)
-    try:
-        yield
-    finally:
-        unregister(DESCRIPTION.kind)
 
 
 def _to_move(world: World, board: FakeMessage) -> FakeUser | None:
