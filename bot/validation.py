@@ -215,6 +215,11 @@ def _value_problem(
     return None
 
 
+def given(**options: Any) -> dict[str, Any]:
+    """The options a command was given, in order: those that are not None (an option left out arrives as None)."""
+    return {name: value for name, value in options.items() if value is not None}
+
+
 def storable(text: str) -> bool:
     """False for text no Discord client sends and a database would refuse: half of a UTF-16 surrogate pair (not
     UTF-8), or the NUL character (PostgreSQL's text cannot hold it; SQLite's can, and the two must agree)."""

@@ -12,6 +12,7 @@ from bot.cogs.kinds import offer_games, title_of
 from bot.config import parse_duration
 from bot.i18n import LANGUAGES, Say
 from bot.service.seasons import MONTHLY, QUARTERLY, Period, Seasons, season_name
+from bot.validation import given
 from bot.words import duration
 from games.text import Text, TextIn
 from storage.seasons import Season, SeasonSetting
@@ -124,12 +125,7 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
                 except ValueError:
                     raise app_commands.CheckFailure(
                         Text("{text} is not a duration: write it like 30m, 24h or 2d.", text=repr(turn_time))) from None
-        if images is not None:
-            changes["images"] = images
-        if threads is not None:
-            changes["threads"] = threads
-        if private_tables is not None:
-            changes["private_tables"] = private_tables
+        changes.update(given(images=images, threads=threads, private_tables=private_tables))
         if channel is not None:
             changes["channel_id"] = channel.id
         if any_channel:

@@ -23,6 +23,7 @@ from bot.i18n import Say
 from bot.lobby import post_lobby
 from bot.presenter import GamePresenter, seat_names
 from bot.service import TABLE_OPTIONS, Player, ReplayFrame, Result, ServiceError, TimerEvent
+from bot.validation import given
 from games.base import GameError
 from games.chopsticks.analysis import analysis_text
 from games.chopsticks.rules import PRESETS, VARIANTS, Rules
@@ -249,13 +250,7 @@ def rule_options(
     preset: str | None, hands: int | None, rollover: int | None, variants: str, lives: int | None
 ) -> dict[str, Any]:
     """The engine options for what a command was given (the engine checks them)."""
-    options: dict[str, Any] = {}
-    if preset is not None:
-        options["preset"] = preset
-    if hands is not None:
-        options["hands"] = hands
-    if rollover is not None:
-        options["rollover"] = rollover
+    options = given(preset=preset, hands=hands, rollover=rollover)
     names = [v for v in re.split(r"[\s,]+", variants.strip().lower()) if v]
     if names:
         options["variants"] = names
