@@ -15,7 +15,7 @@ from bot.rest_watch import BAN_AT, LOUD_AT, InvalidRequests
 from tests.support.boards import player_to_move
 from tests.support.codes import Callback
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
-from tests.support.interactions import bot_idle
+from tests.support.interactions import accepted_challenge, bot_idle
 from tests.support.world import TabletopRunner, World
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
@@ -44,12 +44,7 @@ async def test_two_processes_count_and_log_the_429s_and_403s_discord_answers(
         fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=429, retry_after=0.05, times=2)
         fake.inject_rest_fault("POST", CALLBACK_ROUTE, status=429, retry_after=0.05, is_global=True)
         fake.fail_dm_for(world.bob)
-        res = await fake.slash(world.alice, world.channel, "generals", "challenge", options={"opponent": world.bob},
-                               timeout=15)
-        board = res.message
-        assert board is not None, res.errors
-        accepted = await fake.click(world.bob, board, board.button("Accept")["custom_id"], timeout=15)
-        assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
+        await accepted_challenge(fake, world.channel, world.alice, world.bob, "generals")
         await fake.wait_until(lambda: second.rest_watch.counts()["403"] >= 1, timeout=15)
 
         # The first process: a Chopsticks move stored and drawn by it, its two edits of the board rate limited.

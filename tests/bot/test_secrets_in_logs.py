@@ -23,6 +23,7 @@ from tests.support import postgres
 from tests.support.boards import player_to_move
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeDiscord
+from tests.support.interactions import accepted_challenge
 from tests.support.processes import stop_bot
 from tests.support.world import World
 
@@ -93,12 +94,7 @@ async def test_at_debug_no_token_nor_password_reaches_the_log(
         await fake.wait_until_ready(timeout=60)
         await fake.wait_until(lambda: bool(fake.registered_commands()), timeout=30)
         await bob_on_my_board(world)  # game 1: Generals, Bob's DMs closed: his board lives on My board's token
-        res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"opponent": world.bob},
-                               timeout=15)
-        board = res.message
-        assert board is not None, res.errors
-        accept = await fake.click(world.bob, board, board.button("Accept")["custom_id"], timeout=15)
-        assert accept.callback_type == Callback.UPDATE_MESSAGE, accept.errors
+        board = await accepted_challenge(fake, world.channel, world.alice, world.bob, "chopsticks")
         mover = world.alice if player_to_move(board) == world.alice.id else world.bob
         moved = await fake.click(mover, board, board.buttons()[0]["custom_id"], timeout=15)
         assert moved.callback_type in (Callback.CHANNEL_MESSAGE, Callback.UPDATE_MESSAGE), moved.errors

@@ -16,7 +16,7 @@ from tests.support.codes import Callback, CommandType, Component, InteractionTyp
 from tests.support.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
-from tests.support.interactions import bot_idle, carrier, raw_interaction
+from tests.support.interactions import accepted_challenge, bot_idle, carrier, raw_interaction
 from tests.support.processes import stop_bot
 from tests.support.sucker import open_table
 from tests.support.world import VALIDATOR, TabletopRunner, World
@@ -80,11 +80,7 @@ async def test_the_token_never_appears_in_logs_or_errors(world: World, tmp_path:
         await fake.wait_until_ready(timeout=30)
         await fake.wait_until(lambda: bool(fake.registered_commands()), timeout=30)
         # Play, be refused, lose the gateway and resume it, and have Discord fail an answer (a logged fault).
-        res = await fake.slash(world.alice, world.channel, "chopsticks", "challenge", options={"opponent": world.bob},
-                               timeout=15)
-        board = res.message
-        assert board is not None
-        await fake.click(world.bob, board, button(board, "Accept"), timeout=15)
+        board = await accepted_challenge(fake, world.channel, world.alice, world.bob, "chopsticks")
         outsider = await fake.click(world.carol, board, board.buttons()[0]["custom_id"], timeout=15)
         assert refused(outsider)
         await fake.disconnect_gateway()

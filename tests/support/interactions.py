@@ -38,6 +38,18 @@ async def bot_idle(fake: FakeDiscord, timeout: float = 30.0, written: Callable[[
     return True
 
 
+async def accepted_challenge(fake: FakeDiscord, channel: FakeChannel, challenger: FakeUser, opponent: FakeUser,
+                             kind: str, timeout: float = 15.0) -> FakeMessage:
+    """`challenger`'s /`kind` challenge of `opponent` in `channel`, accepted by a click on its Accept button: its
+    board (each step may take `timeout` seconds: a bot in its own process answers more slowly)."""
+    res = await fake.slash(challenger, channel, kind, "challenge", options={"opponent": opponent}, timeout=timeout)
+    board = res.message
+    assert board is not None, res.errors
+    accepted = await fake.click(opponent, board, board.button("Accept")["custom_id"], timeout=timeout)
+    assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors
+    return board
+
+
 async def raw_interaction(fake: FakeDiscord, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any],
                           *, source: FakeMessage | None = None, permissions: int = 0, label: str = "",
                           timeout: float = 15.0, locale: str = "en-US") -> InteractionResult:
