@@ -380,7 +380,9 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             load = Load(fake, random.Random(rng.random()), kinds, answer_timeout=answer_timeout,
                         database=target, timed_guild=timed.id)
             await extras.change_settings(load, fake.add_user("admin"), channels[2], TIMED_TURN, True)
-            await open_tournaments(fake, target, tournaments or TournamentSizes(), channels[0], channels[1])
+            # The Swiss on the first server (shard 0), the tables on the timed one (shard 1 with two processes): each
+            # process makes rounds, and the short turn time there makes absences, forfeits and withdrawals.
+            await open_tournaments(fake, target, tournaments or TournamentSizes(), channels[0], channels[2])
             watch.start()
             drivers = [asyncio.create_task(play_tournaments(load, fake, target))] + [
                 asyncio.create_task(load.driver(
