@@ -104,6 +104,7 @@ KILL_TIMEOUT = 60.0
 # A killed process's owed announcements are free once its heartbeat runs out (bot/service/heartbeat.py, 10 s), and the
 # timer loop of a live process looks for them every 5 s: then they are sent.
 OWED_WAIT = 30.0  # a SIGKILL and the socket closing take well under a second
+TOURNAMENT_WAIT = 10.0  # for the round after a game's result (bot/service/tournaments.py writes them one after another)
 HANG_DUMP = 900.0  # a run still going after this long prints every thread's stack (a hang explains itself)
 
 
@@ -426,7 +427,9 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             figures.ratings += finishing_problems(target, games)  # counted in the same write as the ratings
             figures.finished = Counter(_ending(g.state) for g in games.values() if g.status == "finished")
             figures.finished.update(g.status for g in games.values() if g.status in ("expired", "declined"))
-            figures.tournaments = tournament_problems(target, games)
+            # A game's result and the next round are written one after the other: a moment apart, not together.
+            await wait_for(lambda: not any(t.problems for t in tournament_problems(target)), TOURNAMENT_WAIT)
+            figures.tournaments = tournament_problems(target)
             figures.generals = _generals_played([g for g in games.values() if g.kind == "generals"])
             figures.interactions = len(load.sent)
             figures.unanswered = sum(1 for s in load.sent if not s.result.answered)

@@ -372,9 +372,9 @@ class TournamentCheck:
                 f"{self.rounds} of {self.total}, {self.finished_games}/{self.games} games over")
 
 
-def tournament_problems(target: Target, games: dict[int, GameCheck]) -> list[TournamentCheck]:
-    """Each tournament's rounds, pairings and standings against the stored games (read in one state of the database:
-    call it once the bot is quiet, or the games read before may be older than the tournament rows):
+def tournament_problems(target: Target) -> list[TournamentCheck]:
+    """Each tournament's rounds, pairings and standings against the stored games, all read in one state of the
+    database (the bot may be writing meanwhile):
 
     - its rounds are numbered 1..n, each once, and each round has pairings;
     - every pairing's game exists and is that tournament's; no game of the tournament lies outside a pairing;
@@ -382,19 +382,26 @@ def tournament_problems(target: Target, games: dict[int, GameCheck]) -> list[Tou
       ran out forfeits) give it; a game still being played has none;
     - the standings the service computes from the pairings equal a recomputation with games/tournaments from the
       games' own outcomes;
-    - it advances: a round whose pairings all ended is followed by the next, or the tournament is finished."""
+    - it advances: a round whose pairings all ended is followed by the next, or the tournament is finished (a game's
+      result and the next round are two transactions: a reader may see one without the other for a moment)."""
     peek = peek_at(target)
-    dialect = Dialect.POSTGRESQL if peek.postgres else Dialect.SQLITE
-    checks = []
-    for (tournament_id,) in peek.rows("SELECT id FROM tournaments ORDER BY id"):
-        record = peek.read(load_tournament(dialect, int(tournament_id)))
-        numbers = [int(n) for (n,) in peek.rows(
-            "SELECT number FROM tournament_rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,))]
-        paired = [int(g) for (g,) in peek.rows(
+    games, tournaments = peek.read(_tournaments(Dialect.POSTGRESQL if peek.postgres else Dialect.SQLITE))
+    return [_check_tournament(record, numbers, paired, games) for record, numbers, paired in tournaments]
+
+
+def _tournaments(dialect: Dialect) -> Plan[tuple[dict[int, GameCheck],
+                                                 list[tuple[TournamentRecord, list[int], list[int]]]]]:
+    games, _lobbies, _integrity = yield from _games_and_lobbies(dialect is Dialect.POSTGRESQL)
+    found = []
+    for (tournament_id,) in (yield from select("SELECT id FROM tournaments ORDER BY id")):
+        record = yield from load_tournament(dialect, int(tournament_id))
+        numbers = [int(n) for (n,) in (yield from select(
+            "SELECT number FROM tournament_rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,)))]
+        paired = [int(g) for (g,) in (yield from select(
             "SELECT game_id FROM tournament_pairings WHERE tournament_id = ? AND game_id IS NOT NULL",
-            (tournament_id,))]
-        checks.append(_check_tournament(record, numbers, paired, games))
-    return checks
+            (tournament_id,)))]
+        found.append((record, numbers, paired))
+    return games, found
 
 
 def _check_tournament(record: TournamentRecord, numbers: list[int], paired: list[int],
