@@ -42,13 +42,15 @@ async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], en
         embeds.append(extra.embed)
         files = extra.attachments()
     channel = presenter.channel(result)  # where the board is (So Long Sucker: its table's thread)
+    # A reply to the board, if it was ever posted (a tournament's round is made without one: its games may end
+    # first). No reply is None, send's own default (its typing leaves None out); MISSING it refuses.
     reference = (discord.MessageReference(message_id=game.message_id, channel_id=channel.id,
                                           fail_if_not_exists=False) if game.message_id is not None else None)
     if fence is not None and not await fence():
         return
     await channel.send(
         " ".join(f"<@{u}>" for u in people) or None, embeds=embeds, files=files,
-        view=ending_view(game.id, say), reference=reference or discord.utils.MISSING,
+        view=ending_view(game.id, say), reference=reference,  # type: ignore[arg-type]
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in people], replied_user=False))
     await presenter.ending_sent(result)
 

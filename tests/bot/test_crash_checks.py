@@ -7,14 +7,22 @@ import random
 from typing import Any
 
 from bot.service import GameService, Player
+from bot.service.tournaments import TournamentInfo
 from games.engines import game_class
+from games.tournaments.model import Format, Settings
 from storage.connection import open_database
 from tests.support.fakediscord import FakeMessage
 from tests.support.world import change_stored
-from tests.tools.crash_checks import finishing_problems, invariant_problems, rating_problems, read_games
+from tests.tools.crash_checks import (
+    finishing_problems,
+    invariant_problems,
+    rating_problems,
+    read_games,
+    tournament_problems,
+)
 from tests.tools.crash_timers import TimerWatch, overdue_timers, timer_checks
 
-ALICE, BOB, CAROL = 11, 22, 33
+ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 GUILD = 5
 
 
@@ -150,3 +158,65 @@ async def test_each_fired_timer_must_be_announced(database_target: str) -> None:
             FakeMessage(2, 1, 1, embeds=[{"title": f"Chopsticks #{game.id} is over"}])]
     assert timer_checks(games, told, watch).problems == []
     assert overdue_timers(path, grace=1.0) == []
+
+
+async def test_tournament_rounds_pairings_and_standings_are_checked_against_the_games(database_target: str) -> None:
+    path = database_target
+    db = await open_database(path)
+    try:
+        service = GameService(db)
+        made = await service.tournaments.create("chopsticks", Settings(Format.SWISS, rounds=2), guild_id=GUILD,
+                                                channel_id=1, organiser_id=ALICE, min_players=4)
+        tournament = made.tournament.id
+        for player in (ALICE, BOB, CAROL, DAVE):
+            await service.tournaments.join(tournament, player)
+        await service.tournaments.start(tournament, ALICE)
+        for round_number in (1, 2):
+            pairings = (await service.tournaments.view(tournament)).rounds[round_number - 1]
+            for pairing in pairings[:1] if round_number == 2 else pairings:  # round 2: one game still played
+                first, second = pairing.players
+                assert pairing.game_id is not None and first is not None and second is not None
+                await service.act(pairing.game_id, first, "AC")
+                await service.resign(pairing.game_id, second)
+                await service.told()
+                await service.tournaments.told()
+    finally:
+        await db.close()
+    round_two = [p.game_id for p in (await _view(path, tournament)).rounds[1]]
+    [check] = tournament_problems(path)
+    assert check.problems == [], check.problems
+    assert (check.rounds, check.total, check.games, check.finished_games) == (2, 2, 4, 3)
+    assert check.summary() == f"chopsticks Swiss #{tournament}: running, round 2 of 2, 3/4 games over"
+
+    # A round made again under another number, and a result that is not what its game says:
+    await change_stored(path, "INSERT INTO tournament_rounds (tournament_id, number, created_at) VALUES (?, 4, 0)",
+                        (tournament,))
+    await change_stored(path, "UPDATE tournament_pairings SET result = '0-1' WHERE tournament_id = ? AND round = 1"
+                              " AND position = 0", (tournament,))
+    [check] = tournament_problems(path)
+    assert len(check.problems) == 5, check.problems
+    assert check.problems[0] == "round numbers [1, 2, 4], not 1..3 each once"
+    assert check.problems[1].startswith("round 1 pairing 0: game #") and check.problems[1].endswith(
+        "(finished) gives ('1-0', None), the pairing has ('0-1', None)")
+    assert check.problems[2] == "round 4 has no pairings"
+    assert check.problems[3].startswith("standings ") and " but the games give " in check.problems[3]
+    assert check.problems[4] == "round 4 is over but neither a next round nor the end followed"
+
+    # The game still being played taken out of its pairing (a game outside the tournament's pairings), its result
+    # set by hand: the last round is over, but the tournament is not finished.
+    await change_stored(path, "DELETE FROM tournament_rounds WHERE tournament_id = ? AND number = 4", (tournament,))
+    await change_stored(path, "UPDATE tournament_pairings SET result = '1-0' WHERE tournament_id = ? AND round = 1"
+                              " AND position = 0", (tournament,))
+    await change_stored(path, "UPDATE tournament_pairings SET game_id = NULL, result = '1-0' WHERE tournament_id = ?"
+                              " AND round = 2 AND position = 1", (tournament,))
+    [check] = tournament_problems(path)
+    assert check.problems == [f"games [{round_two[1]}] are the tournament's but in no pairing",
+                              "round 2 is over but neither a next round nor the end followed"], check.problems
+
+
+async def _view(path: str, tournament: int) -> TournamentInfo:
+    db = await open_database(path)
+    try:
+        return await GameService(db).tournaments.view(tournament)
+    finally:
+        await db.close()

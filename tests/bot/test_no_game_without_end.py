@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import bot.service.computer_turns
+from bot.service import Player
 from tests.support.boards import human_to_move, move_buttons
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
@@ -169,3 +170,18 @@ async def test_computer_moves_in_a_row_are_paced_and_shown(world: World, bots: T
     assert took >= interval * len(gaps)
     # Alice's answer, a redraw between two computer moves, the redraw once they are done: one edit per computer move.
     assert board.edits - edits == 1 + len(times), (board.edits - edits, times)
+
+
+async def test_the_timer_announces_the_ending_of_a_game_whose_board_was_never_posted(world: World,
+                                                                                   bots: TabletopRunner) -> None:
+    """A game the service made without a message (a tournament's round, made by the service: bot/service/
+    tournaments.py) whose turn time runs out before any board shows it: its ending is still announced, without a
+    reply to a board (before, the reference left out was passed as MISSING, which discord.py refuses, and the
+    announcement was given up after three tries)."""
+    bot_ = await bots.start_with(turn_timeout=0.5)
+    made = await bot_.service.create("chopsticks", guild_id=world.guild.id, channel_id=world.channel.id,
+                                     players=[Player(world.alice.id), Player(world.bob.id)], options={"first": 0})
+    assert made.game.message_id is None
+    await world.fake.wait_until(lambda: bool(_endings(world)), timeout=10)
+    [ending] = _endings(world)
+    assert f"Chopsticks #{made.game.id} is over" in ending.text() and ending.message_reference is None

@@ -1,7 +1,7 @@
 """Crash safety: the real bot process under load, killed with SIGKILL at random moments, restarted, checked.
 
     python -m tests.tools.crash [--kills 50] [--seed 1] [--tables 6] [--keep DIR]
-                                [--processes 2] [--database postgresql]
+                                [--processes 2] [--database postgresql] [--swiss 6,3] [--sucker 8,2]
 
 The offline Discord (tests/support/fakediscord) runs in this process; `python -m bot` runs as a child process pointed
 at it through DISCORD_API_BASE / DISCORD_GATEWAY_URL, on one SQLite file for the whole run. With `--processes 2`, two
@@ -18,6 +18,9 @@ Game of the Generals in a rotation over every setting, bot level and turn time (
 with players whose DMs are closed (they play from **My board** until they open their DMs and press **Send my
 board by DM**). One of the two servers has a turn time of a few seconds, set by its admin with `/settings set`;
 there players often walk away from a table, so reminders, forfeits and called-off setups fire across the kills.
+Two tournaments run along (crash_tournaments.py): a Swiss of Chopsticks (`--swiss PLAYERS,ROUNDS`, 6 players and 3
+rounds unless told) and So Long Sucker tables (`--sucker PLAYERS,ROUNDS`, 8 and 2), made through the service at the
+start; their players play each round's games once Discord shows them, and the bot processes make the next rounds.
 
 An action is *acknowledged* when the answer the fake Discord recorded is not a refusal: an update of the clicked
 message (type 7), a public reply (type 4), and also a private or deferred answer that says it was done (an
@@ -41,13 +44,16 @@ Then, for every game in the file (crash_checks.py): the move log is plies 1..n, 
 snapshot gives exactly the stored snapshot while invariants computed outside the engine hold after every move
 (chips conserved, piece counts, fingers in range), and the status agrees with the replayed outcome. Each finished
 game is rated exactly when it should be, and every ladder equals openskill run again over the rated games. Each
+tournament's rounds are numbered 1..n once each, every pairing's game exists, no game of it is outside a pairing,
+each ended game's result is in its pairing, its standings equal a recomputation from the games' outcomes, and a
+round whose games all ended was followed by the next (or the tournament finished). Each
 turn timer acted once per turn and was announced, and each reminder seen firing was sent (crash_timers.py). With no
 more kills, no deadline may stay overdue, and every game that was shown to its players and is not over must
 continue: the board shows a decision to a player, who clicks one of its components; the click must be acknowledged
 and stored.
 
 Exit status 0 only with 0 lost acknowledged actions, 0 corrupt games, 0 games that could not continue, no timer
-problem, ladders equal to their recomputation, and no ERROR line in the bot's logs.
+problem, ladders equal to their recomputation, no tournament problem, and no ERROR line in the bot's logs.
 """
 
 from __future__ import annotations
@@ -72,7 +78,14 @@ from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.postgres import create_database, running_server
 from tests.tools import crash_extras as extras
 from tests.tools.bot_process import BotProcess
-from tests.tools.crash_checks import GameCheck, finishing_problems, rating_problems, read_games
+from tests.tools.crash_checks import (
+    GameCheck,
+    TournamentCheck,
+    finishing_problems,
+    rating_problems,
+    read_games,
+    tournament_problems,
+)
 from tests.tools.crash_load import Load, Table, changed, game_id_of, wait_for
 from tests.tools.crash_promises import (
     Promise,
@@ -82,6 +95,7 @@ from tests.tools.crash_promises import (
     read_facts,
 )
 from tests.tools.crash_timers import TimerFigures, TimerWatch, overdue_timers, owed_announcements, timer_checks
+from tests.tools.crash_tournaments import TournamentSizes, open_tournaments, play_tournaments
 from tests.tools.peek import Target, close_peeks, peek_at
 
 TIMED_TURN = 4  # seconds per turn on the timed server: its reminder comes after 3 s
@@ -90,6 +104,7 @@ KILL_TIMEOUT = 60.0
 # A killed process's owed announcements are free once its heartbeat runs out (bot/service/heartbeat.py, 10 s), and the
 # timer loop of a live process looks for them every 5 s: then they are sent.
 OWED_WAIT = 30.0  # a SIGKILL and the socket closing take well under a second
+TOURNAMENT_WAIT = 10.0  # for the round after a game's result (bot/service/tournaments.py writes them one after another)
 HANG_DUMP = 900.0  # a run still going after this long prints every thread's stack (a hang explains itself)
 
 
@@ -273,11 +288,17 @@ class Figures:
     ratings: list[str] = field(default_factory=list)
     finished: Counter[str] = field(default_factory=Counter)  # how games ended: reason -> count
     generals: str = ""  # the Generals settings, bot levels and turn times the games were created with
+    tournaments: list[TournamentCheck] = field(default_factory=list)
+
+    @property
+    def tournament_problems(self) -> list[str]:
+        return [f"tournament #{t.id}: {p}" for t in self.tournaments for p in t.problems]
 
     @property
     def ok(self) -> bool:
         return (not self.lost and not self.corrupt and not self.stuck and self.integrity.startswith("ok")
-                and not self.bot_errors and not self.timers.problems and not self.overdue and not self.ratings)
+                and not self.bot_errors and not self.timers.problems and not self.overdue and not self.ratings
+                and not self.tournament_problems)
 
     def report(self) -> str:
         moments = ", ".join(f"{k}: {v}" for k, v in sorted(self.kill_moments.items()))
@@ -304,6 +325,8 @@ class Figures:
             f"{len(self.timers.problems)} not once or not announced, {len(self.overdue)} left overdue",
             f"ratings                      {self.rated_games} rated games; {len(self.ratings)} ladder rows differ "
             "from openskill over the finished games",
+            f"tournaments                  {'; '.join(t.summary() for t in self.tournaments) or 'none'}; "
+            f"{len(self.tournament_problems)} problems",
             f"tables stalled during load   {self.stalls}",
             f"database integrity           {self.integrity}",
             f"bot ERROR log lines          {len(self.bot_errors)}",
@@ -312,6 +335,7 @@ class Figures:
         ]
         for title, items in (("LOST", self.lost), ("CORRUPT", self.corrupt), ("CANNOT CONTINUE", self.stuck),
                              ("TIMER", self.timers.problems), ("OVERDUE", self.overdue), ("RATING", self.ratings),
+                             ("TOURNAMENT", self.tournament_problems),
                              ("BOT ERROR", self.bot_errors), ("stalled (not a failure)", self.stalled)):
             lines += [f"  {title}: {item}" for item in items[:15]]
         return "\n".join(lines)
@@ -319,10 +343,11 @@ class Figures:
 
 async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = None,
               answer_timeout: float = 10.0, min_seconds: float = 0.0, processes: int = 1,
-              database: str = "sqlite") -> Figures:
+              database: str = "sqlite", tournaments: TournamentSizes | None = None) -> Figures:
     """The whole experiment; returns its figures. The load goes on for at least `min_seconds` (a short run with
     few kills still sees its turn timers fire). With several `processes`, each is one shard of that many, all on the
-    one database (a SQLite file, or a throwaway PostgreSQL server's)."""
+    one database (a SQLite file, or a throwaway PostgreSQL server's). `tournaments`: how big the two tournaments
+    are (None: a Swiss of 6 players and 3 rounds, So Long Sucker tables of 8 players and 2 rounds)."""
     started = time.monotonic()
     rng = random.Random(seed)
     figures = Figures()
@@ -356,8 +381,11 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             load = Load(fake, random.Random(rng.random()), kinds, answer_timeout=answer_timeout,
                         database=target, timed_guild=timed.id)
             await extras.change_settings(load, fake.add_user("admin"), channels[2], TIMED_TURN, True)
+            # The Swiss on the first server (shard 0), the tables on the timed one (shard 1 with two processes): each
+            # process makes rounds, and the short turn time there makes absences, forfeits and withdrawals.
+            await open_tournaments(fake, target, tournaments or TournamentSizes(), channels[0], channels[2])
             watch.start()
-            drivers = [
+            drivers = [asyncio.create_task(play_tournaments(load, fake, target))] + [
                 asyncio.create_task(load.driver(
                     slot, [fake.add_user(f"p{slot}-{i}") for i in range(3)], channels[slot % len(channels)]))
                 for slot in range(tables)
@@ -399,6 +427,9 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             figures.ratings += finishing_problems(target, games)  # counted in the same write as the ratings
             figures.finished = Counter(_ending(g.state) for g in games.values() if g.status == "finished")
             figures.finished.update(g.status for g in games.values() if g.status in ("expired", "declined"))
+            # A game's result and the next round are written one after the other: a moment apart, not together.
+            await wait_for(lambda: not any(t.problems for t in tournament_problems(target)), TOURNAMENT_WAIT)
+            figures.tournaments = tournament_problems(target)
             figures.generals = _generals_played([g for g in games.values() if g.kind == "generals"])
             figures.interactions = len(load.sent)
             figures.unanswered = sum(1 for s in load.sent if not s.result.answered)
@@ -454,6 +485,11 @@ def _ending(state: dict[str, Any]) -> str:
     return str(result.get("reason", "?")) if isinstance(result, dict) else "?"
 
 
+def _sizes(text: str) -> tuple[int, int]:
+    players, rounds = (int(n) for n in text.split(","))
+    return players, rounds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.tools.crash", description=__doc__.split("\n\n")[0])
     parser.add_argument("--kills", type=int, default=50, help="SIGKILLs to deliver (default 50)")
@@ -464,12 +500,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="bot processes, each one shard of that many, on the one database (default 1: unsharded)")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
                         help="a SQLite file (default) or a database on a throwaway PostgreSQL server")
+    parser.add_argument("--swiss", type=_sizes, default=(6, 3), metavar="PLAYERS,ROUNDS",
+                        help="the Swiss of Chopsticks (default 6,3; 0,0: none)")
+    parser.add_argument("--sucker", type=_sizes, default=(8, 2), metavar="PLAYERS,ROUNDS",
+                        help="the So Long Sucker tables tournament (default 8,2; 0,0: none)")
     args = parser.parse_args(argv)
     # The fake logs every request a killed bot left half-sent; that is the point here, not news.
     logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
     faulthandler.dump_traceback_later(HANG_DUMP, repeat=True)
     figures = asyncio.run(run(args.kills, args.seed, args.tables, args.keep, processes=args.processes,
-                              database=args.database))
+                              database=args.database, tournaments=TournamentSizes(*args.swiss, *args.sucker)))
     print(f"{args.processes} bot process{'es (shards)' if args.processes > 1 else ''} on "
           f"{'a PostgreSQL database' if args.database == 'postgresql' else 'a SQLite file'}")
     print(figures.report())

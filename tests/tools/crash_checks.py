@@ -8,6 +8,8 @@
   openskill from the rated games in the order they finished.
 - The record of finishing games: every person's counts, per server and global, equal a count over the finished
   games (abandoned: a seat with a `timeout` in its log; bot/service/finishing.py), each game counted once.
+- Tournaments: rounds created once each, no pairing's game lost, each ending recorded in its pairing, standings equal
+  to a recomputation from the games' outcomes, and rounds that follow as the games end (`tournament_problems`).
 - The turn timers are checked in crash_timers.py.
 """
 
@@ -15,15 +17,20 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
-from games.base import META_ACTIONS
+from bot.service.model import TOURNAMENT
+from games.base import META_ACTIONS, TIMEOUT
 from games.engines import game_class
 from games.generals.pieces import ABBREVIATIONS, FULL_ARMY, SMALL_ARMY, Rank
-from storage.sql import Plan, Sql, select
+from games.tournaments import is_over, total_rounds
+from games.tournaments.model import Result as Score
+from games.tournaments.standings import Standing, standings
+from storage.sql import Dialect, Plan, Sql, select
+from storage.tournaments import PairingRow, TournamentRecord, load_tournament
 from tests.tools.peek import NO_FILE_TO_CHECK, Target, json_value, peek_at
 
 GLOBAL = 0  # the guild id of the global ladder
@@ -344,3 +351,136 @@ def finishing_problems(target: Target, games: dict[int, GameCheck]) -> list[str]
             problems.append(f"finishing {where}, user {user}: finished/abandoned {have} but the finished games give"
                             f" {want}")
     return problems
+
+
+# ----- tournaments ---------------------------------------------------------------------------------------------
+@dataclass
+class TournamentCheck:
+    """What a tournament's rows say, checked against its games (`tournament_problems`)."""
+
+    id: int
+    kind: str
+    status: str
+    rounds: int  # rounds created
+    total: int  # rounds it has in all (a Swiss's setting, a round robin's cycle...)
+    games: int  # pairings' games
+    finished_games: int
+    problems: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (f"{self.kind} {'tables' if self.kind == 'sucker' else 'Swiss'} #{self.id}: {self.status}, round "
+                f"{self.rounds} of {self.total}, {self.finished_games}/{self.games} games over")
+
+
+def tournament_problems(target: Target) -> list[TournamentCheck]:
+    """Each tournament's rounds, pairings and standings against the stored games, all read in one state of the
+    database (the bot may be writing meanwhile):
+
+    - its rounds are numbered 1..n, each once, and each round has pairings;
+    - every pairing's game exists and is that tournament's; no game of the tournament lies outside a pairing;
+    - each finished game's result is recorded in its pairing, as its places (and absences: a seat whose turn timer
+      ran out forfeits) give it; a game still being played has none;
+    - the standings the service computes from the pairings equal a recomputation with games/tournaments from the
+      games' own outcomes;
+    - it advances: a round whose pairings all ended is followed by the next, or the tournament is finished (a game's
+      result and the next round are two transactions: a reader may see one without the other for a moment)."""
+    peek = peek_at(target)
+    games, tournaments = peek.read(_tournaments(Dialect.POSTGRESQL if peek.postgres else Dialect.SQLITE))
+    return [_check_tournament(record, numbers, paired, games) for record, numbers, paired in tournaments]
+
+
+def _tournaments(dialect: Dialect) -> Plan[tuple[dict[int, GameCheck],
+                                                 list[tuple[TournamentRecord, list[int], list[int]]]]]:
+    games, _lobbies, _integrity = yield from _games_and_lobbies(dialect is Dialect.POSTGRESQL)
+    found = []
+    for (tournament_id,) in (yield from select("SELECT id FROM tournaments ORDER BY id")):
+        record = yield from load_tournament(dialect, int(tournament_id))
+        numbers = [int(n) for (n,) in (yield from select(
+            "SELECT number FROM tournament_rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,)))]
+        paired = [int(g) for (g,) in (yield from select(
+            "SELECT game_id FROM tournament_pairings WHERE tournament_id = ? AND game_id IS NOT NULL",
+            (tournament_id,)))]
+        found.append((record, numbers, paired))
+    return games, found
+
+
+def _check_tournament(record: TournamentRecord, numbers: list[int], paired: list[int],
+                      games: dict[int, GameCheck]) -> TournamentCheck:
+    tournament = record.tournament()
+    check = TournamentCheck(record.id, record.kind, record.status, len(record.rounds),
+                            total_rounds(tournament) if record.entrants else 0, len(paired),
+                            sum(1 for g in paired if g in games and games[g].status == "finished"))
+    problems = check.problems
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append(f"round numbers {numbers}, not 1..{len(numbers)} each once")
+    doubled = sorted(g for g, n in Counter(paired).items() if n > 1)
+    if doubled:
+        problems.append(f"games {doubled} are in more than one pairing")
+    mine = {gid for gid, g in games.items() if g.options.get(TOURNAMENT) == record.id}
+    outside = sorted(mine - set(paired))
+    if outside:
+        problems.append(f"games {outside} are the tournament's but in no pairing")
+    rounds = []
+    for round_ in record.rounds:
+        if not round_.pairings:
+            problems.append(f"round {round_.number} has no pairings")
+        recomputed = []
+        for pairing in round_.pairings:
+            where = f"round {round_.number} pairing {pairing.position}"
+            if pairing.game_id is None:
+                recomputed.append(pairing)  # a bye, or decided without a game (a forfeit): no game to read
+                continue
+            game = games.get(pairing.game_id)
+            if game is None:
+                problems.append(f"{where}: its game #{pairing.game_id} is lost")
+                recomputed.append(pairing)
+                continue
+            if game.options.get(TOURNAMENT) != record.id:
+                problems.append(f"{where}: game #{game.id} is not this tournament's")
+            expected = _pairing_result(pairing, game)
+            stored = (pairing.result, pairing.places)
+            if expected != stored:
+                problems.append(f"{where}: game #{game.id} ({game.status}) gives {expected}, the pairing has {stored}")
+            recomputed.append(replace(pairing, result=expected[0], places=expected[1]))
+        rounds.append(replace(round_, pairings=tuple(recomputed)))
+    again = replace(record, rounds=tuple(rounds)).tournament()
+    if standings(again) != standings(tournament):
+        problems.append(f"standings {_points(standings(tournament))} but the games give {_points(standings(again))}")
+    if record.status == "running" and tournament.rounds and tournament.rounds[-1].finished:
+        problems.append(f"round {record.rounds[-1].number} is over but neither a next round nor the end followed")
+    if record.status == "finished" and not is_over(tournament) and tournament.rounds:
+        problems.append("finished before its last round")
+    return check
+
+
+def _points(rows: list[Standing]) -> str:
+    return ", ".join(f"{s.place}. {s.player}: {s.points:g}" for s in rows)
+
+
+def _pairing_result(pairing: PairingRow, game: GameCheck) -> tuple[str | None, tuple[int, ...] | None]:
+    """What a pairing's result should be from its game alone (bot/service/tournaments.py records it so): none while
+    the game is being played; a table's places; two players' result from the first player's side, a seat lost by
+    its turn timer a forfeit; a game called off before play began lost by every person at it."""
+    if game.status in ("active", "pending"):
+        return None, None
+    seats = game.seats
+    absent = {r.seat for r in game.rows if r.action == TIMEOUT and r.user is None}
+    if game.status == "finished":
+        places = tuple(int(s.place or 0) for s in seats)
+    else:  # called off before play began: nobody came
+        absent = {s.seat for s in seats if s.user_id is not None}
+        places = tuple(len(seats) for _ in seats)
+    if pairing.is_table:
+        return None, places
+    first = 0 if seats[0].user_id == pairing.first_id else 1
+    second = 1 - first
+    if first in absent and second in absent:
+        score = Score.BOTH_FORFEIT
+    elif first in absent:
+        score = Score.FIRST_FORFEITS
+    elif second in absent:
+        score = Score.SECOND_FORFEITS
+    else:
+        score = (Score.DRAW if places[first] == places[second]
+                 else Score.FIRST_WINS if places[first] < places[second] else Score.SECOND_WINS)
+    return score.value, None

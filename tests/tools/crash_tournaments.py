@@ -1,0 +1,112 @@
+"""The crash run's tournaments (the run is tests/tools/crash.py): a Swiss of Chopsticks and a So Long Sucker tables
+tournament, made and started through the service in the run's own process (no Discord command makes one yet), whose
+rounds the bot processes then run by themselves across the kills. Their players are scripted users like the others:
+each game of a round is played, from the moment Discord shows its board, by the users seated at it, with the same
+clicks and promises as every other table (crash_load.py). What the rows must say at the end is checked by
+crash_checks.tournament_problems.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+
+from bot.service import GameService
+from bot.service.model import TOURNAMENT
+from games.tournaments.model import Format, Settings
+from storage.connection import open_database
+from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from tests.tools.crash_load import Load, Stop, Table, game_id_of
+from tests.tools.peek import Target, json_value, peek_at
+
+ORGANISER = 1  # the organiser's user id (nobody plays as them)
+SUCKER_OPTIONS = {"chips": 3}  # short games, as at the run's other So Long Sucker tables
+
+
+@dataclass(frozen=True)
+class TournamentSizes:
+    """How big the run's two tournaments are: a Swiss of Chopsticks and So Long Sucker tables (0 players: none)."""
+
+    swiss_players: int = 6
+    swiss_rounds: int = 3
+    tables_players: int = 8
+    tables_rounds: int = 2
+
+
+
+async def open_tournaments(fake: FakeDiscord, target: Target, sizes: TournamentSizes, swiss_channel: FakeChannel,
+                           tables_channel: FakeChannel) -> list[int]:
+    """Make both tournaments, enter fresh users, start them (round 1's games are created at once); their ids."""
+    made = []
+    db = await open_database(str(target))
+    try:
+        service = GameService(db)
+        for kind, settings, players, channel, options in (
+                ("chopsticks", Settings(Format.SWISS, rounds=sizes.swiss_rounds), sizes.swiss_players, swiss_channel,
+                 {}),
+                ("sucker", Settings(Format.TABLES, rounds=sizes.tables_rounds), sizes.tables_players, tables_channel,
+                 SUCKER_OPTIONS)):
+            if players == 0:
+                continue
+            update = await service.tournaments.create(
+                kind, settings, guild_id=channel.guild_id, channel_id=channel.id, organiser_id=ORGANISER,
+                options=dict(options), min_players=players, max_players=players)
+            tournament_id = update.tournament.id
+            for n in range(players):
+                await service.tournaments.join(tournament_id, fake.add_user(f"t{tournament_id}-{n}").id)
+            await service.tournaments.start(tournament_id, ORGANISER)
+            made.append(tournament_id)
+        await service.told()
+        await service.tournaments.told()
+    finally:
+        await db.close()
+    return made
+
+
+async def play_tournaments(load: Load, fake: FakeDiscord, target: Target) -> None:
+    """Until the run stops: each tournament game, once Discord shows its board, played by the users seated at it
+    (each game at its own table, all at once)."""
+    playing: dict[int, asyncio.Task[None]] = {}
+    try:
+        while load.running:
+            for game_id, kind, users in _tournament_games(target):
+                if game_id in playing or any(u not in fake.users for u in users):
+                    continue
+                table = _shown_table(load, fake, game_id, kind, [fake.users[u] for u in users])
+                if table is not None:
+                    playing[game_id] = asyncio.create_task(_play(load, table), name=f"tournament-game-{game_id}")
+            await asyncio.sleep(0.5)
+    finally:
+        await asyncio.gather(*playing.values())
+
+
+def _tournament_games(target: Target) -> list[tuple[int, str, list[int]]]:
+    """The active games of a tournament's pairings, with the people seated at each (in seat order)."""
+    found: dict[int, tuple[str, list[int]]] = {}
+    for game_id, kind, options, user in peek_at(target).rows(
+            "SELECT g.id, g.kind, g.options, s.user_id FROM games g JOIN game_players s ON s.game_id = g.id"
+            " WHERE g.status = 'active' AND s.user_id IS NOT NULL ORDER BY g.id, s.seat"):
+        if json_value(options).get(TOURNAMENT) is not None:
+            found.setdefault(int(game_id), (str(kind), []))[1].append(int(user))
+    return [(gid, kind, users) for gid, (kind, users) in found.items()]
+
+
+def _shown_table(load: Load, fake: FakeDiscord, game_id: int, kind: str, users: list[FakeUser]) -> Table | None:
+    """A table for the game once a message in a server channel (or a thread of one) shows it."""
+    shown = [m for m in fake.messages.values() if game_id_of(m) == game_id and not m.ephemeral and not m.deleted
+             and fake.channels[m.channel_id].guild_id is not None]
+    if not shown:
+        return None
+    board = max(shown, key=lambda m: m.id)
+    channel = fake.channels[board.channel_id]
+    if channel.parent_id is not None:  # a So Long Sucker table plays in a thread of the channel
+        channel = fake.channels[channel.parent_id]
+    table = Table(kind, users, channel, board=board, game_id=game_id, timed=channel.guild_id == load.timed_guild)
+    load.tables.append(table)
+    return table
+
+
+async def _play(load: Load, table: Table) -> None:
+    with contextlib.suppress(Stop):
+        await load.play(table)
