@@ -14,7 +14,7 @@ from bot.lobby import finishing_required, per_turn
 from bot.service.tournaments import Pairing, TournamentInfo
 from bot.words import duration
 from games.registry import describe
-from games.text import Plural, Text, TextIn
+from games.text import Plural, Text, TextIn, versus
 from games.tournaments.model import Format
 from games.tournaments.standings import Standing
 from games.tournaments.texts import WITHDRAWN, bye, draw_rule, format_explanation, format_name, tiebreak_name
@@ -26,6 +26,13 @@ MEDALS = ("🥇", "🥈", "🥉")
 
 def _points(value: float) -> str:
     return f"{value:g}"
+
+
+def points_text(value: float) -> Text:
+    """"1 point", "2 points", or a score with a half (a draw scores 1/2): "2.5 points"."""
+    if value == int(value):
+        return Plural("{count} point", "{count} points", int(value))
+    return Text("{points} points", points=_points(value))  # a fraction: "2.5 points"
 
 
 def _title(info: TournamentInfo) -> Text:
@@ -126,9 +133,9 @@ def _pairing_line(pairing: Pairing, info: TournamentInfo, bot_user_id: int | Non
     if not pairing.table and len(names) == 1:
         return say(bye(names[0], info.settings.bye_points))
     if pairing.game_id is None:
-        return say(Text("{players}: decided without a game ({result})", players=" vs ".join(names),
+        return say(Text("{players}: decided without a game ({result})", players=versus(names),
                         result=pairing.result or "-"))
-    return say(Text("{players}: {game} #{number}", players=" vs ".join(names), game=game, number=pairing.game_id))
+    return say(Text("{players}: {game} #{number}", players=versus(names), game=game, number=pairing.game_id))
 
 
 def pairings_text(info: TournamentInfo, number: int, pairings: Sequence[Pairing], bot_user_id: int | None, say: Say,
@@ -144,9 +151,8 @@ def podium_text(info: TournamentInfo, podium: Sequence[Standing], say: Say) -> s
     lines = [say(Text("🏆 **{title}** is over! The podium:", title=_title(info)))]
     for standing in podium:
         medal = MEDALS[min(standing.place, 3) - 1]
-        # Points may be halves (a draw scores 1/2), so they are shown as a number with the short word for points.
-        lines.append(say(Text("{medal} <@{player}>: {points} pts", medal=medal, player=standing.player,
-                              points=_points(standing.points))))
+        lines.append(say(Text("{medal} <@{player}>: {points}", medal=medal, player=standing.player,
+                              points=points_text(standing.points))))
     return "\n".join(lines)
 
 

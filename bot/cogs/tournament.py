@@ -238,7 +238,12 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                 games = {result.id: result for result in update.games}
                 for event in update.events:
                     if isinstance(event, RoundStarted):
-                        people = sorted({p for pairing in event.pairings for p in pairing.players if p is not None})
+                        # Each player pinged once this round: the first to decide in each game was pinged by its
+                        # turn notification already (bot/notifications.py), so this message pings the others.
+                        deciders = {r.game.user_at(r.game.to_decide) for r in update.games
+                                    if r.game.to_decide is not None}
+                        people = sorted({p for pairing in event.pairings for p in pairing.players
+                                         if p is not None and p not in deciders})
                         presenter = self.bot.presenter(info.kind)
                         await channel.send(pairings_text(info, event.number, event.pairings, bot_id, say,
                                                          replay=event.replay),

@@ -480,15 +480,26 @@ class Tournaments:
                 events += more
         if games:
             self._timers_changed.set()
-        for game in (*ended, *games):
+        for game in ended:
             self._publisher.publish(game)
         update = TournamentUpdate(info_of(record), tuple(events), tuple(games))
         if events or tell():
-            for listener in self.listeners:
-                task = background(listener(update), name=f"tournament-{tournament_id}")
-                self._telling.add(task)
-                task.add_done_callback(self._telling.discard)
+            task = background(self._tell(update), name=f"tournament-{tournament_id}")
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
+        else:
+            for game in games:
+                self._publisher.publish(game)
         return update
+
+    async def _tell(self, update: TournamentUpdate) -> None:
+        """Tell the listeners of `update`, then publish the games it created: a round's games are announced (their
+        pairings, then their boards) before their first turn notifications, in that order whatever the timing."""
+        try:
+            await asyncio.gather(*(listener(update) for listener in self.listeners), return_exceptions=True)
+        finally:
+            for game in update.games:
+                self._publisher.publish(game)
 
     async def told(self) -> None:
         """Wait until every tournament listener has heard every change so far."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from tests.support.boards import player_to_move
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
@@ -49,6 +50,12 @@ def _edited(message: FakeMessage, edits: int) -> Callable[[], bool]:
     return lambda: message.edits >= edits
 
 
+def _noticed(world: World, users: set[int | None]) -> Callable[[], bool]:
+    """Whether each of `users` got a turn notification in the channel (the notices of their new games)."""
+    return lambda: users <= {p for m in world.fake.channel_messages(world.channel) if "it is your move" in m.content
+                             for p in m.pinged}
+
+
 async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
@@ -74,9 +81,13 @@ async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: Tabl
         boards = await _round_boards(world, bots, number, 2)
         pairings = next(m for m in fake.channel_messages(world.channel)
                         if f"round {number} of 3" in m.content)
-        # One message pings the round's four players; the boards themselves ping nobody.
-        assert pairings.pinged == set(users), pairings.pinged
-        assert all(not board.pinged for board in boards), [m.content for m in fake.channel_messages(world.channel)]
+        # Each player is pinged once this round: the first to move by the game's turn notification, the others by
+        # the pairings; the boards themselves ping nobody.
+        first = {player_to_move(board) for board in boards}
+        assert len(first) == 2
+        await fake.wait_until(_noticed(world, first))
+        assert pairings.pinged == set(users) - first, pairings.pinged
+        assert all(not board.pinged for board in boards)
         table = next(m for m in fake.channel_messages(world.channel) if m.embeds
                      and "Standings" in str(m.embeds[0].get("title")))
         assert standings is None or table is standings  # the same message all along
@@ -89,7 +100,7 @@ async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: Tabl
     podium = next(m for m in fake.channel_messages(world.channel) if "🥇" in m.content)
     best = max(wins.values())
     assert best >= 2 and "is over" in podium.content and "🥈" in podium.content
-    assert any(f"🥇 <@{u}>: {best} pts" in podium.content for u, w in wins.items() if w == best), podium.content
+    assert any(f"🥇 <@{u}>: {best} points" in podium.content for u, w in wins.items() if w == best), podium.content
     assert standings is not None and "After 3 of 3 rounds" in standings.text()
     await fake.wait_until(lambda: "Finished." in announcement.text() and announcement.buttons() == [])
     assert len([m for m in fake.channel_messages(world.channel) if m.embeds
@@ -136,5 +147,5 @@ async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots
     assert started.callback_type == Callback.UPDATE_MESSAGE, started.errors
     [table] = await _round_boards(world, bots, 1, 1)
     pairings = next(m for m in fake.channel_messages(world.channel) if "round 1 of" in m.content)
-    assert "So Long Sucker #1" in pairings.content and len(pairings.pinged) == 4
+    assert "So Long Sucker #1" in pairings.content and len(pairings.pinged) == 3  # the first to decide: by its notice
     assert "Pause" in {b["label"] for b in announcement.buttons()} and table.text()
