@@ -149,3 +149,28 @@ async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots
     pairings = next(m for m in fake.channel_messages(world.channel) if "round 1 of" in m.content)
     assert "So Long Sucker #1" in pairings.content and len(pairings.pinged) == 3  # the first to decide: by its notice
     assert "Pause" in {b["label"] for b in announcement.buttons()} and table.text()
+
+
+async def test_the_buttons_and_the_standings_survive_a_restart(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake, alice, bob = world.fake, world.alice, world.bob
+    announcement = await _announce(world, rounds=1)
+    for user in (alice, bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await bots.stop(bot)
+    await bots.start()  # a new process: the announcement's buttons are answered by their custom ids
+    started = await fake.click(alice, announcement, _button(announcement, "Start"))
+    assert started.callback_type == Callback.UPDATE_MESSAGE and "round 1 of 1" in announcement.text(), started.errors
+    [board] = await _round_boards(world, bots, 1, 1)
+    await fake.wait_until(lambda: any(m.embeds and "Standings" in str(m.embeds[0].get("title"))
+                                      for m in fake.channel_messages(world.channel)))
+    [standings] = [m for m in fake.channel_messages(world.channel)
+                   if m.embeds and "Standings" in str(m.embeds[0].get("title"))]
+    await bots.stop_all()
+    await bots.start()  # the result comes after a restart: the stored standings message is the one edited
+    winner = await _resign_to_move(world, board, {alice.id: alice, bob.id: bob})
+    await fake.wait_until(lambda: any("🥇" in m.content for m in fake.channel_messages(world.channel)))
+    assert f"**1.** <@{winner}>: **1**" in standings.text()
+    assert len([m for m in fake.channel_messages(world.channel)
+                if m.embeds and "Standings" in str(m.embeds[0].get("title"))]) == 1
+    await fake.wait_until(lambda: "Finished." in announcement.text())
