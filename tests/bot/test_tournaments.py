@@ -174,3 +174,38 @@ async def test_the_buttons_and_the_standings_survive_a_restart(world: World, bot
     assert len([m for m in fake.channel_messages(world.channel)
                 if m.embeds and "Standings" in str(m.embeds[0].get("title"))]) == 1
     await fake.wait_until(lambda: "Finished." in announcement.text())
+
+
+async def test_commands_a_bye_a_withdrawal_pause_resume_and_cancel(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
+    announcement = await _announce(world, rounds=2)
+    for user in (alice, bob, carol):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    early = await fake.slash(bob, world.channel, "tournament", "pairings", options={"round": 1})
+    assert early.ephemeral and early.message is not None and "has not started" in early.message.content
+    await fake.click(alice, announcement, _button(announcement, "Start"))
+    await _round_boards(world, bots, 1, 1)  # three players: one game and a bye
+    pairings = await fake.slash(carol, world.channel, "tournament", "pairings", options={"round": 1})
+    assert pairings.ephemeral and pairings.message is not None, pairings.errors
+    assert "has a bye this round" in pairings.message.content and "Chopsticks #1" in pairings.message.content
+
+    paused = await fake.click(alice, announcement, _button(announcement, "Pause"))
+    assert paused.callback_type == Callback.UPDATE_MESSAGE and "Paused by the organiser" in announcement.text()
+    refused = await fake.click(bob, announcement, _button(announcement, "Resume"))
+    assert refused.ephemeral and refused.message is not None and "organiser" in refused.message.content
+    await fake.click(alice, announcement, _button(announcement, "Resume"))
+    assert "round 1 of 2" in announcement.text()
+
+    left = await fake.slash(carol, world.channel, "tournament", "leave")
+    assert left.ephemeral and left.message is not None and "You left tournament #1" in left.message.content
+    await fake.wait_until(lambda: f"3. <@{carol.id}> (withdrawn)" in announcement.text())
+    standings = await fake.slash(bob, world.channel, "tournament", "standings", options={"tournament": 1})
+    assert standings.ephemeral and standings.message is not None
+    assert f"<@{carol.id}>" in standings.message.text() and "withdrawn" in standings.message.text()
+
+    cancelled = await fake.click(alice, announcement, _button(announcement, "Cancel"))
+    assert cancelled.callback_type == Callback.UPDATE_MESSAGE and announcement.buttons() == []
+    assert "The organiser cancelled this tournament." in announcement.text()
+    nothing = await fake.slash(alice, world.channel, "tournament", "standings", options={"tournament": 7})
+    assert nothing.ephemeral and nothing.message is not None and "no tournament #7" in nothing.message.content
