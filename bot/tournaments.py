@@ -52,10 +52,11 @@ def _status(info: TournamentInfo) -> Text:
     return Text("Finished.")
 
 
-def announcement_embed(info: TournamentInfo, say: Say) -> discord.Embed:
-    """The tournament as its channel sees it: how it is played, when it starts, who entered, and where it stands."""
+def announcement_embed(info: TournamentInfo, rules: Sequence[Text | str], say: Say) -> discord.Embed:
+    """The tournament as its channel sees it: how it is played (its game's `rules`, as a lobby shows them, and its
+    format), when it starts, who entered, and where it stands."""
     settings = info.settings
-    lines = [say(Text("**Format:** {format}", format=format_name(settings.format))),
+    lines = [*(say(rule) for rule in rules), "", say(Text("**Format:** {format}", format=format_name(settings.format))),
              say(format_explanation(settings.format))]
     if settings.format in (Format.SWISS, Format.TABLES):
         lines.append(say(Plural("{count} round.", "{count} rounds.", settings.rounds)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 import discord
@@ -21,6 +22,7 @@ from discord.ext import commands
 from bot.cogs.kinds import offer_games
 from bot.config import parse_duration
 from bot.i18n import Say
+from bot.presenter import GamePresenter
 from bot.service import ServiceError
 from bot.service.finishing import may_join
 from bot.service.tournaments import RoundStarted, TournamentFinished, TournamentInfo, Tournaments, TournamentUpdate
@@ -98,7 +100,8 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         min_players="Players needed to start", max_players="The most players it takes",
         min_finished="Only for players who finished at least this share of their games (percent)",
         fillers="So Long Sucker: computer players may fill a short table",
-        level="The computer players' level (So Long Sucker fillers)")
+        level="The computer players' level (So Long Sucker fillers)",
+        variants="Chopsticks: variant names separated by spaces, e.g. 'cutoff suicide' (see /chopsticks rules)")
     @app_commands.choices(
         format=[app_commands.Choice(name="Swiss", value="swiss"),
                 app_commands.Choice(name="Round robin", value="round-robin"),
@@ -114,7 +117,8 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                   rated: bool = True, starts_in: app_commands.Range[str, 1, 20] | None = None,
                   min_players: app_commands.Range[int, 1, 256] = 2, max_players: app_commands.Range[int, 2, 256] = 64,
                   min_finished: app_commands.Range[int, 1, 100] | None = None, fillers: bool = False,
-                  level: app_commands.Range[str, 1, 20] | None = None) -> None:
+                  level: app_commands.Range[str, 1, 20] | None = None,
+                  variants: app_commands.Range[str, 1, 200] | None = None) -> None:
         if not interaction.permissions.manage_guild:
             raise ServiceError(Text("Only members with the Manage Server permission can make a tournament; ask one "
                                     "of them, or join theirs."))
@@ -129,7 +133,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                             fillers=fillers and fmt is Format.TABLES)
         update = await self.tournaments.create(
             game, settings, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
-            organiser_id=interaction.user.id, options={"bot_level": level} if level else {},
+            organiser_id=interaction.user.id, options=_options(level, variants),
             starts_at=None if starts is None else self.bot.service.clock() + starts,
             min_players=min_players, max_players=max_players, rated=rated,
             turn_timeout=_seconds(turn_time, "turn_time"),
@@ -138,7 +142,8 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         info = update.tournament
         say = await self._say(info)
         response = await interaction.response.send_message(
-            embed=announcement_embed(info, say), view=announcement_view(info, say) or discord.utils.MISSING,
+            embed=announcement_embed(info, self._rules(info), say),
+            view=announcement_view(info, say) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions.none())
         if response.message_id is not None:
             await self.memory.set(_key(info.id, "announcement"), str(response.message_id))
@@ -219,7 +224,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
             update = await self.tournaments.cancel(info.id, user, manager=manager)
         info = update.tournament
         say = await self._say(info)
-        embed, view = announcement_embed(info, say), announcement_view(info, say)
+        embed, view = announcement_embed(info, self._rules(info), say), announcement_view(info, say)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
         if interaction.message is not None:
             self._shown[interaction.message.id] = _shown(embed, view)
@@ -279,15 +284,31 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         if stored is None:
             return
         say = await self._say(info)
-        embed, view = announcement_embed(info, say), announcement_view(info, say)
+        embed, view = announcement_embed(info, self._rules(info), say), announcement_view(info, say)
         if self._shown.get(int(stored)) == _shown(embed, view):
             return
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
         await channel.get_partial_message(int(stored)).edit(embed=embed, view=view)
         self._shown[int(stored)] = _shown(embed, view)
 
+    def _rules(self, info: TournamentInfo) -> list[Text | str]:
+        """The rules its games are played by, as the game's lobby shows them."""
+        presenter: GamePresenter = self.bot.presenter(info.kind)
+        return presenter.rules_lines(info.options, describe(info.kind).min_players)
+
     async def _say(self, info: TournamentInfo) -> Say:
         return Say(await self.bot.languages.public(info.guild_id))
+
+
+def _options(level: str | None, variants: str | None) -> dict[str, Any]:
+    """The game's options a tournament's games are made with (the service checks that they make a game)."""
+    options: dict[str, Any] = {}
+    if level:
+        options["bot_level"] = level
+    names = [name for name in re.split(r"[\s,]+", (variants or "").strip().lower()) if name]
+    if names:
+        options["variants"] = names
+    return options
 
 
 def _key(tournament_id: int, what: str) -> str:

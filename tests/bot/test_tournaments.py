@@ -131,6 +131,14 @@ async def test_only_managers_make_a_tournament(world: World, bots: TabletopRunne
     wrong = await world.fake.slash(world.alice, world.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
                                    options={"game": "chopsticks", "format": "tables"})
     assert wrong.ephemeral and wrong.message is not None and "does not fit" in wrong.message.content
+    # The game's rules as its lobby words them, variants included; a variant the game lacks is refused.
+    plain = await _announce(world)
+    cutoff = await _announce(world, variants="cutoff")
+    assert "2 hands each" in plain.text() and "2 hands each" in cutoff.text()
+    assert plain.text().replace("#1", "#2") != cutoff.text()
+    bad = await world.fake.slash(world.alice, world.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
+                                 options={"game": "chopsticks", "format": "swiss", "variants": "nonsense"})
+    assert bad.ephemeral and bad.message is not None and "nonsense" in bad.message.content, bad.errors
 
 
 async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots: TabletopRunner) -> None:
