@@ -132,7 +132,9 @@ def _pairing_line(pairing: Pairing, info: TournamentInfo, bot_user_id: int | Non
     game = describe(info.kind).title
     names = [f"<@{p}>" if p is not None else f"<@{bot_user_id}> (bot)" for p in pairing.players]
     if not pairing.table and len(names) == 1:
-        return say(bye(names[0], info.settings.bye_points))
+        # A round robin's bye scores nothing (everyone has one: games/tournaments/standings.py).
+        points = 0.0 if info.settings.format is Format.ROUND_ROBIN else info.settings.bye_points
+        return say(bye(names[0], points))
     if pairing.game_id is None:
         return say(Text("{players}: decided without a game ({result})", players=versus(names),
                         result=pairing.result or "-"))

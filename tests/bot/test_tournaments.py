@@ -217,3 +217,15 @@ async def test_commands_a_bye_a_withdrawal_pause_resume_and_cancel(world: World,
     assert "The organiser cancelled this tournament." in announcement.text()
     nothing = await fake.slash(alice, world.channel, "tournament", "standings", options={"tournament": 7})
     assert nothing.ephemeral and nothing.message is not None and "no tournament #7" in nothing.message.content
+
+
+async def test_a_round_robin_of_three_gives_a_bye_that_scores_nothing(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    announcement = await _announce(world, format="round-robin")
+    for user in (world.alice, world.bob, world.carol):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    await _round_boards(world, bots, 1, 1)
+    pairings = next(m for m in fake.channel_messages(world.channel) if "round 1 of 3" in m.content)
+    assert "has a bye this round (no opponent): it scores nothing." in pairings.content, pairings.content
