@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.components import Button, CustomId
+from bot.components import Button, CustomId, UserSelect
 from bot.i18n import Say
 from bot.lobby import finishing_required, per_turn
 from bot.service.tournaments import Pairing, TournamentInfo
@@ -108,6 +108,8 @@ def announcement_view(info: TournamentInfo, say: Say) -> discord.ui.View | None:
     buttons.append((CancelTournament, TextIn("button", "Cancel"), discord.ButtonStyle.danger))
     for button, label, style in buttons:
         view.add_item(button.of(tournament=info.id, label=say(label), style=style))
+    if len(info.players) > len(info.withdrawn):
+        view.add_item(RemovePlayer.of(tournament=info.id, placeholder=say(Text("Remove player (organiser)")), row=1))
     return view
 
 
@@ -196,5 +198,17 @@ class CancelTournament(TournamentButton, custom_id=CustomId("tn:{tournament}:can
     """The organiser calls it off (games being played go on, as games)."""
 
 
+class RemovePlayer(UserSelect, custom_id=CustomId("tn:{tournament}:remove", tournament=TOURNAMENT)):
+    """The organiser takes a player out: before the start no longer entered; once it runs, withdrawn."""
+
+    @property
+    def tournament_id(self) -> int:
+        return int(self.fields["tournament"])
+
+    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
+        cog: Any = interaction.client.get_cog("Tournament")
+        await cog.use_button(interaction, self)
+
+
 TOURNAMENT_BUTTONS = (JoinTournament, LeaveTournament, StartTournament, PauseTournament, ResumeTournament,
-                      CancelTournament)
+                      CancelTournament, RemovePlayer)

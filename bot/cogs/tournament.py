@@ -32,6 +32,7 @@ from bot.tournaments import (
     JoinTournament,
     LeaveTournament,
     PauseTournament,
+    RemovePlayer,
     ResumeTournament,
     StartTournament,
     TournamentButton,
@@ -198,7 +199,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         return info
 
     # ----- the announcement's buttons ------------------------------------------------------------------------
-    async def use_button(self, interaction: discord.Interaction[Any], button: TournamentButton) -> None:
+    async def use_button(self, interaction: discord.Interaction[Any], button: TournamentButton | RemovePlayer) -> None:
         info = await self.tournaments.view(button.tournament_id)
         if info.guild_id != interaction.guild_id:
             raise ServiceError(Text("Tournament #{number} is on another server; you can only join or run it there.",
@@ -215,6 +216,10 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
             update = await self.tournaments.leave(info.id, user)
         elif isinstance(button, StartTournament):
             update = await self.tournaments.start(info.id, user, manager=manager)
+        elif isinstance(button, RemovePlayer):
+            if not button.users:
+                raise ServiceError(Text("Choose the player to take out."))
+            update = await self.tournaments.remove(info.id, user, button.users[0], manager=manager)
         elif isinstance(button, PauseTournament):
             update = await self.tournaments.pause(info.id, user, manager=manager)
         elif isinstance(button, ResumeTournament):

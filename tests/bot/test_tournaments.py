@@ -121,6 +121,13 @@ async def test_a_join_below_the_share_of_finished_games_is_refused(world: World,
     joined = await world.fake.click(world.carol, announcement, _button(announcement, "Join"))  # no record: welcome
     assert joined.callback_type == Callback.UPDATE_MESSAGE and f"<@{world.carol.id}>" in announcement.text()
     assert f"<@{world.bob.id}>" not in announcement.text()
+    # Remove player: a menu of the server's members, for the organiser only.
+    remove = next(c for c in announcement.custom_ids() if c.endswith(":remove"))
+    refused = await world.fake.select_users(world.bob, announcement, remove, [world.carol])
+    assert refused.ephemeral and refused.message is not None and "organiser" in refused.message.content
+    removed = await world.fake.select_users(world.alice, announcement, remove, [world.carol])
+    assert removed.callback_type == Callback.UPDATE_MESSAGE, removed.errors
+    assert f"<@{world.carol.id}>" not in announcement.text() and "Players (0;" in announcement.text()
 
 
 async def test_only_managers_make_a_tournament(world: World, bots: TabletopRunner) -> None:

@@ -367,6 +367,12 @@ def component_data(
         if not low <= len(chosen) <= high:
             raise ValueError(f"select {custom_id!r} takes {low}..{high} values, got {len(chosen)}")
         data["values"] = chosen
+    elif component_type == Component.USER_SELECT:
+        chosen = list(values or [])
+        low, high = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not low <= len(chosen) <= high:
+            raise ValueError(f"select {custom_id!r} takes {low}..{high} values, got {len(chosen)}")
+        data["values"] = chosen
     return data
 
 
