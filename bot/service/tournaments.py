@@ -496,7 +496,10 @@ class Tournaments:
         """Tell the listeners of `update`, then publish the games it created: a round's games are announced (their
         pairings, then their boards) before their first turn notifications, in that order whatever the timing."""
         try:
-            await asyncio.gather(*(listener(update) for listener in self.listeners), return_exceptions=True)
+            outcomes = await asyncio.gather(*(listener(update) for listener in self.listeners), return_exceptions=True)
+            for outcome in outcomes:
+                if isinstance(outcome, Exception):
+                    log.error("tournament %d: a listener failed", update.tournament.id, exc_info=outcome)
         finally:
             for game in update.games:
                 self._publisher.publish(game)
