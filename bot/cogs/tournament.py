@@ -48,6 +48,7 @@ from games.tournaments.model import Format, Settings
 from storage import BotStateStore
 from storage.finishing import read_finishing
 from storage.ratings import GLOBAL
+from storage.server_settings import ServerSettings
 
 log = logging.getLogger(__name__)
 
@@ -120,9 +121,10 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                   min_finished: app_commands.Range[int, 1, 100] | None = None, fillers: bool = False,
                   level: app_commands.Range[str, 1, 20] | None = None,
                   variants: app_commands.Range[str, 1, 200] | None = None) -> None:
-        if not interaction.permissions.manage_guild:
-            raise ServiceError(Text("Only members with the Manage Server permission can make a tournament; ask one "
-                                    "of them, or join theirs."))
+        if not await self._manager(interaction):
+            raise ServiceError(Text("Only members with the Manage Server permission (or the organisers' role set in "
+                                    "{settings}) can make a tournament; ask one of them, or join theirs.",
+                                    settings=Command("settings")))
         fmt, double = FORMATS[format]
         description = describe(game)
         if level is not None and level not in description.bot_levels:
@@ -184,11 +186,21 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                      tournament: app_commands.Range[int, 1, 2**31 - 1] | None = None) -> None:
         info = await self._named(interaction, tournament)
         update = await self.tournaments.remove(info.id, interaction.user.id, player.id,
-                                               manager=interaction.permissions.manage_guild)
+                                               manager=await self._manager(interaction))
         await interaction.response.send_message(Say.to(interaction)(Text(
             "{player} is out of tournament #{number}.", player=player.mention, number=info.id)), ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none())
         await self.redraw_announcement(update.tournament)
+
+    async def _manager(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether the person may run the server's tournaments: Manage Server, or the role /settings names."""
+        if interaction.permissions.manage_guild:
+            return True
+        if interaction.guild_id is None or not isinstance(interaction.user, discord.Member):
+            return False
+        settings: ServerSettings = await self.bot.server_settings.get(interaction.guild_id)
+        return settings.organiser_role is not None and any(
+            role.id == settings.organiser_role for role in interaction.user.roles)
 
     async def _named(self, interaction: discord.Interaction[Any], tournament: int | None) -> TournamentInfo:
         """The tournament a command names (default: the channel's newest), if it is this server's."""
@@ -204,7 +216,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         if info.guild_id != interaction.guild_id:
             raise ServiceError(Text("Tournament #{number} is on another server; you can only join or run it there.",
                                     number=info.id))
-        user, manager = interaction.user.id, bool(interaction.permissions.manage_guild)
+        user, manager = interaction.user.id, await self._manager(interaction)
         if isinstance(button, JoinTournament):
             if info.minimum_finished is not None:
                 record = await self.bot.db.query(read_finishing(GLOBAL, user))

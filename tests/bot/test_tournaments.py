@@ -236,3 +236,22 @@ async def test_a_round_robin_of_three_gives_a_bye_that_scores_nothing(world: Wor
     await _round_boards(world, bots, 1, 1)
     pairings = next(m for m in fake.channel_messages(world.channel) if "round 1 of 3" in m.content)
     assert "has a bye this round (no opponent): it scores nothing." in pairings.content, pairings.content
+
+
+async def test_the_organisers_role_set_in_settings_may_run_tournaments(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake, bob = world.fake, world.bob
+    role = fake.add_role(world.guild, "Tournament directors")
+    fake.give_role(world.guild, bob, role)
+    options = {"game": "chopsticks", "format": "swiss"}
+    before = await fake.slash(bob, world.channel, "tournament", "new", options=options)
+    assert before.ephemeral and before.message is not None and "Manage Server" in before.message.content
+    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
+                             options={"organiser_role": role})
+    assert saved.message is not None and f"<@&{role.id}>" in saved.message.text(), saved.errors
+    made = await fake.slash(bob, world.channel, "tournament", "new", options=options)
+    assert made.callback_type == Callback.CHANNEL_MESSAGE and made.message is not None, made.errors
+    await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
+                     options={"no_organiser_role": True})
+    again = await fake.slash(bob, world.channel, "tournament", "new", options=options)
+    assert again.ephemeral and again.message is not None and "Manage Server" in again.message.content

@@ -15,8 +15,8 @@ from typing import Any
 
 from tests.support.codes import SUBCOMMANDS, Callback, Component, InteractionContext, InteractionType, OptionType
 
-from .models import FakeChannel, FakeMessage, FakeUser
-from .payloads import EVERYONE_PERMISSIONS, JsonDict, channel_payload, member_payload, user_payload
+from .models import FakeChannel, FakeMessage, FakeRole, FakeUser
+from .payloads import EVERYONE_PERMISSIONS, JsonDict, channel_payload, member_payload, role_payload, user_payload
 
 # Callback types allowed for each interaction type.
 ALLOWED_CALLBACKS: dict[int, tuple[int, ...]] = {
@@ -285,6 +285,11 @@ def _typed_value(label: str, spec: JsonDict, value: Any, resolved: JsonDict, gui
             resolved.setdefault("members", {})[str(value.id)] = member_payload(
                 None, permissions=EVERYONE_PERMISSIONS
             )
+        return str(value.id)
+    if kind == OptionType.ROLE:
+        if not isinstance(value, FakeRole):
+            raise TypeError(f"{label} option {name!r} takes a FakeRole, got {value!r}")
+        resolved.setdefault("roles", {})[str(value.id)] = role_payload(value)
         return str(value.id)
     if kind == OptionType.CHANNEL:
         if not isinstance(value, FakeChannel):
