@@ -55,7 +55,7 @@ from storage.ratings import RatingStore
 
 log = logging.getLogger(__name__)
 # The cogs every bot has besides the games' presenters (which come from the game registry).
-EXTENSIONS = ("bot.cogs.ladder", "bot.cogs.settings", "bot.cogs.replay", "bot.cogs.help")
+EXTENSIONS = ("bot.cogs.ladder", "bot.cogs.settings", "bot.cogs.replay", "bot.cogs.help", "bot.cogs.tournament")
 SYNC_LEASE = 60.0  # seconds a process may take to sync the commands before another may do it instead
 SYNC_POLL = 0.25  # seconds between looks for the ids another process synced
 T = TypeVar("T")

@@ -186,6 +186,25 @@ class Select(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
         return str(self.item.values[0])
 
 
+class UserSelect(_Component, discord.ui.DynamicItem[discord.ui.UserSelect[Any]], template=_NEVER):
+    """A persistent menu of the server's members (Discord lists them); subclasses give `custom_id=CustomId(...)` and
+    define `on_use` (the people chosen: `users`)."""
+
+    def __init__(self, custom_id: str, *, placeholder: str | None = None, row: int | None = None) -> None:
+        super().__init__(discord.ui.UserSelect(custom_id=custom_id, placeholder=placeholder, row=row))
+        self._parse(custom_id)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> Self:
+        assert isinstance(item, discord.ui.UserSelect) and item.custom_id is not None
+        return cls(item.custom_id, placeholder=item.placeholder)
+
+    @property
+    def users(self) -> list[int]:
+        return [user.id for user in self.item.values]
+
+
 def persistent_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A view that never times out (its components are answered by their custom ids, after a restart too) holding
     `items` in order."""

@@ -259,6 +259,19 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
             result = await self.service.set_message(result.id, response.message_id)
         await self.game_opened(result)
 
+    async def post_in_channel(self, result: Result[Any, Any]) -> Result[Any, Any]:
+        """Post a new game's board in its channel without an interaction to answer (a tournament round's game, whose
+        players were pinged once for the round): `post_game`'s board, remembered and stored as the game's message,
+        then `game_opened`."""
+        board = await self.channel_board(result)
+        sent = await self.channel(result).send(content=board.content, embed=board.embed,
+                                               view=board.view or discord.utils.MISSING, files=board.attachments(),
+                                               allowed_mentions=discord.AllowedMentions.none())
+        self.remember_drawn(sent.id, board, result.game)
+        result = await self.service.set_message(result.id, sent.id)
+        await self.game_opened(result)
+        return result
+
     async def game_opened(self, result: Result[Any, Any]) -> None:
         """A game's message was just posted: let the computer players move (Generals also deals private boards)."""
         self.schedule_computers(result)

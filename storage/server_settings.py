@@ -21,6 +21,7 @@ class ServerSettings:
     channel_id: int | None = None
     language: str | None = None  # of public messages; None: the server's preferred locale
     private_tables: bool = False  # So Long Sucker: each table's thread private to its players (else public)
+    organiser_role: int | None = None  # its members run tournaments, besides those with Manage Server
 
 
 class ServerSettingsStore(Store):
@@ -48,13 +49,15 @@ class ServerSettingsStore(Store):
             settings = edit((yield from _load(guild_id)))
             yield Sql(
                 "INSERT INTO server_settings (guild_id, turn_timeout, images, threads, disabled_games, channel_id,"
-                " language, private_tables) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " language, private_tables, organiser_role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET"
                 " turn_timeout = excluded.turn_timeout, images = excluded.images, threads = excluded.threads,"
                 " disabled_games = excluded.disabled_games, channel_id = excluded.channel_id,"
-                " language = excluded.language, private_tables = excluded.private_tables",
+                " language = excluded.language, private_tables = excluded.private_tables,"
+                " organiser_role = excluded.organiser_role",
                 (guild_id, settings.turn_timeout, int(settings.images), int(settings.threads),
                  json.dumps(sorted(settings.disabled_games)), settings.channel_id, settings.language,
-                 int(settings.private_tables)),
+                 int(settings.private_tables), settings.organiser_role),
             )
             return settings
 
@@ -67,10 +70,10 @@ async def settings_in(conn: Connection, guild_id: int) -> ServerSettings:
 
 
 def _load(guild_id: int) -> Plan[ServerSettings]:
-    done = yield Sql("SELECT turn_timeout, images, threads, disabled_games, channel_id, language, private_tables"
-                     " FROM server_settings WHERE guild_id = ?", (guild_id,))
+    done = yield Sql("SELECT turn_timeout, images, threads, disabled_games, channel_id, language, private_tables,"
+                     " organiser_role FROM server_settings WHERE guild_id = ?", (guild_id,))
     r = done.one()
     if r is None:
         return ServerSettings(guild_id)
     return ServerSettings(guild_id, r[0], r[1] is None or bool(r[1]), r[2] is None or bool(r[2]),
-                          frozenset(json.loads(r[3])), r[4], r[5], bool(r[6]))
+                          frozenset(json.loads(r[3])), r[4], r[5], bool(r[6]), None if r[7] is None else int(r[7]))

@@ -296,6 +296,12 @@ def tournaments_with_status(*statuses: str) -> Plan[list[int]]:
     return [int(row[0]) for row in done.rows]
 
 
+def latest_in_channel(channel_id: int) -> Plan[int | None]:
+    """The newest tournament announced in a channel (what a command without `tournament:` means there)."""
+    done = yield Sql("SELECT id FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+    return int(done.rows[0][0]) if done.rows else None
+
+
 async def load(conn: Connection, tournament_id: int, *, lock: bool = False) -> TournamentRecord:
     return await conn.run(load_tournament(conn.dialect, tournament_id, lock=lock))
 

@@ -47,6 +47,8 @@ def settings_embed(settings: ServerSettings, say: Say, server_language: str, def
              say(Text("Games switched off: **{games}**", games=disabled)),
              say(Text("New games start in: **{channel}**", channel=channel)),
              say(Text("Language of boards and announcements: **{language}**", language=language)),
+             say(Text("Tournament organisers: **Manage Server** and <@&{role}>", role=settings.organiser_role)
+                 if settings.organiser_role else Text("Tournament organisers: **Manage Server**")),
              say(_seasons_line(season))]
     return discord.Embed(title=say(Text("Game settings for this server")), description="\n".join(lines),
                          colour=COLOUR)
@@ -107,13 +109,16 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
                            channel="Only start new games in this channel",
                            any_channel="Let new games start in any channel again",
                            language="The language of boards and announcements (players' own answers follow "
-                                    "their Discord language)")
+                                    "their Discord language)",
+                           organiser_role="Members of this role may run tournaments too (besides Manage Server)",
+                           no_organiser_role="Only Manage Server runs tournaments again")
     @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
                           + [app_commands.Choice(name="The server's preferred language", value="server")])
     async def set_(self, interaction: discord.Interaction[Any], turn_time: app_commands.Range[str, 1, 20] | None = None,
                    images: bool | None = None, threads: bool | None = None, private_tables: bool | None = None,
                    channel: discord.TextChannel | None = None, any_channel: bool = False,
-                   language: str | None = None) -> None:
+                   language: str | None = None, organiser_role: discord.Role | None = None,
+                   no_organiser_role: bool = False) -> None:
         assert interaction.guild_id is not None
         changes: dict[str, Any] = {}
         if turn_time is not None:
@@ -130,6 +135,10 @@ class SettingsCog(commands.GroupCog, name="Settings", group_name="settings",
             changes["channel_id"] = channel.id
         if any_channel:
             changes["channel_id"] = None
+        if organiser_role is not None:
+            changes["organiser_role"] = organiser_role.id
+        if no_organiser_role:
+            changes["organiser_role"] = None
         if language is not None:
             if language != "server" and language not in LANGUAGES:
                 raise app_commands.CheckFailure(Text("Choose a language from the list."))

@@ -156,7 +156,9 @@ class GameService:
         return self._publisher.publish(result)
 
     async def told(self) -> None:
-        """Wait until every listener has heard every change so far (tests and shutdown)."""
+        """Wait until every listener has heard every change so far (tests and shutdown): a tournament's listeners
+        first, which publish the games of a new round once they have heard of it."""
+        await self.tournaments.told()
         await self._publisher.told()
 
     # ----- reading ----------------------------------------------------------------------------------------

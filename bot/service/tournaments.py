@@ -51,6 +51,7 @@ from storage.tournaments import (
     create_tournament,
     due_round_deadlines,
     end_round,
+    latest_in_channel,
     load,
     load_tournament,
     next_round_deadline,
@@ -239,6 +240,13 @@ class Tournaments:
         except TournamentNotFoundError:
             raise ServiceError(Text("There is no tournament #{number}.", number=tournament_id)) from None
 
+    async def latest(self, channel_id: int) -> int:
+        """The newest tournament of a channel (a command that names none means it)."""
+        found = await self._query(latest_in_channel(channel_id))
+        if found is None:
+            raise ServiceError(Text("There is no tournament in this channel: name one with `tournament:`."))
+        return found
+
     async def join(self, tournament_id: int, user_id: int) -> TournamentUpdate:
         """Enter `user_id`: while it is open, or a Swiss that is under way (they start with no points)."""
         async def change(tx: GameTransaction, record: TournamentRecord) -> list[Any]:
@@ -352,10 +360,14 @@ class Tournaments:
         else:
             places = outcome.places
 
+        recorded = False
+
         async def change(tx: GameTransaction, record: TournamentRecord) -> list[Any]:
+            nonlocal recorded
             pairing = next((p for r in record.rounds for p in r.pairings if p.game_id == game_id), None)
             if pairing is None or pairing.ended:
                 return []
+            recorded = True
             conn = await tx.writer()
             await conn.run(_result_of(record.id, pairing, [s.user_id for s in seats], places, absent))
             events: list[Any] = []
@@ -371,7 +383,7 @@ class Tournaments:
                     events.append(PlayerWithdrawn(record.id, entrant.user_id, "absent", left))
                 await conn.run(set_entrant(record.id, entrant.user_id, left_round=left, absences=absences))
             return events
-        return await self._change(tournament_id, change)
+        return await self._change(tournament_id, change, tell=lambda: recorded)
 
     async def catch_up(self) -> list[TournamentUpdate]:
         """At start-up: record the endings missed while no process was running, and start any round that is due
@@ -441,12 +453,14 @@ class Tournaments:
     # ----- one change of one tournament, and what follows from it ---------------------------------------------
     async def _change(self, tournament_id: int,
                       change: Callable[[GameTransaction, TournamentRecord], Coroutine[Any, Any, list[Any]]],
-                      *, together: bool = False, ended: Sequence[Result[Any, Any]] = ()) -> TournamentUpdate:
+                      *, together: bool = False, ended: Sequence[Result[Any, Any]] = (),
+                      tell: Callable[[], bool] = lambda: False) -> TournamentUpdate:
         """`change` on the tournament read and locked in one transaction, then its rounds brought up to date: in the
         same transaction with `together` (a start, a resume: refused as a whole if the round cannot be made), else in
         a transaction of its own, so that a round that cannot be made now (its game refused by the server's settings)
         never undoes a result: it is made by the next change, by `resume` or by `catch_up`. Then the games it created
-        and its events are told (after the games `change` ended, if any)."""
+        and its events are told (after the games `change` ended, if any); with `tell` true after the change (a result
+        recorded), the listeners hear of it even without an event (the standings changed)."""
         games: list[Result[Any, Any]] = []
         async with self._store.transaction() as tx:
             record = await self._load(tx, tournament_id, lock=True)
@@ -466,15 +480,29 @@ class Tournaments:
                 events += more
         if games:
             self._timers_changed.set()
-        for game in (*ended, *games):
+        for game in ended:
             self._publisher.publish(game)
         update = TournamentUpdate(info_of(record), tuple(events), tuple(games))
-        if events:
-            for listener in self.listeners:
-                task = background(listener(update), name=f"tournament-{tournament_id}")
-                self._telling.add(task)
-                task.add_done_callback(self._telling.discard)
+        if events or tell():
+            task = background(self._tell(update), name=f"tournament-{tournament_id}")
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
+        else:
+            for game in games:
+                self._publisher.publish(game)
         return update
+
+    async def _tell(self, update: TournamentUpdate) -> None:
+        """Tell the listeners of `update`, then publish the games it created: a round's games are announced (their
+        pairings, then their boards) before their first turn notifications, in that order whatever the timing."""
+        try:
+            outcomes = await asyncio.gather(*(listener(update) for listener in self.listeners), return_exceptions=True)
+            for outcome in outcomes:
+                if isinstance(outcome, Exception):
+                    log.error("tournament %d: a listener failed", update.tournament.id, exc_info=outcome)
+        finally:
+            for game in update.games:
+                self._publisher.publish(game)
 
     async def told(self) -> None:
         """Wait until every tournament listener has heard every change so far."""

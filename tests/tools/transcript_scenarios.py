@@ -92,6 +92,49 @@ async def rematch(table: Table) -> None:
     await table.fake.click(table.alice, ending, f"rm:{GAME}")
 
 
+# ----- tournaments ----------------------------------------------------------------------------------------------------
+async def resign_chopsticks(table: Table, game: int) -> None:
+    """In Chopsticks game `game` the first to move plays a move, then the other resigns from the board (Resign, then
+    the confirmation)."""
+    board = _find(table, rf"cs:{game}:resign")
+    first = next(u for u in table.people.values() if u.id == player_to_move(board))
+    await table.fake.click(first, board, str(move_buttons(board)[0]["custom_id"]))
+    await table.quiet()
+    mover = player_to_move(board)
+    user = next((u for u in table.people.values() if u.id == mover), None)
+    if user is None:
+        raise ScenarioError(f"nobody to move in game {game}")
+    res = await table.fake.click(user, board, f"cs:{game}:resign")
+    await table.quiet()
+    confirm = res.message if res.message is not None else board
+    await table.fake.click(user, confirm, f"cs:{game}:resign-yes")
+    await table.quiet()
+
+
+@scenario("tournament-swiss", "a Swiss of Chopsticks: 4 players, 3 rounds, from /tournament new to the podium")
+async def tournament_swiss(table: Table) -> None:
+    people = [table.alice, table.bob, table.carol, table.dave]
+    res = await table.fake.slash(table.alice, table.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
+                                 options={"game": "chopsticks", "format": "swiss", "rounds": 3, "min_players": 4})
+    if res.message is None:
+        raise ScenarioError(f"no tournament: {res.errors}")
+    announcement = res.message
+    for person in people:
+        await table.fake.click(person, announcement, "tn:1:join")
+    await table.fake.click(table.bob, announcement, "tn:1:start")  # not the organiser: refused
+    await table.fake.click(table.alice, announcement, "tn:1:start")
+    await table.quiet()
+    # Round 1: games 1 and 2; round 2: 3 and 4; round 3: 5 and 6 (four players: no bye).
+    await resign_chopsticks(table, 1)
+    await resign_chopsticks(table, 2)
+    async with table.muted():
+        await play_chopsticks(table, _find(table, r"cs:3:resign"), people, random.Random(4))
+    table.rec.note("Chopsticks #3 was played to its end (not shown)")
+    await resign_chopsticks(table, 4)
+    await resign_chopsticks(table, 5)
+    await resign_chopsticks(table, 6)
+
+
 # ----- Game of the Generals -------------------------------------------------------------------------------------------
 async def dm_board(table: Table, user: FakeUser) -> FakeMessage:
     await table.quiet()

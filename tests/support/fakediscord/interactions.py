@@ -15,8 +15,8 @@ from typing import Any
 
 from tests.support.codes import SUBCOMMANDS, Callback, Component, InteractionContext, InteractionType, OptionType
 
-from .models import FakeChannel, FakeMessage, FakeUser
-from .payloads import EVERYONE_PERMISSIONS, JsonDict, channel_payload, member_payload, user_payload
+from .models import FakeChannel, FakeMessage, FakeRole, FakeUser
+from .payloads import EVERYONE_PERMISSIONS, JsonDict, channel_payload, member_payload, role_payload, user_payload
 
 # Callback types allowed for each interaction type.
 ALLOWED_CALLBACKS: dict[int, tuple[int, ...]] = {
@@ -286,6 +286,11 @@ def _typed_value(label: str, spec: JsonDict, value: Any, resolved: JsonDict, gui
                 None, permissions=EVERYONE_PERMISSIONS
             )
         return str(value.id)
+    if kind == OptionType.ROLE:
+        if not isinstance(value, FakeRole):
+            raise TypeError(f"{label} option {name!r} takes a FakeRole, got {value!r}")
+        resolved.setdefault("roles", {})[str(value.id)] = role_payload(value)
+        return str(value.id)
     if kind == OptionType.CHANNEL:
         if not isinstance(value, FakeChannel):
             raise TypeError(f"{label} option {name!r} takes a FakeChannel, got {value!r}")
@@ -363,6 +368,12 @@ def component_data(
         bad = [v for v in chosen if v not in allowed]
         if bad:
             raise ValueError(f"select {custom_id!r} has no options {bad}; options are {allowed}")
+        low, high = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not low <= len(chosen) <= high:
+            raise ValueError(f"select {custom_id!r} takes {low}..{high} values, got {len(chosen)}")
+        data["values"] = chosen
+    elif component_type == Component.USER_SELECT:
+        chosen = list(values or [])
         low, high = comp.get("min_values", 1), comp.get("max_values", 1)
         if not low <= len(chosen) <= high:
             raise ValueError(f"select {custom_id!r} takes {low}..{high} values, got {len(chosen)}")

@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from tests.support.codes import ChannelType, CommandType, InteractionType, MessageFlag, MessageType
+from tests.support.codes import ChannelType, CommandType, Component, InteractionType, MessageFlag, MessageType
 
 from .faults import FaultPlan, RestFault
 from .gateway import CLOSE_UNKNOWN_ERROR, INTENT_GUILD_MESSAGES, INTENT_GUILDS, GatewayHub
@@ -60,6 +60,7 @@ from .payloads import (
     normalise_components,
     normalise_embeds,
     role_payload,
+    user_payload,
 )
 from .rest import Call, RestApi, UploadedFile
 from .routes import CALLBACK_ROUTE, register_routes
@@ -493,6 +494,22 @@ class FakeDiscord:
         data = component_data(message, custom_id, 3, list(values))
         label = f"select {custom_id!r} {list(values)}"
         return await self._component(user, message, data, label, permissions, locale, timeout, wait)
+
+    async def select_users(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        users: Sequence[FakeUser],
+        *,
+        permissions: int | str = 0,
+        timeout: float = 5.0,
+    ) -> InteractionResult:
+        """Choose ``users`` in the user select ``custom_id`` on ``message`` (Discord sends them resolved)."""
+        data = component_data(message, custom_id, Component.USER_SELECT, [str(u.id) for u in users])
+        data["resolved"] = {"users": {str(u.id): user_payload(u) for u in users}}
+        label = f"select users {custom_id!r} {[u.name for u in users]}"
+        return await self._component(user, message, data, label, permissions, None, timeout, True)
 
     async def submit_modal(
         self,

@@ -1,0 +1,341 @@
+"""/tournament: organisers (Manage Server) make one; its announcement takes entries (Join / Leave) and holds the
+organiser's controls (Start, Pause / Resume, Cancel); each round's pairings are posted with their players pinged once,
+then each game's board; one standings message is edited after every result; the end posts the podium.
+
+Everything here is drawing and answering: the rules are in games/tournaments/, what happens in the service
+(bot/service/tournaments.py), which tells `on_update` of every change once it is committed. The announcement's and the
+standings' message ids are kept in the bot's key-value memory (storage/settings.py), so they are edited after a
+restart too, and the buttons' custom ids name the tournament (persistent, like a lobby's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.kinds import offer_games
+from bot.config import parse_duration
+from bot.i18n import Say
+from bot.presenter import GamePresenter
+from bot.service import ServiceError
+from bot.service.finishing import may_join
+from bot.service.tournaments import RoundStarted, TournamentFinished, TournamentInfo, Tournaments, TournamentUpdate
+from bot.tournaments import (
+    TOURNAMENT_BUTTONS,
+    CancelTournament,
+    JoinTournament,
+    LeaveTournament,
+    PauseTournament,
+    RemovePlayer,
+    ResumeTournament,
+    StartTournament,
+    TournamentButton,
+    announcement_embed,
+    announcement_view,
+    pairings_text,
+    podium_text,
+    standings_embed,
+)
+from games.registry import describe
+from games.text import Command, Text
+from games.tournaments.model import Format, Settings
+from storage import BotStateStore
+from storage.finishing import read_finishing
+from storage.ratings import GLOBAL
+from storage.server_settings import ServerSettings
+
+log = logging.getLogger(__name__)
+
+FORMATS = {"swiss": (Format.SWISS, False), "round-robin": (Format.ROUND_ROBIN, False),
+           "double-round-robin": (Format.ROUND_ROBIN, True), "knockout": (Format.KNOCKOUT, False),
+           "tables": (Format.TABLES, False)}
+
+
+def _seconds(text: str | None, what: str) -> float | None:
+    if text is None:
+        return None
+    try:
+        return parse_duration(text.strip())
+    except ValueError:
+        raise ServiceError(Text("`{option}` takes a time like 30m, 24h or 2d.", option=what)) from None
+
+
+@app_commands.guild_only()
+class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament",
+                    group_description="Tournaments on this server: make one, see its standings and pairings"):
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, object] = {}  # announcement message id -> what it shows (not edited to the same)
+        offer_games(self.new)
+
+    @property
+    def tournaments(self) -> Tournaments:
+        tournaments: Tournaments = self.bot.service.tournaments
+        return tournaments
+
+    @property
+    def memory(self) -> BotStateStore:
+        return BotStateStore(self.bot.db)
+
+    async def cog_load(self) -> None:
+        self.tournaments.listeners.append(self.on_update)
+
+    async def cog_unload(self) -> None:
+        self.tournaments.listeners.remove(self.on_update)
+
+    # ----- commands ---------------------------------------------------------------------------------------------
+    @app_commands.command(name="new", description="Make a tournament in this channel (Manage Server)")
+    @app_commands.describe(
+        game="The game played", format="How players are paired (So Long Sucker: tables)",
+        rounds="Swiss and So Long Sucker tables: the number of rounds",
+        turn_time="Time per move, like 30m, 24h or 2d (default: the server's)",
+        round_time="The most a round may last, like 2h or 1d (default: no limit)",
+        round_rule="At a round's time limit, what becomes of an unfinished game",
+        rated="Whether its games count for the ladders", starts_in="When you mean to start it, like 1h or 2d",
+        min_players="Players needed to start", max_players="The most players it takes",
+        min_finished="Only for players who finished at least this share of their games (percent)",
+        fillers="So Long Sucker: computer players may fill a short table",
+        level="The computer players' level (So Long Sucker fillers)",
+        variants="Chopsticks: variant names separated by spaces, e.g. 'cutoff suicide' (see /chopsticks rules)")
+    @app_commands.choices(
+        format=[app_commands.Choice(name="Swiss", value="swiss"),
+                app_commands.Choice(name="Round robin", value="round-robin"),
+                app_commands.Choice(name="Double round robin", value="double-round-robin"),
+                app_commands.Choice(name="Knockout", value="knockout"),
+                app_commands.Choice(name="So Long Sucker tables", value="tables")],
+        round_rule=[app_commands.Choice(name="Drawn", value="draw"),
+                    app_commands.Choice(name="Lost by the player to move", value="loss")])
+    async def new(self, interaction: discord.Interaction[Any], game: str, format: str,
+                  rounds: app_commands.Range[int, 1, 30] = 3,
+                  turn_time: app_commands.Range[str, 1, 20] | None = None,
+                  round_time: app_commands.Range[str, 1, 20] | None = None, round_rule: str = "draw",
+                  rated: bool = True, starts_in: app_commands.Range[str, 1, 20] | None = None,
+                  min_players: app_commands.Range[int, 1, 256] = 2, max_players: app_commands.Range[int, 2, 256] = 64,
+                  min_finished: app_commands.Range[int, 1, 100] | None = None, fillers: bool = False,
+                  level: app_commands.Range[str, 1, 20] | None = None,
+                  variants: app_commands.Range[str, 1, 200] | None = None) -> None:
+        if not await self._manager(interaction):
+            raise ServiceError(Text("Only members with the Manage Server permission (or the organisers' role set in "
+                                    "{settings}) can make a tournament; ask one of them, or join theirs.",
+                                    settings=Command("settings")))
+        fmt, double = FORMATS[format]
+        description = describe(game)
+        if level is not None and level not in description.bot_levels:
+            raise ServiceError(Text("{game} has no computer level {level}: choose one of {levels}.",
+                                    game=description.title, level=level, levels=", ".join(description.bot_levels)))
+        starts = _seconds(starts_in, "starts_in")
+        counted = fmt in (Format.SWISS, Format.TABLES)  # the other formats know their number of rounds
+        settings = Settings(format=fmt, rounds=rounds if counted else 0, double=double,
+                            fillers=fillers and fmt is Format.TABLES)
+        update = await self.tournaments.create(
+            game, settings, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
+            organiser_id=interaction.user.id, options=_options(level, variants),
+            starts_at=None if starts is None else self.bot.service.clock() + starts,
+            min_players=min_players, max_players=max_players, rated=rated,
+            turn_timeout=_seconds(turn_time, "turn_time"),
+            minimum_finished=None if min_finished is None else min_finished / 100,
+            round_time=_seconds(round_time, "round_time"), deadline_rule=round_rule)
+        info = update.tournament
+        say = await self._say(info)
+        response = await interaction.response.send_message(
+            embed=announcement_embed(info, self._rules(info), say),
+            view=announcement_view(info, say) or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none())
+        if response.message_id is not None:
+            await self.memory.set(_key(info.id, "announcement"), str(response.message_id))
+
+    @app_commands.command(name="standings", description="A tournament's standings")
+    @app_commands.describe(tournament="Its number (default: this channel's newest)")
+    async def standings(self, interaction: discord.Interaction[Any],
+                        tournament: app_commands.Range[int, 1, 2**31 - 1] | None = None) -> None:
+        info = await self._named(interaction, tournament)
+        await interaction.response.send_message(embed=standings_embed(info, Say.to(interaction)), ephemeral=True)
+
+    @app_commands.command(name="pairings", description="A tournament round's pairings")
+    @app_commands.describe(round="The round's number", tournament="Its number (default: this channel's newest)")
+    async def pairings(self, interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 1000],
+                       tournament: app_commands.Range[int, 1, 2**31 - 1] | None = None) -> None:
+        info = await self._named(interaction, tournament)
+        if round > len(info.rounds):
+            raise ServiceError(Text("Round {number} has not started yet; see {command} meanwhile.", number=round,
+                                    command=Command("tournament standings")))
+        text = pairings_text(info, round, info.rounds[round - 1], self.bot.user.id if self.bot.user else None,
+                             Say.to(interaction))
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="leave", description="Leave a tournament (once it runs: withdraw from it)")
+    @app_commands.describe(tournament="Its number (default: this channel's newest)")
+    async def leave(self, interaction: discord.Interaction[Any],
+                    tournament: app_commands.Range[int, 1, 2**31 - 1] | None = None) -> None:
+        info = await self._named(interaction, tournament)
+        update = await self.tournaments.leave(info.id, interaction.user.id)
+        await interaction.response.send_message(Say.to(interaction)(Text("You left tournament #{number}.",
+                                                                         number=info.id)), ephemeral=True)
+        await self.redraw_announcement(update.tournament)
+
+    @app_commands.command(name="remove", description="Take a player out of your tournament (its organiser)")
+    @app_commands.describe(player="Who to take out", tournament="Its number (default: this channel's newest)")
+    async def remove(self, interaction: discord.Interaction[Any], player: discord.User,
+                     tournament: app_commands.Range[int, 1, 2**31 - 1] | None = None) -> None:
+        info = await self._named(interaction, tournament)
+        update = await self.tournaments.remove(info.id, interaction.user.id, player.id,
+                                               manager=await self._manager(interaction))
+        await interaction.response.send_message(Say.to(interaction)(Text(
+            "{player} is out of tournament #{number}.", player=player.mention, number=info.id)), ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none())
+        await self.redraw_announcement(update.tournament)
+
+    async def _manager(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether the person may run the server's tournaments: Manage Server, or the role /settings names."""
+        if interaction.permissions.manage_guild:
+            return True
+        if interaction.guild_id is None or not isinstance(interaction.user, discord.Member):
+            return False
+        settings: ServerSettings = await self.bot.server_settings.get(interaction.guild_id)
+        return settings.organiser_role is not None and any(
+            role.id == settings.organiser_role for role in interaction.user.roles)
+
+    async def _named(self, interaction: discord.Interaction[Any], tournament: int | None) -> TournamentInfo:
+        """The tournament a command names (default: the channel's newest), if it is this server's."""
+        number = tournament if tournament is not None else await self.tournaments.latest(interaction.channel_id or 0)
+        info = await self.tournaments.view(number)
+        if info.guild_id != interaction.guild_id:
+            raise ServiceError(Text("There is no tournament #{number}.", number=number))
+        return info
+
+    # ----- the announcement's buttons ------------------------------------------------------------------------
+    async def use_button(self, interaction: discord.Interaction[Any], button: TournamentButton | RemovePlayer) -> None:
+        info = await self.tournaments.view(button.tournament_id)
+        if info.guild_id != interaction.guild_id:
+            raise ServiceError(Text("Tournament #{number} is on another server; you can only join or run it there.",
+                                    number=info.id))
+        user, manager = interaction.user.id, await self._manager(interaction)
+        if isinstance(button, JoinTournament):
+            if info.minimum_finished is not None:
+                record = await self.bot.db.query(read_finishing(GLOBAL, user))
+                refusal = may_join(record, round(info.minimum_finished * 100))
+                if refusal is not None:
+                    raise ServiceError(refusal)
+            update = await self.tournaments.join(info.id, user)
+        elif isinstance(button, LeaveTournament):
+            update = await self.tournaments.leave(info.id, user)
+        elif isinstance(button, StartTournament):
+            update = await self.tournaments.start(info.id, user, manager=manager)
+        elif isinstance(button, RemovePlayer):
+            if not button.users:
+                raise ServiceError(Text("Choose the player to take out."))
+            update = await self.tournaments.remove(info.id, user, button.users[0], manager=manager)
+        elif isinstance(button, PauseTournament):
+            update = await self.tournaments.pause(info.id, user, manager=manager)
+        elif isinstance(button, ResumeTournament):
+            update = await self.tournaments.resume(info.id, user, manager=manager)
+        else:
+            assert isinstance(button, CancelTournament)
+            update = await self.tournaments.cancel(info.id, user, manager=manager)
+        info = update.tournament
+        say = await self._say(info)
+        embed, view = announcement_embed(info, self._rules(info), say), announcement_view(info, say)
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+        if interaction.message is not None:
+            self._shown[interaction.message.id] = _shown(embed, view)
+
+    # ----- what the service tells ----------------------------------------------------------------------------
+    async def on_update(self, update: TournamentUpdate) -> None:
+        """A committed change: post a new round's pairings and boards, edit the standings and the announcement, and
+        post the podium at the end. One change of a tournament at a time in this process."""
+        info = update.tournament
+        lock = self._locks.setdefault(info.id, asyncio.Lock())
+        try:
+            async with lock:
+                say = await self._say(info)
+                channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+                bot_id = self.bot.user.id if self.bot.user else None
+                games = {result.id: result for result in update.games}
+                for event in update.events:
+                    if isinstance(event, RoundStarted):
+                        # Each player pinged once this round: the first to decide in each game was pinged by its
+                        # turn notification already (bot/notifications.py), so this message pings the others.
+                        deciders = {r.game.user_at(r.game.to_decide) for r in update.games
+                                    if r.game.to_decide is not None}
+                        people = sorted({p for pairing in event.pairings for p in pairing.players
+                                         if p is not None and p not in deciders})
+                        presenter = self.bot.presenter(info.kind)
+                        await channel.send(pairings_text(info, event.number, event.pairings, bot_id, say,
+                                                         replay=event.replay),
+                                           allowed_mentions=await presenter.pings(people))
+                        for pairing in event.pairings:
+                            result = games.get(pairing.game_id) if pairing.game_id is not None else None
+                            if result is not None:
+                                await presenter.post_in_channel(result)
+                await self.redraw_standings(info, say)
+                await self.redraw_announcement(info)
+                for event in update.events:
+                    if isinstance(event, TournamentFinished):
+                        await channel.send(podium_text(info, event.podium, say),
+                                           allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:  # the channel or a message was deleted, or closed to me
+            log.warning("could not show tournament %s: %s", info.id, exc)
+
+    async def redraw_standings(self, info: TournamentInfo, say: Say) -> None:
+        """The one standings message: posted with the first round, edited after every result."""
+        if not info.rounds:
+            return
+        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        embed = standings_embed(info, say)
+        stored = await self.memory.get(_key(info.id, "standings"))
+        if stored is None:
+            sent = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            await self.memory.set(_key(info.id, "standings"), str(sent.id))
+            return
+        await channel.get_partial_message(int(stored)).edit(embed=embed)
+
+    async def redraw_announcement(self, info: TournamentInfo) -> None:
+        stored = await self.memory.get(_key(info.id, "announcement"))
+        if stored is None:
+            return
+        say = await self._say(info)
+        embed, view = announcement_embed(info, self._rules(info), say), announcement_view(info, say)
+        if self._shown.get(int(stored)) == _shown(embed, view):
+            return
+        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        await channel.get_partial_message(int(stored)).edit(embed=embed, view=view)
+        self._shown[int(stored)] = _shown(embed, view)
+
+    def _rules(self, info: TournamentInfo) -> list[Text | str]:
+        """The rules its games are played by, as the game's lobby shows them."""
+        presenter: GamePresenter = self.bot.presenter(info.kind)
+        return presenter.rules_lines(info.options, describe(info.kind).min_players)
+
+    async def _say(self, info: TournamentInfo) -> Say:
+        return Say(await self.bot.languages.public(info.guild_id))
+
+
+def _options(level: str | None, variants: str | None) -> dict[str, Any]:
+    """The game's options a tournament's games are made with (the service checks that they make a game)."""
+    options: dict[str, Any] = {}
+    if level:
+        options["bot_level"] = level
+    names = [name for name in re.split(r"[\s,]+", (variants or "").strip().lower()) if name]
+    if names:
+        options["variants"] = names
+    return options
+
+
+def _key(tournament_id: int, what: str) -> str:
+    return f"tournament:{tournament_id}:{what}"
+
+
+def _shown(embed: discord.Embed, view: discord.ui.View | None) -> object:
+    return (repr(embed.to_dict()), None if view is None else repr(view.to_components()))
+
+
+async def setup(bot: Any) -> None:
+    bot.add_dynamic_items(*TOURNAMENT_BUTTONS)
+    await bot.add_cog(TournamentCog(bot))

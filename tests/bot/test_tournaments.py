@@ -1,0 +1,257 @@
+"""Tournaments in Discord, through the real bot and the offline Discord, on both databases: made by an organiser,
+entered from its announcement, its rounds' games posted and played, one standings message edited, the podium."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from tests.support.boards import player_to_move
+from tests.support.codes import Callback
+from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
+from tests.support.world import TabletopRunner, World, change_stored, stored_rows
+
+
+def _button(message: FakeMessage, label: str) -> str:
+    return str(next(b["custom_id"] for b in message.buttons() if b["label"] == label))
+
+
+async def _announce(world: World, **options: object) -> FakeMessage:
+    res = await world.fake.slash(world.alice, world.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
+                                 options={"game": "chopsticks", "format": "swiss", **options})
+    assert res.callback_type == Callback.CHANNEL_MESSAGE and res.message is not None, res.errors
+    return res.message
+
+
+async def _round_boards(world: World, bots: TabletopRunner, number: int, count: int) -> list[FakeMessage]:
+    """The boards of round `number`'s games, once the bot has posted them all."""
+    query = ("SELECT g.message_id FROM tournament_pairings p JOIN games g ON g.id = p.game_id WHERE p.round = ? "
+             "ORDER BY p.position")
+    for _ in range(200):
+        rows = await stored_rows(bots.target, query, (number,))
+        if len(rows) == count and all(row[0] is not None for row in rows):
+            return [world.fake.message(int(row[0])) for row in rows]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"round {number}'s boards were not posted")
+
+
+async def _resign_to_move(world: World, board: FakeMessage, users: dict[int, FakeUser]) -> int:
+    """The player to move resigns; the winner's id."""
+    mover = next(u for u in users if f"▶ <@{u}>" in board.text())
+    ask = await world.fake.click(users[mover], board, _button(board, "Resign"))
+    assert ask.message is not None, ask.errors
+    await world.fake.click(users[mover], ask.message, ask.message.buttons()[0]["custom_id"])
+    await world.fake.wait_until(lambda: "resigned" in board.text())
+    return next(u for u in users if u != mover and f"<@{u}>" in board.text())
+
+
+def _edited(message: FakeMessage, edits: int) -> Callable[[], bool]:
+    return lambda: message.edits >= edits
+
+
+def _noticed(world: World, users: set[int | None]) -> Callable[[], bool]:
+    """Whether each of `users` got a turn notification in the channel (the notices of their new games)."""
+    return lambda: users <= {p for m in world.fake.channel_messages(world.channel) if "it is your move" in m.content
+                             for p in m.pinged}
+
+
+async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
+    dave = fake.add_user("dave")
+    users = {u.id: u for u in (alice, bob, carol, dave)}
+    announcement = await _announce(world, rounds=3, min_players=4)
+    assert "Tournament #1: Chopsticks" in announcement.text() and "Swiss" in announcement.text()
+    assert "3 rounds." in announcement.text()
+    for user in users.values():
+        joined = await fake.click(user, announcement, _button(announcement, "Join"))
+        assert joined.callback_type == Callback.UPDATE_MESSAGE, joined.errors
+    assert "Players (4; 4 to 64)" in announcement.text() and f"4. <@{dave.id}>" in announcement.text()
+
+    refused = await fake.click(bob, announcement, _button(announcement, "Start"))
+    assert refused.ephemeral and refused.message is not None
+    assert "Only the tournament's organiser" in refused.message.content
+    started = await fake.click(alice, announcement, _button(announcement, "Start"))
+    assert started.callback_type == Callback.UPDATE_MESSAGE, started.errors
+
+    wins: dict[int, int] = dict.fromkeys(users, 0)
+    standings: FakeMessage | None = None
+    for number in (1, 2, 3):
+        boards = await _round_boards(world, bots, number, 2)
+        pairings = next(m for m in fake.channel_messages(world.channel)
+                        if f"round {number} of 3" in m.content)
+        # Each player is pinged once this round: the first to move by the game's turn notification, the others by
+        # the pairings; the boards themselves ping nobody.
+        first = {player_to_move(board) for board in boards}
+        assert len(first) == 2
+        await fake.wait_until(_noticed(world, first))
+        assert pairings.pinged == set(users) - first, pairings.pinged
+        assert all(not board.pinged for board in boards)
+        table = next(m for m in fake.channel_messages(world.channel) if m.embeds
+                     and "Standings" in str(m.embeds[0].get("title")))
+        assert standings is None or table is standings  # the same message all along
+        standings, edits = table, table.edits
+        for board in boards:
+            wins[await _resign_to_move(world, board, users)] += 1
+        # Edited after each result (and once more as the next round starts).
+        await fake.wait_until(_edited(table, edits + 2))
+    await fake.wait_until(lambda: any("🥇" in m.content for m in fake.channel_messages(world.channel)))
+    podium = next(m for m in fake.channel_messages(world.channel) if "🥇" in m.content)
+    best = max(wins.values())
+    assert best >= 2 and "is over" in podium.content and "🥈" in podium.content
+    assert any(f"🥇 <@{u}>: {best} points" in podium.content for u, w in wins.items() if w == best), podium.content
+    assert standings is not None and "After 3 of 3 rounds" in standings.text()
+    await fake.wait_until(lambda: "Finished." in announcement.text() and announcement.buttons() == [])
+    assert len([m for m in fake.channel_messages(world.channel) if m.embeds
+                and "Standings" in str(m.embeds[0].get("title"))]) == 1  # one standings message, edited
+    [(status,)] = await stored_rows(bots.target, "SELECT status FROM tournaments")
+    assert status == "finished"
+
+
+async def test_a_join_below_the_share_of_finished_games_is_refused(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    await change_stored(bots.target, "INSERT INTO finishing (guild_id, user_id, finished, abandoned)"
+                                     " VALUES (0, ?, 3, 3)", (world.bob.id,))
+    announcement = await _announce(world, min_finished=80)
+    assert "at least 80%" in announcement.text()
+    refused = await world.fake.click(world.bob, announcement, _button(announcement, "Join"))
+    assert refused.ephemeral and refused.message is not None
+    assert "at least 80%" in refused.message.content and "3 of 6" in refused.message.content
+    joined = await world.fake.click(world.carol, announcement, _button(announcement, "Join"))  # no record: welcome
+    assert joined.callback_type == Callback.UPDATE_MESSAGE and f"<@{world.carol.id}>" in announcement.text()
+    assert f"<@{world.bob.id}>" not in announcement.text()
+    # Remove player: a menu of the server's members, for the organiser only.
+    remove = next(c for c in announcement.custom_ids() if c.endswith(":remove"))
+    refused = await world.fake.select_users(world.bob, announcement, remove, [world.carol])
+    assert refused.ephemeral and refused.message is not None and "organiser" in refused.message.content
+    removed = await world.fake.select_users(world.alice, announcement, remove, [world.carol])
+    assert removed.callback_type == Callback.UPDATE_MESSAGE, removed.errors
+    assert f"<@{world.carol.id}>" not in announcement.text() and "Players (0;" in announcement.text()
+
+
+async def test_only_managers_make_a_tournament(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    res = await world.fake.slash(world.bob, world.channel, "tournament", "new",
+                                 options={"game": "chopsticks", "format": "swiss"})
+    assert res.ephemeral and res.message is not None and "Manage Server" in res.message.content
+    wrong = await world.fake.slash(world.alice, world.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
+                                   options={"game": "chopsticks", "format": "tables"})
+    assert wrong.ephemeral and wrong.message is not None and "does not fit" in wrong.message.content
+    # The game's rules as its lobby words them, variants included; a variant the game lacks is refused.
+    plain = await _announce(world)
+    cutoff = await _announce(world, variants="cutoff")
+    assert "2 hands each" in plain.text() and "2 hands each" in cutoff.text()
+    assert plain.text().replace("#1", "#2") != cutoff.text()
+    bad = await world.fake.slash(world.alice, world.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
+                                 options={"game": "chopsticks", "format": "swiss", "variants": "nonsense"})
+    assert bad.ephemeral and bad.message is not None and "nonsense" in bad.message.content, bad.errors
+
+
+async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    dave = fake.add_user("dave")
+    res = await fake.slash(world.alice, world.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
+                           options={"game": "sucker", "format": "tables", "min_players": 4})
+    announcement = res.message
+    assert announcement is not None and "So Long Sucker tables" in announcement.text(), res.errors
+    for user in (world.alice, world.bob, world.carol, dave):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    started = await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    assert started.callback_type == Callback.UPDATE_MESSAGE, started.errors
+    [table] = await _round_boards(world, bots, 1, 1)
+    pairings = next(m for m in fake.channel_messages(world.channel) if "round 1 of" in m.content)
+    assert "So Long Sucker #1" in pairings.content and len(pairings.pinged) == 3  # the first to decide: by its notice
+    assert "Pause" in {b["label"] for b in announcement.buttons()} and table.text()
+
+
+async def test_the_buttons_and_the_standings_survive_a_restart(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake, alice, bob = world.fake, world.alice, world.bob
+    announcement = await _announce(world, rounds=1)
+    for user in (alice, bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await bots.stop(bot)
+    await bots.start()  # a new process: the announcement's buttons are answered by their custom ids
+    started = await fake.click(alice, announcement, _button(announcement, "Start"))
+    assert started.callback_type == Callback.UPDATE_MESSAGE and "round 1 of 1" in announcement.text(), started.errors
+    [board] = await _round_boards(world, bots, 1, 1)
+    await fake.wait_until(lambda: any(m.embeds and "Standings" in str(m.embeds[0].get("title"))
+                                      for m in fake.channel_messages(world.channel)))
+    [standings] = [m for m in fake.channel_messages(world.channel)
+                   if m.embeds and "Standings" in str(m.embeds[0].get("title"))]
+    await bots.stop_all()
+    await bots.start()  # the result comes after a restart: the stored standings message is the one edited
+    winner = await _resign_to_move(world, board, {alice.id: alice, bob.id: bob})
+    await fake.wait_until(lambda: any("🥇" in m.content for m in fake.channel_messages(world.channel)))
+    assert f"**1.** <@{winner}>: **1**" in standings.text()
+    assert len([m for m in fake.channel_messages(world.channel)
+                if m.embeds and "Standings" in str(m.embeds[0].get("title"))]) == 1
+    await fake.wait_until(lambda: "Finished." in announcement.text())
+
+
+async def test_commands_a_bye_a_withdrawal_pause_resume_and_cancel(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
+    announcement = await _announce(world, rounds=2)
+    for user in (alice, bob, carol):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    early = await fake.slash(bob, world.channel, "tournament", "pairings", options={"round": 1})
+    assert early.ephemeral and early.message is not None and "has not started" in early.message.content
+    await fake.click(alice, announcement, _button(announcement, "Start"))
+    await _round_boards(world, bots, 1, 1)  # three players: one game and a bye
+    pairings = await fake.slash(carol, world.channel, "tournament", "pairings", options={"round": 1})
+    assert pairings.ephemeral and pairings.message is not None, pairings.errors
+    assert "has a bye this round" in pairings.message.content and "Chopsticks #1" in pairings.message.content
+
+    paused = await fake.click(alice, announcement, _button(announcement, "Pause"))
+    assert paused.callback_type == Callback.UPDATE_MESSAGE and "Paused by the organiser" in announcement.text()
+    refused = await fake.click(bob, announcement, _button(announcement, "Resume"))
+    assert refused.ephemeral and refused.message is not None and "organiser" in refused.message.content
+    await fake.click(alice, announcement, _button(announcement, "Resume"))
+    assert "round 1 of 2" in announcement.text()
+
+    left = await fake.slash(carol, world.channel, "tournament", "leave")
+    assert left.ephemeral and left.message is not None and "You left tournament #1" in left.message.content
+    await fake.wait_until(lambda: f"3. <@{carol.id}> (withdrawn)" in announcement.text())
+    standings = await fake.slash(bob, world.channel, "tournament", "standings", options={"tournament": 1})
+    assert standings.ephemeral and standings.message is not None
+    assert f"<@{carol.id}>" in standings.message.text() and "withdrawn" in standings.message.text()
+
+    cancelled = await fake.click(alice, announcement, _button(announcement, "Cancel"))
+    assert cancelled.callback_type == Callback.UPDATE_MESSAGE and announcement.buttons() == []
+    assert "The organiser cancelled this tournament." in announcement.text()
+    nothing = await fake.slash(alice, world.channel, "tournament", "standings", options={"tournament": 7})
+    assert nothing.ephemeral and nothing.message is not None and "no tournament #7" in nothing.message.content
+
+
+async def test_a_round_robin_of_three_gives_a_bye_that_scores_nothing(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    announcement = await _announce(world, format="round-robin")
+    for user in (world.alice, world.bob, world.carol):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    await _round_boards(world, bots, 1, 1)
+    pairings = next(m for m in fake.channel_messages(world.channel) if "round 1 of 3" in m.content)
+    assert "has a bye this round (no opponent): it scores nothing." in pairings.content, pairings.content
+
+
+async def test_the_organisers_role_set_in_settings_may_run_tournaments(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake, bob = world.fake, world.bob
+    role = fake.add_role(world.guild, "Tournament directors")
+    fake.give_role(world.guild, bob, role)
+    options = {"game": "chopsticks", "format": "swiss"}
+    before = await fake.slash(bob, world.channel, "tournament", "new", options=options)
+    assert before.ephemeral and before.message is not None and "Manage Server" in before.message.content
+    saved = await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
+                             options={"organiser_role": role})
+    assert saved.message is not None and f"<@&{role.id}>" in saved.message.text(), saved.errors
+    made = await fake.slash(bob, world.channel, "tournament", "new", options=options)
+    assert made.callback_type == Callback.CHANNEL_MESSAGE and made.message is not None, made.errors
+    await fake.slash(world.alice, world.channel, "settings", "set", permissions=PERM_MANAGE_GUILD,
+                     options={"no_organiser_role": True})
+    again = await fake.slash(bob, world.channel, "tournament", "new", options=options)
+    assert again.ephemeral and again.message is not None and "Manage Server" in again.message.content
