@@ -53,7 +53,7 @@ from bot.service.stored import StoredGames
 from bot.service.tournaments import Tournaments
 from bot.service.wakeup import TimerWakeup
 from games import GameError, GameState
-from games.base import DRAW_AGREED, RESIGN, EndReason
+from games.base import DRAW_AGREED, RESIGN, Action, EndReason
 from games.engines import replay
 from games.registry import describe
 from games.text import Command, Text
@@ -240,10 +240,13 @@ class GameService:
 
     # ----- playing ----------------------------------------------------------------------------------------
     async def act(
-        self, game_id: int, user_id: int, action_text: str, expected_ply: int | None = None
+        self, game_id: int, user_id: int, action_text: str, expected_ply: int | None = None,
+        refuse: Callable[[Action], Text | None] | None = None,
     ) -> Result[Any, Any]:
         """Play one action for `user_id`; `expected_ply` is the turn token the user was looking at. The game is the
-        one in memory when its version is (no read), and the move is written with the other writes of the moment."""
+        one in memory when its version is (no read), and the move is written with the other writes of the moment.
+        `refuse`: what the caller does not take from this way of acting (a command for moves only refusing a setup
+        text), judged on the action the text names, so the text is read once, here; its reason is the refusal."""
         async def attempt(game: Game) -> Result[Any, Any]:
             # Whose turn it is is the engine's to judge: some games allow actions out of turn.
             seat = self._check_actor(game, user_id, expected_ply)
@@ -251,6 +254,9 @@ class GameService:
                 # A request that needs chance (a random formation) draws it from the operating system.
                 text = game.state.expand(seat, action_text, random.SystemRandom())
                 action = game.state.parse_action(text)
+                refusal = refuse(action) if refuse is not None else None
+                if refusal is not None:
+                    raise ServiceError(refusal)
                 new_state = game.state.apply(seat, action)
             except GameError as exc:  # its reason as raised: a Text is translated where it is shown
                 raise ServiceError(exc.args[0] if exc.args else str(exc)) from None

@@ -20,14 +20,13 @@ import discord
 from discord import app_commands
 
 from bot.delivery import Delivery
-from bot.errors import reason
 from bot.games.generals.board import GeneralsResult, own_view
 from bot.games.generals.own_board import OwnInputs, direction_arrow, movable_pieces, mover_result
 from bot.i18n import Say
 from bot.private_boards import PrivateBoards
 from bot.service import GameService, ServiceError
-from games.base import GameError
-from games.generals.actions import Move, parse_action_text
+from games.base import Action
+from games.generals.actions import Move
 from games.generals.views import PLAY, PlayerView
 from games.text import Text, TextIn
 
@@ -60,17 +59,10 @@ class Play:
     async def move(self, interaction: discord.Interaction[Any], game_id: int, move: str, ply: int | None,
                    *, from_command: bool) -> None:
         """Play `move` for the user: a direction button (drawn at move count `ply`), or `/generals move`. The service
-        reads the move's text; a typed one is read here first, to refuse what is no move (a setup text) in the
-        command's words. A button's text is a move by its custom id's shape (components.py `MOVE`)."""
-        if from_command:
-            try:
-                action = parse_action_text(move)
-            except GameError as exc:
-                raise ServiceError(reason(exc)) from None
-            if not isinstance(action, Move):  # setup texts belong to the board's setup tools, not to moves
-                raise ServiceError(Text("`/generals move` takes a move like e3-e4; set up your army on your board."))
-            move = action.text()
-        result = await self.service.act(game_id, interaction.user.id, move, expected_ply=ply)
+        reads the move's text, once; a typed text that is no move (a setup text) is refused in the command's words.
+        A button's text is a move by its custom id's shape (components.py `MOVE`)."""
+        result = await self.service.act(game_id, interaction.user.id, move, expected_ply=ply,
+                                        refuse=_moves_only if from_command else None)
         if from_command:
             said = mover_result(own_view(result, interaction.user.id))
 
@@ -123,3 +115,10 @@ def _int_or_none(value: Any) -> int | None:
         return int(value) if value is not None else None
     except (TypeError, ValueError):
         return None
+
+
+def _moves_only(action: Action) -> Text | None:
+    """`/generals move` takes moves: setup texts belong to the board's setup tools."""
+    if isinstance(action, Move):
+        return None
+    return Text("`/generals move` takes a move like e3-e4; set up your army on your board.")
