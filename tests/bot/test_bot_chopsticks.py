@@ -40,7 +40,7 @@ async def test_bot_logs_in_and_registers_its_commands_once(world: World, bots: T
     bot = await bots.start()
     commands = {c["name"]: c for c in world.fake.registered_commands()}
     assert set(commands) == {"chopsticks", "generals", "sucker", "leaderboard", "stats", "history", "settings",
-                             "replay", "help", "notifications"}
+                             "replay", "help", "notifications", "tournament"}
     command = commands["chopsticks"]
     assert {o["name"] for o in command["options"]} >= {"challenge", "new"}
     puts = len(world.fake.calls("PUT", "/applications/{application_id}/commands"))
@@ -227,5 +227,5 @@ async def test_commands_go_to_the_development_guild_when_set(world: World, bots:
     await bots.start_with(dev_guild_id=world.guild.id)
     names = sorted(c["name"] for c in world.fake.registered_commands(guild_id=world.guild.id))
     assert names == ["chopsticks", "generals", "help", "history", "leaderboard", "notifications", "replay",
-                     "settings", "stats", "sucker"]
+                     "settings", "stats", "sucker", "tournament"]
     assert world.fake.registered_commands() == []
