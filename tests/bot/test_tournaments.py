@@ -144,6 +144,10 @@ async def test_only_managers_make_a_tournament(world: World, bots: TabletopRunne
     cutoff = await _announce(world, variants="cutoff")
     assert "2 hands each" in plain.text() and "2 hands each" in cutoff.text()
     assert plain.text().replace("#1", "#2") != cutoff.text()
+    # The usual rules in one line (and where the rest are told); a variant's rules in full, as its lobby says them.
+    assert "Otherwise the usual rules: /chopsticks rules." in plain.text()
+    assert "You win when every opponent is out." not in plain.text()
+    assert "You win when every opponent is out." in cutoff.text() and "Otherwise the usual" not in cutoff.text()
     bad = await world.fake.slash(world.alice, world.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
                                  options={"game": "chopsticks", "format": "swiss", "variants": "nonsense"})
     assert bad.ephemeral and bad.message is not None and "nonsense" in bad.message.content, bad.errors
@@ -157,6 +161,7 @@ async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots
                            options={"game": "sucker", "format": "tables", "min_players": 4})
     announcement = res.message
     assert announcement is not None and "So Long Sucker tables" in announcement.text(), res.errors
+    assert "So Long Sucker for up to 5 players" in announcement.text()  # its tables seat 3 to 5
     for user in (world.alice, world.bob, world.carol, dave):
         await fake.click(user, announcement, _button(announcement, "Join"))
     started = await fake.click(world.alice, announcement, _button(announcement, "Start"))
