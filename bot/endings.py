@@ -1,12 +1,14 @@
 """The end of a game: one public message, replying to the board, that mentions its players and says how it went.
 
 The result in words and how it ended (the presenter's `ending_line`), each person's rating before → after, the
-game's length, and Rematch / Replay buttons. An edit of the board notifies nobody; this message does.
+game's length (and, for a game of a tournament, which one), and Rematch / Replay buttons (a tournament's game has no
+Rematch: the tournament decides who plays whom). An edit of the board notifies nobody; this message does.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -14,7 +16,7 @@ import discord
 from bot.components import Button, CustomId, persistent_view
 from bot.i18n import Say
 from bot.presenter import GamePresenter
-from bot.service import GameEnded, RatingChange, Result, ServiceError
+from bot.service import TOURNAMENT, GameEnded, RatingChange, Result, ServiceError
 from bot.service.rematch import Rematch
 from bot.service.timers import Fence
 from bot.words import duration
@@ -32,7 +34,8 @@ async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], en
     game = result.game
     people = [s.user_id for s in game.seats if s.user_id is not None]
     say = await presenter.public_say(result)
-    lines = [presenter.ending_line(result), "", *_ratings(presenter, result, ended), _length(result)]
+    lines = [presenter.ending_line(result), "", *_ratings(presenter, result, ended), _length(result),
+             *_tournament(game.options)]
     embed = discord.Embed(title=say(Text("{game} #{number} is over", game=presenter.title, number=game.id)),
                           description="\n".join(say(line) for line in lines)[:4096], colour=COLOUR)
     extra = await presenter.ending_board(result)
@@ -50,16 +53,25 @@ async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], en
         return
     await channel.send(
         " ".join(f"<@{u}>" for u in people) or None, embeds=embeds, files=files,
-        view=ending_view(game.id, say), reference=reference,  # type: ignore[arg-type]
+        view=ending_view(game.id, say, game.options), reference=reference,  # type: ignore[arg-type]
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in people], replied_user=False))
     await presenter.ending_sent(result)
 
 
-def ending_view(game_id: int, say: Say) -> discord.ui.View:
+def ending_view(game_id: int, say: Say, options: Mapping[str, Any]) -> discord.ui.View:
+    """Rematch and Replay under a finished game (`options`: the game's); Replay only for a game of a tournament."""
+    replay = ReplayFromStartButton.of(game=game_id, label=say(TextIn("button", "Replay")),
+                                      style=discord.ButtonStyle.secondary)
+    if options.get(TOURNAMENT) is not None:
+        return persistent_view(replay)
     return persistent_view(
         RematchButton.of(game=game_id, label=say(TextIn("button", "Rematch")), style=discord.ButtonStyle.primary),
-        ReplayFromStartButton.of(game=game_id, label=say(TextIn("button", "Replay")),
-                                 style=discord.ButtonStyle.secondary))
+        replay)
+
+
+def _tournament(options: Mapping[str, Any]) -> list[Text]:
+    tournament = options.get(TOURNAMENT)
+    return [] if tournament is None else [Text("A game of tournament #{number}.", number=tournament)]
 
 
 def _ratings(presenter: GamePresenter, result: Result[Any, Any], ended: GameEnded) -> list[Text | str]:

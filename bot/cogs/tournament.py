@@ -23,7 +23,7 @@ from bot.cogs.kinds import offer_games
 from bot.config import parse_duration
 from bot.i18n import Say
 from bot.presenter import GamePresenter
-from bot.service import ServiceError
+from bot.service import TABLE_OPTIONS, ServiceError
 from bot.service.finishing import may_join
 from bot.service.tournaments import RoundStarted, TournamentFinished, TournamentInfo, Tournaments, TournamentUpdate
 from bot.tournaments import (
@@ -309,9 +309,19 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         self._shown[int(stored)] = _shown(embed, view)
 
     def _rules(self, info: TournamentInfo) -> list[Text | str]:
-        """The rules its games are played by, as the game's lobby shows them."""
+        """The rules its games are played by, as the game's lobby shows them when they are not the game's usual ones
+        (a variant, more chips); else in one line: the first of them, and where the rest are told."""
         presenter: GamePresenter = self.bot.presenter(info.kind)
-        return presenter.rules_lines(info.options, describe(info.kind).min_players)
+        description = describe(info.kind)
+        # So Long Sucker tables seat 3 to 5 (games/tournaments/tables.py): "for up to 5 players", not the fewest.
+        players = 5 if info.settings.format is Format.TABLES else description.min_players
+        rules = presenter.rules_lines(info.options, players)
+        usual = presenter.rules_lines({k: v for k, v in info.options.items() if k in TABLE_OPTIONS}, players)
+        if rules != usual or not rules:
+            return rules
+        group = description.start_command.removeprefix("/").split()[0]
+        return [Text("{rules} Otherwise the usual rules: {command}.", rules=rules[0],
+                     command=Command(f"{group} rules"))]
 
     async def _say(self, info: TournamentInfo) -> Say:
         return Say(await self.bot.languages.public(info.guild_id))

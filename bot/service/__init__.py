@@ -8,6 +8,7 @@ from bot.service.games import GameService
 from bot.service.model import (
     REMATCH_OF,
     TABLE_OPTIONS,
+    TOURNAMENT,
     Player,
     ServiceError,
     StaleStateError,
@@ -31,6 +32,7 @@ from bot.service.results import (
 __all__ = [
     "REMATCH_OF",
     "TABLE_OPTIONS",
+    "TOURNAMENT",
     "DecisionPassed",
     "Event",
     "GameEnded",

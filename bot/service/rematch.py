@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.service.games import GameService
 from bot.service.lobbies import LobbyService
-from bot.service.model import REMATCH_OF, Player, ServiceError
+from bot.service.model import REMATCH_OF, TOURNAMENT, Player, ServiceError
 from bot.service.results import Result
 from bot.service.starts import message_link
 from games.text import Text
@@ -47,6 +47,9 @@ class Rematch:
             raise ServiceError(Text("Only the players of this game can ask for a rematch."))
         if old.status != "finished":
             raise ServiceError(Text("A rematch is for games that are over."))
+        if old.options.get(TOURNAMENT) is not None:  # a rematch would carry it, and count as the tournament's game
+            raise ServiceError(Text("Tournament #{number} decides who plays whom, so its games have no rematch; "
+                                    "challenge them again outside it.", number=old.options[TOURNAMENT]))
         # The first player rotates: everyone moves one seat up, the first goes last.
         seats = [*old.seats[1:], old.seats[0]]
         people = [s.user_id for s in seats if s.user_id is not None]

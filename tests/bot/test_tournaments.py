@@ -7,9 +7,10 @@ import asyncio
 from collections.abc import Callable
 
 from tests.support.boards import player_to_move
-from tests.support.codes import Callback
+from tests.support.codes import Callback, InteractionType
 from tests.support.fakediscord import FakeMessage, FakeUser
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
+from tests.support.interactions import BUTTON, carrier, raw_interaction
 from tests.support.world import TabletopRunner, World, change_stored, stored_rows
 
 
@@ -143,6 +144,10 @@ async def test_only_managers_make_a_tournament(world: World, bots: TabletopRunne
     cutoff = await _announce(world, variants="cutoff")
     assert "2 hands each" in plain.text() and "2 hands each" in cutoff.text()
     assert plain.text().replace("#1", "#2") != cutoff.text()
+    # The usual rules in one line (and where the rest are told); a variant's rules in full, as its lobby says them.
+    assert "Otherwise the usual rules: /chopsticks rules." in plain.text()
+    assert "You win when every opponent is out." not in plain.text()
+    assert "You win when every opponent is out." in cutoff.text() and "Otherwise the usual" not in cutoff.text()
     bad = await world.fake.slash(world.alice, world.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
                                  options={"game": "chopsticks", "format": "swiss", "variants": "nonsense"})
     assert bad.ephemeral and bad.message is not None and "nonsense" in bad.message.content, bad.errors
@@ -156,6 +161,7 @@ async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots
                            options={"game": "sucker", "format": "tables", "min_players": 4})
     announcement = res.message
     assert announcement is not None and "So Long Sucker tables" in announcement.text(), res.errors
+    assert "So Long Sucker for up to 5 players" in announcement.text()  # its tables seat 3 to 5
     for user in (world.alice, world.bob, world.carol, dave):
         await fake.click(user, announcement, _button(announcement, "Join"))
     started = await fake.click(world.alice, announcement, _button(announcement, "Start"))
@@ -189,6 +195,33 @@ async def test_the_buttons_and_the_standings_survive_a_restart(world: World, bot
     assert len([m for m in fake.channel_messages(world.channel)
                 if m.embeds and "Standings" in str(m.embeds[0].get("title"))]) == 1
     await fake.wait_until(lambda: "Finished." in announcement.text())
+
+
+async def test_a_tournament_game_ends_with_replay_but_no_rematch(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake, alice, bob = world.fake, world.alice, world.bob
+    announcement = await _announce(world, rounds=1)
+    for user in (alice, bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await fake.click(alice, announcement, _button(announcement, "Start"))
+    [board] = await _round_boards(world, bots, 1, 1)
+    await _resign_to_move(world, board, {alice.id: alice, bob.id: bob})
+
+    def ending() -> FakeMessage | None:
+        return next((m for m in fake.channel_messages(world.channel)
+                     if m.embeds and "Chopsticks #1 is over" in str(m.embeds[0].get("title"))), None)
+
+    await fake.wait_until(lambda: ending() is not None)
+    over = ending()
+    assert over is not None and "A game of tournament #1." in over.text()
+    assert [b["label"] for b in over.buttons()] == ["Replay"]  # the tournament decides who plays whom
+    # A Rematch clicked anyway (on an older message) is refused: the new game would carry the tournament.
+    old = carrier(fake, world.channel, "rm:1", BUTTON)
+    res = await raw_interaction(fake, InteractionType.MESSAGE_COMPONENT, alice, world.channel,
+                                {"custom_id": "rm:1", "component_type": BUTTON}, source=old)
+    assert res.message is not None and res.message.ephemeral, res.errors
+    assert "Tournament #1 decides who plays whom" in res.message.content
+    assert await stored_rows(bots.target, "SELECT count(*) FROM games") == [(1,)]
 
 
 async def test_commands_a_bye_a_withdrawal_pause_resume_and_cancel(world: World, bots: TabletopRunner) -> None:

@@ -12,8 +12,9 @@ from tests.support.codes import ButtonStyle, Callback, Component
 from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
 BUTTON, SELECT = Component.BUTTON, Component.STRING_SELECT  # what a click, or a choice in a menu, is made on
-# Tasks in which the bot handles events and plays bot seats (discord.py's and ours, by name).
-BOT_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker", "bot-turns-", "events-")
+# Tasks in which the bot handles events, plays bot seats and tells of a tournament's changes (discord.py's and ours, by
+# name).
+BOT_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker", "bot-turns-", "events-", "tournament-")
 CARRIER_TEXT = "an old message"
 
 

@@ -290,6 +290,44 @@ async def sucker_computers(table: Table) -> None:
                              seed=3)
 
 
+@scenario("tournament-sucker", "So Long Sucker tables: 4 players, 1 round, from /tournament new to the table's first "
+                               "decisions; then the table set late, to its end and the podium")
+async def tournament_sucker(table: Table) -> None:
+    people = [table.alice, table.bob, table.carol, table.dave]
+    res = await table.fake.slash(table.alice, table.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
+                                 options={"game": "sucker", "format": "tables", "rounds": 1, "min_players": 4})
+    if res.message is None:
+        raise ScenarioError(f"no tournament: {res.errors}")
+    announcement = res.message
+    for person in people:
+        await table.fake.click(person, announcement, "tn:1:join")
+    await table.fake.click(table.alice, announcement, "tn:1:start")
+    await table.quiet()
+    rows = await stored_rows(table.bot.settings.database,
+                             "SELECT seat, user_id FROM game_players WHERE game_id = ? ORDER BY seat", (GAME,))
+    by_id = {u.id: u for u in people}
+    seats = {int(seat): by_id[int(user_id)] for seat, user_id in rows}
+    status = _decisions(table, 0)
+    if status is None:
+        raise ScenarioError("the table shows no decision")
+    rng = random.Random(5)
+    for _ in range(3):  # a few decisions as the table opens
+        await table.quiet()
+        _status, state, _moves = await stored(table.bot.settings.database, GAME)
+        seat = state.current_player()
+        if seat is None:
+            raise ScenarioError("nobody to decide")
+        await decide(table, _decisions(table, state.turn) or status, seats[seat], state, rng)  # type: ignore[arg-type]
+    await table.quiet()
+    said = ", ".join(f"{seats[s].name}: {what}" for s, what in
+                     enumerate(["1 red chip", "blue and green", "none", "yellow and red"]))
+    table.rec.note(f"the table is set to a late position ({said}; piles: green under blue, yellow); "
+                   f"{seats[0].name} to play")
+    await put_position(table, table.bot, table.bot.settings.database, LATE_FOUR)  # type: ignore[arg-type]
+    await sucker_until_end(table, status, seats, random.Random(7))
+    await table.quiet()
+
+
 # ----- commands -------------------------------------------------------------------------------------------------------
 @scenario("help", "/help, and its first button")
 async def help_command(table: Table) -> None:

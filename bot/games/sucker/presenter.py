@@ -504,7 +504,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         say = await self.public_say(result)
         private = private_table(result.game.options)
         await summary.edit(embed=board.summary_embed(result, say, private),
-                           view=ending_view(result.id, say) if over else discord.utils.MISSING,
+                           view=ending_view(result.id, say, result.game.options) if over else discord.utils.MISSING,
                            allowed_mentions=discord.AllowedMentions.none())
 
     async def ending_sent(self, result: Result[Any, Any]) -> None:
