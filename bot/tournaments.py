@@ -161,9 +161,11 @@ def podium_text(info: TournamentInfo, podium: Sequence[Standing], say: Say) -> s
     return "\n".join(lines)
 
 
-class TournamentButton(Button):
-    """What every button of a tournament's announcement shares: its custom id names the tournament
+class _OfTournament:
+    """What every control of a tournament's announcement shares, button or menu: its custom id names the tournament
     (`tn:<tournament>:join`, ...); the cog (bot/cogs/tournament.py) says what each does."""
+
+    fields: dict[str, str]  # the custom id's fields (bot/components.py)
 
     @property
     def tournament_id(self) -> int:
@@ -172,6 +174,10 @@ class TournamentButton(Button):
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         cog: Any = interaction.client.get_cog("Tournament")
         await cog.use_button(interaction, self)
+
+
+class TournamentButton(_OfTournament, Button):
+    """A button of a tournament's announcement."""
 
 
 class JoinTournament(TournamentButton, custom_id=CustomId("tn:{tournament}:join", tournament=TOURNAMENT)):
@@ -198,16 +204,8 @@ class CancelTournament(TournamentButton, custom_id=CustomId("tn:{tournament}:can
     """The organiser calls it off (games being played go on, as games)."""
 
 
-class RemovePlayer(UserSelect, custom_id=CustomId("tn:{tournament}:remove", tournament=TOURNAMENT)):
+class RemovePlayer(_OfTournament, UserSelect, custom_id=CustomId("tn:{tournament}:remove", tournament=TOURNAMENT)):
     """The organiser takes a player out: before the start no longer entered; once it runs, withdrawn."""
-
-    @property
-    def tournament_id(self) -> int:
-        return int(self.fields["tournament"])
-
-    async def on_use(self, interaction: discord.Interaction[Any]) -> None:
-        cog: Any = interaction.client.get_cog("Tournament")
-        await cog.use_button(interaction, self)
 
 
 TOURNAMENT_BUTTONS = (JoinTournament, LeaveTournament, StartTournament, PauseTournament, ResumeTournament,
