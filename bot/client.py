@@ -193,6 +193,10 @@ class TabletopBot(commands.Bot):
         self.season_ends = SeasonEnds(self)
         self.season_ends.start()
 
+    def timers_resting(self) -> bool:
+        """Whether the timer loop sleeps between passes (or is not running): nothing it fired is still being told."""
+        return self._timers is None or self._timers.resting
+
     async def close(self) -> None:
         started = [task for task in (self._restoring, self._checking, self._reading_command_ids) if task is not None]
         for task in started:

@@ -61,6 +61,9 @@ class TimerLoop:
         self._task = Background("turn-timers")
         self._next_look = float("-inf")  # when to look again for what is owed and unclaimed (at once: at start-up)
         self._retry: set[int] = set()  # games whose owed announcement failed here, to try again
+        # True while the loop sleeps between passes: nothing it fired is still being announced (what a caller waiting
+        # for the bot to be idle needs to know; a pass's announcements are awaited inside the pass).
+        self.resting = False
 
     def start(self) -> None:
         self._task.start(self._run)
@@ -92,9 +95,13 @@ class TimerLoop:
             # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a stop that arrives just as `changed` is
             # set (a move at the moment the bot stops), and the loop would sleep on while the stop waited forever.
             look = True
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(delay):
-                    await changed.wait()
+            self.resting = True
+            try:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(delay):
+                        await changed.wait()
+            finally:
+                self.resting = False
                 # Woken by a write: unless it asked for a new read, or set a deadline already due, the deadline it set
                 # is the only news (bot/service/wakeup.py), and the loop sleeps on until the earlier of the two.
                 full, earliest = changed.take()

@@ -132,7 +132,9 @@ class Timekeeper:
         while True:
             await fz.settle()
             due = await service.due_timers() or await fz.bot.lobbies.due()
-            if not service.timers_changed.is_set() and not due:
+            # Resting, not woken and nothing due: every timer it fired has been told (a pass awaits its announcements,
+            # whose drawing may run for a while without a request: the idle check alone cannot see them).
+            if fz.bot.timers_resting() and not service.timers_changed.is_set() and not due:
                 return
             if due and not service.timers_changed.is_set():
                 service.timers_changed.set()  # the loop slept since before the jump: wake it
