@@ -237,10 +237,13 @@ class LadderCog(commands.Cog, name="Ladder"):
             raise ServiceError(Text("In DMs, /stats shows only your own stats. Ask about another player in a server "
                                     "you both use."))
         lines: list[Text | str] = []
+        current = await self.seasons.current(guild) if guild else None
+        season = current[2] if current is not None else None  # the server's season now, once a game counted in it
         for description in descriptions():
             kind, title = description.kind, description.title
             overall = await self.ratings.get(kind, GLOBAL, who.id)
             record = await self.ratings.get(kind, guild, who.id) if guild else overall
+            this_season = await self.ratings.get(kind, season.scope, who.id) if season is not None else None
             if overall is None and record is None:
                 continue
             lines.append(Text("**{game}**", game=title))
@@ -251,6 +254,11 @@ class LadderCog(commands.Cog, name="Ladder"):
                                   record=_record(record)) if guild
                              else Text("Global: {rating} · {games}: {record}", rating=_rating(record), games=games,
                                        record=_record(record)))
+                if season is not None and this_season is not None:
+                    lines.append(Text("This season ({season}): {rating} · {games}: {record}",
+                                      season=season_name(season), rating=_rating(this_season),
+                                      games=Plural("{count} game", "{count} games", this_season.games),
+                                      record=_record(this_season)))
                 lines.append(Text("Streak: {streak} (best: {best})", streak=_streak(record.streak),
                                   best=_streak(record.best_streak)) if record.best_streak > 0
                              else Text("Streak: {streak}", streak=_streak(record.streak)))

@@ -62,6 +62,12 @@ async def test_a_month_of_seasons_through_discord(world: World, bots: TabletopRu
         alltime = await fake.slash(carol, world.channel, "leaderboard", options={"game": "chopsticks"})
         assert alltime.message is not None and "(this server)" in alltime.message.text()
         assert "1W 0D 1L" in alltime.message.text()  # bob's win before the seasons counts on the all-time ladder only
+        # /stats shows the season's rating and record beside the server's all-time one.
+        stats = await fake.slash(bob, world.channel, "stats")
+        assert stats.message is not None, stats.errors
+        text = stats.message.text()
+        assert "This server: " in text and "2 games: 1W 0D 1L" in text, text
+        assert "This season (November 2026): " in text and "1 game: 0W 0D 1L" in text, text
 
         # Two processes see November end: its top three are posted once, in the channel of its games.
         second = await others.start()
@@ -89,6 +95,8 @@ async def test_a_month_of_seasons_through_discord(world: World, bots: TabletopRu
                                                                                   "season": "current"})
         assert current.message is not None and "(season December 2026)" in current.message.text()
         assert "No rated games yet." in current.message.text()
+        december = await fake.slash(bob, world.channel, "stats")  # no game in December yet: no season line
+        assert december.message is not None and "This season" not in december.message.text()
 
         # Turned off: no current season, November still readable.
         await fake.slash(alice, world.channel, "settings", "season", options={"length": "none"},

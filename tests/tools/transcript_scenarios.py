@@ -353,8 +353,8 @@ async def leaderboard(table: Table) -> None:
     await table.fake.slash(table.dave, table.channel, "leaderboard", options={"game": "chopsticks"})
 
 
-@scenario("seasons", "/settings season monthly, two finished games, /leaderboard season:current; then the month ends "
-                     "and its top three are posted")
+@scenario("seasons", "/settings season monthly, two finished games, /leaderboard season:current, bob's /stats; then "
+                     "the month ends and its top three are posted")
 async def seasons(table: Table) -> None:
     await table.fake.slash(table.alice, table.channel, "settings", "season", options={"length": "monthly"},
                            permissions=PERM_MANAGE_GUILD)
@@ -363,6 +363,7 @@ async def seasons(table: Table) -> None:
     table.rec.note("two Chopsticks games have just ended (not shown): @alice against @bob, @carol against @bob")
     await table.fake.slash(table.dave, table.channel, "leaderboard", options={"game": "chopsticks",
                                                                               "season": "current"})
+    await table.fake.slash(table.bob, table.channel, "stats")
     await table.quiet()
     table.clock.now = datetime(2033, 6, 1, 0, 1, tzinfo=UTC).timestamp()
     table.rec.note("the bot's clock moves on to 1 June 2033, 00:01 UTC: May's season is over")
