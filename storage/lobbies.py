@@ -121,6 +121,14 @@ def message_of_game(game_id: int) -> Plan[int | None]:
     return None if r is None or r[0] is None else int(r[0])
 
 
+def min_finished_of_game(game_id: int) -> Plan[int | None]:
+    """The share of games finished that the lobby which started game `game_id` asked of its players (None: no lobby
+    started it, or it asked none)."""
+    done = yield Sql("SELECT min_finished FROM lobbies WHERE game_id = ?", (game_id,))
+    r = done.one()
+    return None if r is None or r[0] is None else int(r[0])
+
+
 def _update(lobby: LobbyRecord, changes: dict[str, Any]) -> Plan[LobbyRecord]:
     sets = "".join(f"{c} = ?, " for c in changes)
     done = yield Sql(f"UPDATE lobbies SET {sets}version = version + 1 WHERE id = ? AND version = ?",

@@ -20,7 +20,7 @@ from bot.service.starts import message_link
 from games.text import Text
 from storage import GameNotFoundError, GameTransaction
 from storage.database import Connection
-from storage.lobbies import LobbyRecord, load_lobby
+from storage.lobbies import LobbyRecord, load_lobby, min_finished_of_game
 from storage.rematches import MadeRematch, record_rematch, rematch_of
 
 
@@ -63,10 +63,12 @@ class Rematch:
             if len(seats) > 2 and others:
                 # Its computer seats are taken as it opens, in the same write (a later write could lose a race with a
                 # join from another process).
+                # It asks of who joins what the table it replays asked (its players met that; a newcomer must too).
                 lobby = await self.lobbies.open(
                     old.kind, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
                     max_players=len(seats), options=options, turn_timeout=old.turn_timeout,
-                    bots=[s.computer for s in old.seats if s.computer is not None], tx=tx)
+                    bots=[s.computer for s in old.seats if s.computer is not None],
+                    min_finished=await conn.run(min_finished_of_game(old.id)), tx=tx)
                 await record_rematch(conn, old.id, MadeRematch(None, lobby.id), now)
                 made: Offered = Offered(None, lobby, others)
             else:

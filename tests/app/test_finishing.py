@@ -12,6 +12,7 @@ import pytest
 from bot.service import GameService, Player, ServiceError
 from bot.service.finishing import NEW_PLAYER_GAMES, may_join
 from bot.service.lobbies import LobbyService
+from bot.service.rematch import Rematch
 from bot.service.stored import StoredGames
 from bot.service.wakeup import TimerWakeup
 from games import EndReason
@@ -225,3 +226,14 @@ async def test_an_open_table_refuses_a_player_below_its_minimum_with_the_reason(
     assert [m.user_id for m in joined.members] == [CAROL, ALICE, DAVE]
     anyone = await lobbies.open("sucker", guild_id=GUILD, channel_id=1, host_id=CAROL, max_players=3, options={})
     assert anyone.min_finished is None and BOB in [m.user_id for m in (await lobbies.join(anyone.id, BOB)).members]
+
+    # Its rematch asks the same of whoever joins it (the table it replays was for players who finish their games).
+    _, started = await lobbies.start(lobby.id, CAROL)
+    for user in (CAROL, ALICE, DAVE):
+        if (await service.view(started.id)).game.status == "active":
+            await service.resign(started.id, user)
+    offered = await Rematch(service, lobbies).offer(started.id, ALICE)
+    assert offered.lobby is not None and offered.lobby.min_finished == 75
+    with pytest.raises(ServiceError) as again:
+        await lobbies.join(offered.lobby.id, BOB)
+    assert "finished 3 of 5 games (60%)" in english(again.value.args[0])
