@@ -32,6 +32,8 @@ class TimerWatch:
         # (game, the deadline it reminded of) -> when it was first seen fired
         self.reminders: dict[tuple[int, float], float] = {}
         self.active: set[int] = set()
+        # game -> when its owed reminder (storage/owed.py) was last seen waiting for a live process to send or settle it
+        self.owed_reminders: dict[int, float] = {}
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -50,6 +52,8 @@ class TimerWatch:
             self.active.add(int(gid))
             if deadline is not None and remind_at is None:
                 self.reminders.setdefault((int(gid), float(deadline)), time.time())
+        for (gid,) in peek.rows("SELECT game_id FROM owed_announcements WHERE event = 'reminder'"):
+            self.owed_reminders[int(gid)] = time.time()
 
     async def _run(self) -> None:
         while True:
@@ -141,7 +145,8 @@ def timer_checks(games: dict[int, GameCheck], messages: Iterable[FakeMessage], w
             fired_at = first_seen - watch.interval
             if gid in games and _decided_by_a_computer(games[gid], fired_at):
                 continue  # a computer seat's turn ran late (a restart): there is no person to remind
-            if _kill_after(fired_at, kills) and gid in games and _moved_on(games[gid], fired_at):
+            settled = watch.owed_reminders.get(gid, fired_at) + watch.interval  # when a live process took it over
+            if _kill_after(fired_at, kills) and gid in games and _moved_on(games[gid], fired_at, settled):
                 # Killed as it fired: the reminder stays owed by the dead process until its heartbeat runs out, and
                 # the game moved on before then (its forfeit, a move), so the reminder no longer applies and is
                 # rightly never sent (bot/service/owed.py owed_result).
@@ -170,9 +175,11 @@ def _decided_by_a_computer(game: GameCheck, since: float) -> bool:
     return bool(after) and after[0].seat in computers and after[0].action == TIMEOUT
 
 
-def _moved_on(game: GameCheck, since: float) -> bool:
-    """Whether the game's decision moved on (a move or a timer's action was logged) within OWED_TAKEOVER of `since`."""
-    return any(since < r.at <= since + OWED_TAKEOVER for r in game.rows)
+def _moved_on(game: GameCheck, since: float, settled: float) -> bool:
+    """Whether the game's decision moved on (a move or a timer's action was logged) after `since` and before its owed
+    reminder was taken over: within OWED_TAKEOVER of `since`, or later while it was still seen owed (`settled`: a
+    restart under load can leave it to wait longer for a live process)."""
+    return any(since < r.at <= max(since + OWED_TAKEOVER, settled) for r in game.rows)
 
 
 def _kill_after(when: float, kills: Sequence[float]) -> str:
