@@ -44,7 +44,7 @@ from bot.tournaments import (
 )
 from games.registry import describe
 from games.text import Command, Text
-from games.tournaments.model import Format, Settings
+from games.tournaments.model import Format, Settings, default_tiebreaks
 from storage import BotStateStore
 from storage.finishing import read_finishing
 from storage.ratings import GLOBAL
@@ -133,7 +133,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         starts = _seconds(starts_in, "starts_in")
         counted = fmt in (Format.SWISS, Format.TABLES)  # the other formats know their number of rounds
         settings = Settings(format=fmt, rounds=rounds if counted else 0, double=double,
-                            fillers=fillers and fmt is Format.TABLES)
+                            tiebreaks=default_tiebreaks(fmt), fillers=fillers and fmt is Format.TABLES)
         update = await self.tournaments.create(
             game, settings, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             organiser_id=interaction.user.id, options=_options(level, variants),
