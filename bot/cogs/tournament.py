@@ -52,7 +52,7 @@ from bot.tournaments import (
     standings_embed,
 )
 from games.registry import describe
-from games.text import Command, Text
+from games.text import Command, Plural, Text
 from games.tournaments.model import Format, Settings, default_tiebreaks
 from storage import BotStateStore
 from storage.finishing import read_finishing
@@ -341,8 +341,9 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                             reason=event.refusal)
             else:
                 text = Text("Tournament #{number} did not start at its start time: it needs {least} players, and "
-                            "{count} have joined. The organiser can **Start** it once enough have joined, or "
-                            "**Cancel** it.", number=info.id, least=event.needed, count=event.players)
+                            "{joined}. The organiser can **Start** it once enough have joined, or **Cancel** it.",
+                            number=info.id, least=event.needed,
+                            joined=Plural("{count} has joined", "{count} have joined", event.players))
             channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
             try:
                 await channel.send(say(text), allowed_mentions=discord.AllowedMentions.none())

@@ -15,7 +15,7 @@ from tests.support.codes import Callback
 from tests.support.fakediscord import FakeMessage
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.interactions import bot_idle
-from tests.support.world import TabletopRunner, World, stored_rows
+from tests.support.world import TabletopRunner, World, change_stored, stored_rows
 
 NOW = datetime(2026, 11, 29, 9, 30, tzinfo=UTC).timestamp()
 HOUR = 3_600.0
@@ -121,3 +121,19 @@ async def test_too_few_players_at_the_start_time_are_told_once(world: World, bot
             "enough have joined, or **Cancel** it.") in announcement.text(), announcement.text()
     assert {"Join", "Start", "Cancel"} <= {b["label"] for b in announcement.buttons()}
     assert await stored_rows(bots.target, "SELECT status FROM tournaments") == [("open",)]
+
+
+async def test_a_start_time_that_came_while_the_bot_was_down_starts_it_when_it_is_back(
+        world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake = world.fake
+    announcement = await _new(world, "2h", rounds=1)
+    for user in (world.alice, world.bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await bots.stop(bot)
+    await change_stored(bots.target, "UPDATE tournaments SET starts_at = starts_at - 3 * 3600")  # the time passed
+    await bots.start()  # a new process: its timer loop finds the start time due at once
+    await fake.wait_until(lambda: "Under way: round 1 of 1." in announcement.text(), timeout=10)
+    await bot_idle(fake)
+    assert len([m for m in fake.channel_messages(world.channel) if "round 1 of 1" in m.content]) == 1
+    assert await stored_rows(bots.target, "SELECT COUNT(*) FROM tournament_rounds") == [(1,)]
