@@ -40,6 +40,16 @@ def _title(info: TournamentInfo) -> Text:
 
 
 def _status(info: TournamentInfo) -> Text:
+    if info.status == "open" and info.start_missed is not None and len(info.players) >= info.min_players:
+        return Text("Open for entries: click **Join** to play. It did not start at its start time: the organiser can "
+                    "**Start** it, or **Cancel** it.")
+    if info.status == "open" and info.start_missed is not None:
+        return Text("Open for entries: click **Join** to play. Its start time came before enough players had joined "
+                    "({least} needed): the organiser can **Start** it once enough have joined, or **Cancel** it.",
+                    least=info.min_players)
+    if info.status == "open" and info.starts_at is not None:
+        return Text("Open for entries: click **Join** to play. It starts by itself <t:{time}:R>, or sooner if the "
+                    "organiser starts it.", time=int(info.starts_at))
     if info.status == "open":
         return Text("Open for entries: click **Join** to play. The organiser starts it.")
     if info.status == "running":
@@ -78,8 +88,10 @@ def announcement_embed(info: TournamentInfo, rules: Sequence[Text | str], say: S
     lines.append(say(Text("Rated.") if info.rated else Text("Not rated.")))
     if info.minimum_finished is not None:
         lines.append(say(finishing_required(round(info.minimum_finished * 100))))
-    if info.starts_at is not None:
-        lines.append(say(Text("Starts: <t:{time}:F> (<t:{time}:R>).", time=int(info.starts_at))))
+    if info.starts_at is not None and info.status == "open" and info.start_missed is None:
+        lines.append(say(Text("Starts by itself: <t:{time}:F> (<t:{time}:R>).", time=int(info.starts_at))))
+    elif info.starts_at is not None:
+        lines.append(say(Text("Start time: <t:{time}:F>.", time=int(info.starts_at))))
     lines += ["", say(Text("**Players ({count}; {least} to {most})**", count=len(info.players),
                            least=info.min_players, most=info.max_players))]
     withdrawn = set(info.withdrawn)

@@ -11,8 +11,10 @@ restart too, and the buttons' custom ids name the tournament (persistent, like a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -25,7 +27,14 @@ from bot.i18n import Say
 from bot.presenter import GamePresenter
 from bot.service import TABLE_OPTIONS, ServiceError
 from bot.service.finishing import may_join
-from bot.service.tournaments import RoundStarted, TournamentFinished, TournamentInfo, Tournaments, TournamentUpdate
+from bot.service.tournaments import (
+    RoundStarted,
+    StartMissed,
+    TournamentFinished,
+    TournamentInfo,
+    Tournaments,
+    TournamentUpdate,
+)
 from bot.tournaments import (
     TOURNAMENT_BUTTONS,
     CancelTournament,
@@ -43,8 +52,8 @@ from bot.tournaments import (
     standings_embed,
 )
 from games.registry import describe
-from games.text import Command, Text
-from games.tournaments.model import Format, Settings
+from games.text import Command, Plural, Text
+from games.tournaments.model import Format, Settings, default_tiebreaks
 from storage import BotStateStore
 from storage.finishing import read_finishing
 from storage.ratings import GLOBAL
@@ -64,6 +73,37 @@ def _seconds(text: str | None, what: str) -> float | None:
         return parse_duration(text.strip())
     except ValueError:
         raise ServiceError(Text("`{option}` takes a time like 30m, 24h or 2d.", option=what)) from None
+
+
+_STAMP = re.compile(r"<t:(-?[0-9]{1,13})(?::[tTdDfFR])?>")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})[ T]+([0-9]{1,2}):([0-9]{2})")
+
+
+def start_time(text: str, now: float) -> float:
+    """When `starts:` says a tournament starts: a delay from `now` (2h, 3d), a date and time in UTC
+    (2026-12-05 18:00), or a Discord timestamp (<t:1764957600>, any style, as a timestamp generator gives it).
+    Unreadable or not in the future: refused (ServiceError), with why and an example."""
+    text = text.strip()
+    tomorrow = datetime.fromtimestamp(now, UTC).date() + timedelta(days=1)
+    example = datetime(tomorrow.year, tomorrow.month, tomorrow.day, 18, tzinfo=UTC)
+    examples = {"date": example.strftime("%Y-%m-%d %H:%M"), "stamp": f"<t:{int(example.timestamp())}>"}
+    when: float | None = None
+    if (stamp := _STAMP.fullmatch(text)) is not None:
+        when = float(stamp.group(1))
+    elif (date := _DATE.fullmatch(text)) is not None:
+        year, month, day, hour, minute = (int(part) for part in date.groups())
+        with contextlib.suppress(ValueError):  # no such day or hour
+            when = datetime(year, month, day, hour, minute, tzinfo=UTC).timestamp()
+    else:
+        with contextlib.suppress(ValueError):
+            when = now + parse_duration(text)
+    if when is None:
+        raise ServiceError(Text("`starts` takes a delay like 2h or 3d, a date and time in UTC like {date}, or a "
+                                "Discord timestamp like {stamp}.", **examples))
+    if when <= now:
+        raise ServiceError(Text("That start time (<t:{time}:F>) has already passed: give one to come, like 2h, {date} "
+                                "(UTC) or {stamp}.", time=int(when), **examples))
+    return when
 
 
 @app_commands.guild_only()
@@ -86,9 +126,11 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
 
     async def cog_load(self) -> None:
         self.tournaments.listeners.append(self.on_update)
+        self.tournaments.listeners.append(self.on_start_missed)
 
     async def cog_unload(self) -> None:
         self.tournaments.listeners.remove(self.on_update)
+        self.tournaments.listeners.remove(self.on_start_missed)
 
     # ----- commands ---------------------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Make a tournament in this channel (Manage Server)")
@@ -98,7 +140,8 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         turn_time="Time per move, like 30m, 24h or 2d (default: the server's)",
         round_time="The most a round may last, like 2h or 1d (default: no limit)",
         round_rule="At a round's time limit, what becomes of an unfinished game",
-        rated="Whether its games count for the ladders", starts_in="When you mean to start it, like 1h or 2d",
+        rated="Whether its games count for the ladders",
+        starts="It starts by itself then: 2h or 3d, 2026-12-05 18:00 (UTC), or a Discord timestamp <t:1764957600>",
         min_players="Players needed to start", max_players="The most players it takes",
         min_finished="Only for players who finished at least this share of their games (percent)",
         fillers="So Long Sucker: computer players may fill a short table",
@@ -116,7 +159,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                   rounds: app_commands.Range[int, 1, 30] = 3,
                   turn_time: app_commands.Range[str, 1, 20] | None = None,
                   round_time: app_commands.Range[str, 1, 20] | None = None, round_rule: str = "draw",
-                  rated: bool = True, starts_in: app_commands.Range[str, 1, 20] | None = None,
+                  rated: bool = True, starts: app_commands.Range[str, 1, 40] | None = None,
                   min_players: app_commands.Range[int, 1, 256] = 2, max_players: app_commands.Range[int, 2, 256] = 64,
                   min_finished: app_commands.Range[int, 1, 100] | None = None, fillers: bool = False,
                   level: app_commands.Range[str, 1, 20] | None = None,
@@ -130,14 +173,15 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         if level is not None and level not in description.bot_levels:
             raise ServiceError(Text("{game} has no computer level {level}: choose one of {levels}.",
                                     game=description.title, level=level, levels=", ".join(description.bot_levels)))
-        starts = _seconds(starts_in, "starts_in")
+        now = self.bot.service.clock()
+        starts_at = None if starts is None else start_time(starts, now)
         counted = fmt in (Format.SWISS, Format.TABLES)  # the other formats know their number of rounds
         settings = Settings(format=fmt, rounds=rounds if counted else 0, double=double,
-                            fillers=fillers and fmt is Format.TABLES)
+                            tiebreaks=default_tiebreaks(fmt), fillers=fillers and fmt is Format.TABLES)
         update = await self.tournaments.create(
             game, settings, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             organiser_id=interaction.user.id, options=_options(level, variants),
-            starts_at=None if starts is None else self.bot.service.clock() + starts,
+            starts_at=starts_at,
             min_players=min_players, max_players=max_players, rated=rated,
             turn_timeout=_seconds(turn_time, "turn_time"),
             minimum_finished=None if min_finished is None else min_finished / 100,
@@ -282,6 +326,29 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                                            allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:  # the channel or a message was deleted, or closed to me
             log.warning("could not show tournament %s: %s", info.id, exc)
+
+    async def on_start_missed(self, update: TournamentUpdate) -> None:
+        """Its start time came but it could not start (too few players): the channel is told, once (`on_update`
+        redraws the announcement, which says so too)."""
+        info = update.tournament
+        for event in update.events:
+            if not isinstance(event, StartMissed):
+                continue
+            say = await self._say(info)
+            if event.refusal is not None:
+                text = Text("Tournament #{number} did not start at its start time: {reason} The organiser can "
+                            "**Start** it once that is put right, or **Cancel** it.", number=info.id,
+                            reason=event.refusal)
+            else:
+                text = Text("Tournament #{number} did not start at its start time: it needs {least} players, and "
+                            "{joined}. The organiser can **Start** it once enough have joined, or **Cancel** it.",
+                            number=info.id, least=event.needed,
+                            joined=Plural("{count} has joined", "{count} have joined", event.players))
+            channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+            try:
+                await channel.send(say(text), allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:  # the channel was deleted, or closed to me
+                log.warning("could not tell tournament %s's channel it did not start: %s", info.id, exc)
 
     async def redraw_standings(self, info: TournamentInfo, say: Say) -> None:
         """The one standings message: posted with the first round, edited after every result."""

@@ -1,4 +1,5 @@
-"""Fires challenge expiries, turn reminders and forfeits from the deadlines stored in the database.
+"""Fires challenge expiries, turn reminders and forfeits from the deadlines stored in the database, and tournaments'
+round deadlines and start times.
 
 Nothing is scheduled in memory alone: at start-up the loop simply reads the earliest deadline, so
 timers survive restarts, and one that fell due while the bot was down fires at once.
@@ -144,6 +145,16 @@ class TimerLoop:
             except Exception:
                 failures += 1
                 log.exception("round deadline of tournament %s failed", tournament_id)
+        for tournament_id in await tournaments.due_starts():  # a tournament's start time: it starts by itself
+            try:
+                await tournaments.start_due(tournament_id)
+            except asyncio.CancelledError:
+                raise
+            except StaleStateError:
+                log.debug("the start of tournament %s met another change; again at once", tournament_id)
+            except Exception:
+                failures += 1
+                log.exception("the start of tournament %s failed", tournament_id)
         for lobby_id in await self._lobbies.due():
             try:
                 lobby = await self._lobbies.expire(lobby_id)
@@ -157,9 +168,10 @@ class TimerLoop:
         return failures
 
     async def _next_deadline(self) -> float | None:
-        """The earliest deadline or reminder of a game, or deadline of a tournament's round."""
-        found = [when for when in (await self._service.next_timer(),
-                                   await self._service.tournaments.next_round_deadline()) if when is not None]
+        """The earliest deadline or reminder of a game, deadline of a tournament's round, or tournament's start."""
+        tournaments = self._service.tournaments
+        found = [when for when in (await self._service.next_timer(), await tournaments.next_round_deadline(),
+                                   await tournaments.next_start()) if when is not None]
         return min(found, default=None)
 
     async def _owed(self) -> list[tuple[OwedAnnouncement, int]]:

@@ -8,6 +8,9 @@ tournament's row (storage/tournaments.py), and a round (its row, keyed by tourna
 their games) is written in one transaction. So whichever process records the last game of a round creates the next
 one, once, and a process that stops half-way through leaves nothing half-made.
 
+A tournament with a start time starts by itself then (`start_due`, called by the timer loop, bot/service/timers.py),
+as the organiser's Start does; with too few players it stays open, and that is said once (`StartMissed`).
+
 A player who loses two games by absence (their turn timer ran out) is withdrawn: not paired from the next round on.
 What the Discord part needs to announce comes back as plain records (`TournamentUpdate`'s events) and is told to
 `listeners`.
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.service.game_setup import GameSetup
-from bot.service.model import TOURNAMENT, UNRATED, Player, ServiceError
+from bot.service.model import TOURNAMENT, UNRATED, Player, ServiceError, StaleStateError
 from bot.service.publisher import Publisher
 from bot.service.ratings import display_rating
 from bot.service.results import Result
@@ -50,11 +53,14 @@ from storage.tournaments import (
     add_round,
     create_tournament,
     due_round_deadlines,
+    due_starts,
     end_round,
     latest_in_channel,
     load,
     load_tournament,
+    mark_start_missed,
     next_round_deadline,
+    next_start,
     remove_entrant,
     set_entrant,
     set_result,
@@ -115,7 +121,17 @@ class PlayerWithdrawn:
     from_round: int  # the first round they are not paired in
 
 
-TournamentEvent = RoundStarted | RoundEnded | TournamentFinished | PlayerWithdrawn
+@dataclass(frozen=True)
+class StartMissed:
+    """Its start time came with fewer players than its minimum: it stays open for the organiser (told once)."""
+
+    tournament_id: int
+    players: int
+    needed: int
+    refusal: Text | None = None  # enough players, but round 1 could not be made (its games refused): why
+
+
+TournamentEvent = RoundStarted | RoundEnded | TournamentFinished | PlayerWithdrawn | StartMissed
 
 
 @dataclass(frozen=True)
@@ -130,7 +146,7 @@ class TournamentInfo:
     options: dict[str, Any]
     settings: Settings
     status: str  # open, running, paused, finished, cancelled
-    starts_at: float | None
+    starts_at: float | None  # when it starts by itself (`start_due`), unless the organiser starts it earlier
     min_players: int
     max_players: int
     rated: bool
@@ -144,6 +160,7 @@ class TournamentInfo:
     rounds: tuple[tuple[Pairing, ...], ...]
     total_rounds: int
     standings: tuple[Standing, ...]
+    start_missed: float | None = None  # when its start time came with too few players (it stays open)
 
 
 @dataclass(frozen=True)
@@ -176,6 +193,7 @@ def info_of(record: TournamentRecord) -> TournamentInfo:
         rounds=tuple(pairings_of(r.pairings) for r in record.rounds),
         total_rounds=total_rounds(tournament) if record.entrants else 0,
         standings=tuple(standings(tournament)),
+        start_missed=record.start_missed,
     )
 
 
@@ -231,6 +249,7 @@ class Tournaments:
                 rated=rated, turn_timeout=turn_timeout, minimum_finished=minimum_finished, now=self._clock(),
                 round_time=round_time, deadline_rule=deadline_rule))
             record = await load(conn, tournament_id)
+        self._timers_changed.at(starts_at)  # the timer loop starts it then (`start_due`)
         return TournamentUpdate(info_of(record))
 
     async def view(self, tournament_id: int) -> TournamentInfo:
@@ -321,6 +340,42 @@ class Tournaments:
     async def cancel(self, tournament_id: int, by: int, *, manager: bool = False) -> TournamentUpdate:
         """Call it off: no further round (the games being played go on, as games)."""
         return await self._set_status(tournament_id, by, manager, None, "cancelled", None)
+
+    # ----- the start time ----------------------------------------------------------------------------------------
+    async def next_start(self) -> float | None:
+        """When the earliest start time of an open tournament falls, or None (for the timer loop)."""
+        return await self._query(next_start())
+
+    async def due_starts(self) -> list[int]:
+        """The open tournaments whose start time has come (to `start_due`)."""
+        return await self._query(due_starts(self._clock()))
+
+    async def start_due(self, tournament_id: int) -> TournamentUpdate:
+        """At its start time, start it as the organiser's Start does (round 1 made in the same transaction); with fewer
+        than its minimum players, it stays open for the organiser (to Start once enough have joined, or Cancel) and
+        a `StartMissed` says so, once. Nothing before its start time, nor once it started, was paused or cancelled, or
+        its start time was acted on already: so in any number of processes it happens once (the row is locked)."""
+        refusal: Text | None = None
+
+        async def change(tx: GameTransaction, record: TournamentRecord) -> list[Any]:
+            if (record.status != "open" or record.starts_at is None or record.starts_at > self._clock()
+                    or record.start_missed is not None):
+                return []
+            conn = await tx.writer()
+            if refusal is not None or len(record.entrants) < record.min_players:
+                await conn.run(mark_start_missed(record.id, self._clock()))
+                return [StartMissed(record.id, len(record.entrants), record.min_players, refusal)]
+            await conn.run(update_tournament(record, status="running"))
+            return []
+        try:
+            return await self._change(tournament_id, change, together=True)
+        except StaleStateError:  # a race (another process changed it): the timer loop looks again
+            raise
+        except ServiceError as error:  # round 1's games refused (the server's settings): left to the organiser
+            log.warning("tournament %d could not start at its start time: %s", tournament_id, error)
+            refusal = error.args[0] if error.args and isinstance(error.args[0], Text) else None
+            refusal = refusal or Text("Its first round could not be made.")
+            return await self._change(tournament_id, change)
 
     async def _set_status(self, tournament_id: int, by: int, manager: bool, before: str | None, after: str,
                           refusal: Text | None) -> TournamentUpdate:

@@ -33,6 +33,10 @@ class Tiebreak(StrEnum):
     SONNEBORN_BERGER = "sonneborn-berger"
     DIRECT_ENCOUNTER = "direct-encounter"
     WINS = "wins"
+    # So Long Sucker tables' own (standings.py): what the two-player ones mean little for at a table of four.
+    TABLE_MATES = "table-mates"
+    TABLES_WON = "tables-won"
+    FINISHED_AHEAD = "finished-ahead"
 
 
 class DrawRule(StrEnum):
@@ -137,7 +141,15 @@ DEFAULT_PLACE_POINTS: Mapping[int, tuple[float, ...]] = {
 }
 DEFAULT_TIEBREAKS = (Tiebreak.BUCHHOLZ_CUT_1, Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER,
                      Tiebreak.DIRECT_ENCOUNTER, Tiebreak.WINS)
-TABLE_TIEBREAKS = (Tiebreak.BUCHHOLZ, Tiebreak.WINS)
+# At So Long Sucker tables: first how strong the tables you sat at were (the tables' Buchholz: equal points earned
+# against stronger table-mates rank higher), then the tables won (a win scores most and is the game's aim: 4 + 0
+# ranks above 2 + 2), then how the tied players did where they met (who finished ahead of whom at a shared table).
+TABLE_TIEBREAKS = (Tiebreak.TABLE_MATES, Tiebreak.TABLES_WON, Tiebreak.FINISHED_AHEAD)
+
+
+def default_tiebreaks(fmt: Format) -> tuple[Tiebreak, ...]:
+    """The tie-breaks a new tournament of format `fmt` ranks ties by."""
+    return TABLE_TIEBREAKS if fmt is Format.TABLES else DEFAULT_TIEBREAKS
 
 
 @dataclass(frozen=True)

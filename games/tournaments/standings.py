@@ -16,6 +16,15 @@ Tie-breaks (two-player formats), each a number where more is better:
 At So Long Sucker tables: Buchholz is the sum of the points of everyone the player sat with (each time; computer
 seats and rounds without a table count nothing), and wins are the tables won.
 
+Tie-breaks of So Long Sucker tables (model.TABLE_TIEBREAKS, in this order), each a number where more is better:
+- Table-mates' points: the tables' Buchholz, as above. It comes first because the points of a table are shared out
+  among its players: the same points earned at tables of strong players are worth more.
+- Tables won: a win is the game's aim and scores most, so of two players equal so far, the one with more wins (say
+  4 + 0 against 2 + 2) ranks higher.
+- Finished ahead: among the players still tied, at each table the player shared with some of them, one for each of
+  them the player finished ahead of, less one for each who finished ahead of the player (a shared place counts
+  neither way). The direct encounter of a table: it decides only between players who met.
+
 Players equal on points and on every tie-break share a place (listed by seed). A knockout places by how far each
 player got, alone (the winner, the finalist, the semi-finalists sharing third, ...), listed within a place by
 points and tie-breaks, then seed. In a round robin the bye (odd counts) scores nothing: everyone has one.
@@ -56,7 +65,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             groups.setdefault(tuple(key), []).append(player)
         for group in groups.values():
             for player in group:
-                keys[player].append(_value(tiebreak, found[player], found, group, tables))
+                keys[player].append(_value(tiebreak, found[player], found, group, tables, tournament))
     # A knockout places by how far each got, alone; the other formats by points, then the tie-breaks.
     places = ({p: [stage] for p, stage in _stages(tournament).items()} if settings.format is Format.KNOCKOUT
               else keys)
@@ -73,7 +82,13 @@ def standings(tournament: Tournament) -> list[Standing]:
 
 
 def _value(tiebreak: Tiebreak, record: Record, found: dict[int, Record], group: Sequence[int],
-           tables: bool) -> float:
+           tables: bool, tournament: Tournament) -> float:
+    if tiebreak is Tiebreak.TABLE_MATES:
+        return sum(found[opponent].points for opponent, _ in record.outcomes if opponent is not None)
+    if tiebreak is Tiebreak.TABLES_WON:
+        return float(record.wins)
+    if tiebreak is Tiebreak.FINISHED_AHEAD:
+        return float(_finished_ahead(tournament, record.player, set(group) - {record.player}))
     contributions = [found[opponent].points if opponent is not None else record.points
                      for opponent, _ in record.outcomes if opponent is not None or not tables]
     if tiebreak is Tiebreak.BUCHHOLZ:
@@ -87,6 +102,21 @@ def _value(tiebreak: Tiebreak, record: Record, found: dict[int, Record], group: 
         others = set(group) - {record.player}
         return float(sum(score for opponent, score in record.outcomes if opponent in others))
     return float(record.wins)
+
+
+def _finished_ahead(tournament: Tournament, player: int, others: set[int]) -> int:
+    """At the ended tables `player` shared with `others`: those of them `player` finished ahead of, less those who
+    finished ahead of `player`."""
+    score = 0
+    for round_ in tournament.rounds:
+        for table in round_.tables:
+            if table.places is None or player not in table.seats:
+                continue
+            mine = table.places[table.seats.index(player)]
+            for seat, place in zip(table.seats, table.places, strict=True):
+                if seat in others:
+                    score += (place > mine) - (place < mine)
+    return score
 
 
 def _stages(tournament: Tournament) -> dict[int, int]:

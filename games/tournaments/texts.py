@@ -38,6 +38,9 @@ _TIEBREAK_NAMES: dict[Tiebreak, Text] = {
     Tiebreak.SONNEBORN_BERGER: TextIn("tie-break", "Sonneborn-Berger"),
     Tiebreak.DIRECT_ENCOUNTER: TextIn("tie-break", "Direct encounter"),
     Tiebreak.WINS: TextIn("tie-break", "Wins"),
+    Tiebreak.TABLE_MATES: TextIn("tie-break", "Table-mates' points"),
+    Tiebreak.TABLES_WON: TextIn("tie-break", "Tables won"),
+    Tiebreak.FINISHED_AHEAD: TextIn("tie-break", "Finished ahead"),
 }
 _TIEBREAKS: dict[Tiebreak, Text] = {
     Tiebreak.BUCHHOLZ: Text(
@@ -49,6 +52,13 @@ _TIEBREAKS: dict[Tiebreak, Text] = {
         "counts most."),
     Tiebreak.DIRECT_ENCOUNTER: Text("The points you scored in your games against the players you are tied with."),
     Tiebreak.WINS: Text("The number of games you won."),
+    Tiebreak.TABLE_MATES: Text(
+        "The sum of the points of everyone you sat at a table with, each time: points won at strong tables count "
+        "most."),
+    Tiebreak.TABLES_WON: Text("The number of tables you won."),
+    Tiebreak.FINISHED_AHEAD: Text(
+        "At tables you shared with the players you are tied with: how many of them you finished ahead of, less how "
+        "many finished ahead of you."),
 }
 _TABLE_TIEBREAKS: dict[Tiebreak, Text] = {
     Tiebreak.BUCHHOLZ: Text("The sum of the points of everyone you sat at a table with."),

@@ -13,13 +13,17 @@ from games.tournaments.model import (
     Game,
     Result,
     Round,
+    Settings,
+    Table,
     Tiebreak,
+    Tournament,
+    default_tiebreaks,
     from_dict,
     to_dict,
 )
 from games.tournaments.roundrobin import berger
 from games.tournaments.standings import Standing, standings
-from tests.games.tournaments.helpers import new, pairs, play, seat
+from tests.games.tournaments.helpers import entrants, new, pairs, play, seat
 
 W, L, D = Result.FIRST_WINS, Result.SECOND_WINS, Result.DRAW
 
@@ -158,7 +162,7 @@ def test_a_drawn_knockout_game_is_replayed_with_colours_swapped() -> None:
 
 
 def test_an_eight_player_so_long_sucker_tournament_of_two_rounds() -> None:
-    t = new(Format.TABLES, 8, rounds=2, tiebreaks=TABLE_TIEBREAKS)
+    t = new(Format.TABLES, 8, rounds=2, tiebreaks=(Tiebreak.BUCHHOLZ, Tiebreak.WINS))  # as made before 0024
     assert [table.seats for table in next_round(t).tables] == [(1, 2, 3, 4), (5, 6, 7, 8)]
     t = seat(t, [(1, 2, 3, 4), (4, 3, 2, 1)])  # 1 and 8 win their tables
     # Points: 1: 4, 2: 2, 3: 1, 4: 0; 8: 4, 7: 2, 6: 1, 5: 0. Round 2 seats by points with nobody meeting again:
@@ -172,6 +176,40 @@ def test_an_eight_player_so_long_sucker_tournament_of_two_rounds() -> None:
         (1, 8, 8.0), (2, 1, 6.0), (3, 3, 5.0), (4, 2, 3.0), (5, 6, 3.0), (6, 7, 2.0), (7, 4, 1.0), (8, 5, 0.0)]
     assert rows[3].tiebreaks == (6 + 5 + 1 + 6 + 8 + 2, 0.0)
     assert rows[4].tiebreaks == (0 + 2 + 8 + 5 + 1 + 0, 0.0)  # 6 sat with 5, 7, 8 and 3, 4, 5: behind 2
+
+
+def test_so_long_sucker_tables_rank_ties_by_table_mates_then_tables_won_then_who_finished_ahead() -> None:
+    assert default_tiebreaks(Format.TABLES) == TABLE_TIEBREAKS == (
+        Tiebreak.TABLE_MATES, Tiebreak.TABLES_WON, Tiebreak.FINISHED_AHEAD)
+    assert default_tiebreaks(Format.SWISS) == Settings(Format.SWISS).tiebreaks  # two-player formats unchanged
+    # Round 1: (1, 2, 3, 4) and (5, 6, 7, 8) finish in seat order. Round 2: at (1, 5, 3, 7) 3 wins, 1 is second,
+    # 5 third, 7 last; at (2, 6, 4, 8) 8 wins, 6 is second, 2 third, 4 last. Points (4 / 2 / 1 / 0):
+    # 1: 4 + 2 = 6; 3: 1 + 4 = 5; 5: 4 + 1 = 5; 8: 0 + 4 = 4; 6: 2 + 2 = 4; 2: 2 + 1 = 3; 7: 1 + 0 = 1; 4: 0.
+    t = Tournament(Settings(Format.TABLES, rounds=2, tiebreaks=TABLE_TIEBREAKS), entrants(8), (
+        Round(tables=(Table((1, 2, 3, 4), (1, 2, 3, 4)), Table((5, 6, 7, 8), (1, 2, 3, 4)))),
+        Round(tables=(Table((1, 5, 3, 7), (2, 3, 1, 4)), Table((2, 6, 4, 8), (3, 2, 4, 1)))),
+    ))
+    rows = standings(t)
+    # 3 and 5 (5 points): table-mates 3: 1, 2, 4 (6 + 3 + 0) and 1, 5, 7 (6 + 5 + 1) = 21; 5: 6, 7, 8 (4 + 1 + 4)
+    # and 1, 3, 7 (6 + 5 + 1) = 21. One table won each. They met in round 2, where 3 won and 5 was third: 3 is
+    # ahead (+1, and -1 for 5).
+    # 8 and 6 (4 points): table-mates 8: 5, 6, 7 (5 + 4 + 1) and 2, 6, 4 (3 + 4 + 0) = 17; 6: 5, 7, 8 (5 + 1 + 4)
+    # and 2, 4, 8 (3 + 0 + 4) = 17. 8 won a table (0 + 4), 6 none (2 + 2): 8 is ahead, whatever their meetings.
+    assert [(row.place, row.player, row.points, row.tiebreaks) for row in rows] == [
+        (1, 1, 6.0, (3 + 5 + 0 + 5 + 5 + 1, 1.0, 0.0)),
+        (2, 3, 5.0, (21.0, 1.0, 1.0)),
+        (3, 5, 5.0, (21.0, 1.0, -1.0)),
+        (4, 8, 4.0, (17.0, 1.0, 0.0)),
+        (5, 6, 4.0, (17.0, 0.0, 0.0)),
+        (6, 2, 3.0, (6 + 5 + 0 + 4 + 0 + 4, 0.0, 0.0)),
+        (7, 7, 1.0, (5 + 4 + 4 + 6 + 5 + 5, 0.0, 0.0)),
+        (8, 4, 0.0, (6 + 3 + 5 + 3 + 4 + 4, 0.0, 0.0)),
+    ]
+    # A shared place counts neither way; tables before the tie was met count as they finished.
+    t = Tournament(Settings(Format.TABLES, rounds=1, tiebreaks=(Tiebreak.FINISHED_AHEAD,)), entrants(4),
+                   (Round(tables=(Table((1, 2, 3, 4), (2, 2, 2, 1)),)),))
+    assert [(row.place, row.player, row.tiebreaks) for row in standings(t)] == [
+        (1, 4, (0.0,)), (2, 1, (0.0,)), (2, 2, (0.0,)), (2, 3, (0.0,))]
 
 
 def test_tables_of_three_and_five_and_computer_fillers() -> None:
