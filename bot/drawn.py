@@ -42,7 +42,7 @@ class Board:
 
     content: str | None
     embed: discord.Embed
-    view: discord.ui.View | None
+    controls: discord.ui.View | None
     image: bytes | None = None
     key: str = ""  # what it was drawn from, when the presenter skips redrawing unchanged messages
 
@@ -63,7 +63,7 @@ def board_key(board: Board) -> str:
     if board.key:
         return board.key
     image = hashlib.sha256(board.image).hexdigest() if board.image is not None else None
-    controls = board.view.to_components() if board.view is not None else None
+    controls = board.controls.to_components() if board.controls is not None else None
     return drawn_key(board.content, board.embed.to_dict(), controls, image)
 
 

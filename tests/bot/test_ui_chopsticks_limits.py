@@ -53,8 +53,8 @@ def test_every_position_fits_discords_limits(players: int, hands: int) -> None:
             result = _result(state)
             for language in LANGUAGES:
                 say = Say(language)
-                assert check_message(_payload(result, components.board_view(result, say), say), creating=True) == []
-            view = components.board_view(result, Say("en"))
+                assert check_message(_payload(result, components.board_controls(result, say), say), creating=True) == []
+            view = components.board_controls(result, Say("en"))
             payload = _payload(result, view, Say("en"))
             seat = state.current_player()
             assert seat is not None
@@ -70,7 +70,7 @@ def test_every_position_fits_discords_limits(players: int, hands: int) -> None:
                 assert sorted(m.text for g in groups.values() for m in g) == sorted(m.text() for m in moves)
                 for group in groups.values():
                     for language in LANGUAGES:
-                        private = components.group_view(result, group, Say(language))
+                        private = components.group_controls(result, group, Say(language))
                         assert check_message({"content": "Choose your move:", "components": private.to_components()},
                                              creating=True) == []
             state = state.apply(seat, rng.choice(moves))

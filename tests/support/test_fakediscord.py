@@ -47,14 +47,14 @@ class CounterButton(
         return cls(int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.edit_message(content=f"count {self.n + 1}", view=counter_view(self.n + 1))
+        await interaction.response.edit_message(content=f"count {self.n + 1}", view=counter_controls(self.n + 1))
 
 
-def counter_view(n: int) -> discord.ui.View:
-    """A timeout-less view holding one counter button."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(CounterButton(n))
-    return view
+def counter_controls(n: int) -> discord.ui.View:
+    """Timeout-less controls holding one counter button."""
+    controls = discord.ui.View(timeout=None)
+    controls.add_item(CounterButton(n))
+    return controls
 
 
 class SixInARow(discord.ui.View):
@@ -98,7 +98,7 @@ demo = app_commands.Group(name="demo", description="Demo commands of the fake's 
 @app_commands.describe(who="Someone to greet")
 async def ping(interaction: discord.Interaction[Any], who: discord.User | None = None) -> None:
     greeting = f"pong {who.mention}" if who else "pong"
-    await interaction.response.send_message(greeting, view=counter_view(0))
+    await interaction.response.send_message(greeting, view=counter_controls(0))
 
 
 @demo.command(name="secret", description="Answer only to the caller")
