@@ -35,7 +35,7 @@ from games.base import (
 )
 from games.generals.actions import Deploy, Move, Ready, Swap, parse_action_text
 from games.generals.board import NEIGHBOURS, back_rank, parse_square, rank_of, square_name, target_rank
-from games.generals.observe import channel_view, hindsight_view, player_view
+from games.generals.observe import hindsight_view, player_view, spectator_view
 from games.generals.pieces import (
     ABBREVIATIONS,
     Rank,
@@ -406,7 +406,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
         return player_view(self, player)
 
     def public_view(self) -> PublicView:
-        return channel_view(self)
+        return spectator_view(self)
 
     def hindsight_view(self) -> PublicView:
         """The public view with every standing piece revealed: only for replaying a game that is over."""
