@@ -34,7 +34,6 @@ from games.base import (
     Outcome,
 )
 from games.generals.actions import Deploy, Move, Ready, Swap, parse_action_text
-from games.generals.board import NEIGHBOURS, back_rank, parse_square, rank_of, square_name, target_rank
 from games.generals.observe import hindsight_view, player_view, spectator_view
 from games.generals.pieces import (
     ABBREVIATIONS,
@@ -61,6 +60,7 @@ from games.generals.setup import (
     swap,
     validate,
 )
+from games.generals.squares import NEIGHBOURS, back_rank, parse_square, rank_of, square_name, target_rank
 from games.generals.views import OVER, PLAY, SETUP, PlayerView, PublicView
 from games.text import Text
 

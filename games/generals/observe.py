@@ -13,11 +13,11 @@ from dataclasses import replace
 from typing import Protocol
 
 from games.base import Action, Outcome
-from games.generals.board import square_name
 from games.generals.pieces import Rank, Result
 from games.generals.records import Event, Piece
 from games.generals.rules import Settings
 from games.generals.setup import Grid, deployment
+from games.generals.squares import square_name
 from games.generals.views import (
     SETUP,
     EnemyPiece,

@@ -41,8 +41,8 @@ from bot.games.generals.pictures import (
     text_board,
 )
 from games.generals import GeneralsState, Rank, Settings, formation
-from games.generals.board import file_of, parse_square, rank_of
 from games.generals.setup import Grid
+from games.generals.squares import file_of, parse_square, rank_of
 
 
 def _decode(png: bytes) -> Image.Image:

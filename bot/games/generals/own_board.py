@@ -39,9 +39,9 @@ from bot.games.generals.words import SIDE_NAMES, deduction_words
 from bot.i18n import Say
 from bot.private_boards import PICKED, OwnBoard, Where, live_line
 from bot.service import GameInfo, OwnView
-from games.generals.board import FILES, WIDTH, home_ranks, parse_square, rank_of, square, square_name
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
 from games.generals.setup import FORMATIONS
+from games.generals.squares import FILES, WIDTH, home_ranks, parse_square, rank_of, square, square_name
 from games.generals.views import PLAY, SETUP, LastMove, PlayerView
 from games.text import Text, TextIn, one_line
 

@@ -35,8 +35,8 @@ from bot.games.generals.insignia import (
 from bot.games.generals.words import SIDE_NAMES, counted, deduction_words, rank_name, reason_words
 from bot.i18n import SOURCE, Say
 from games.base import Outcome
-from games.generals.board import FILES, HEIGHT, WIDTH, parse_square
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
+from games.generals.squares import FILES, HEIGHT, WIDTH, parse_square
 from games.generals.views import PLAY, SETUP, LastMove, PlayerView, PublicView, RevealedPiece
 from games.text import Plural, Text, TextIn
 
