@@ -53,7 +53,7 @@ def _finishing_lines(server: FinishingRecord | None, overall: FinishingRecord | 
     """A player's record of finishing games (bot/service/finishing.py): "This server: finished 47 of 50 games (94%) · 3
     abandoned". On a server, its own games counted, and beside them only the global share (as the global rating, never
     how many games were played elsewhere); in DMs, the counts from everywhere. Nothing for a player with no game counted
-    anywhere (the stats then say there are no games yet, as before)."""
+    anywhere: the stats then say only that there are no games yet."""
     if overall is None or overall.games == 0:
         return []
     lines = [Text("**Games finished**")]
