@@ -58,7 +58,7 @@ def counter_controls(n: int) -> discord.ui.View:
 
 
 class SixInARow(discord.ui.View):
-    """discord.py refuses a sixth button in a row, so this view hand-builds the illegal payload."""
+    """discord.py refuses a sixth button in a row, so these controls hand-build the illegal payload."""
 
     def to_components(self) -> list[dict[str, Any]]:
         buttons = [{"type": Component.BUTTON, "style": ButtonStyle.PRIMARY, "label": str(i), "custom_id": f"six:{i}"}
@@ -75,7 +75,7 @@ class NameModal(discord.ui.Modal, title="Your name"):
         await interaction.response.send_message(f"hello {self.name.value}")
 
 
-class PickView(discord.ui.View):
+class PickControls(discord.ui.View):
     """A string select; picking "modal" opens the modal, anything else edits the message."""
 
     def __init__(self) -> None:
@@ -84,7 +84,7 @@ class PickView(discord.ui.View):
     @discord.ui.select(
         custom_id="demo:pick", options=[discord.SelectOption(label=x) for x in ("a", "b", "modal")]
     )
-    async def pick(self, interaction: discord.Interaction[Any], select: discord.ui.Select[PickView]) -> None:
+    async def pick(self, interaction: discord.Interaction[Any], select: discord.ui.Select[PickControls]) -> None:
         if select.values == ["modal"]:
             await interaction.response.send_modal(NameModal())
         else:
@@ -130,7 +130,7 @@ async def dm(interaction: discord.Interaction[Any]) -> None:
 
 @demo.command(name="pick", description="Show a select menu")
 async def pick(interaction: discord.Interaction[Any]) -> None:
-    await interaction.response.send_message("pick one", view=PickView())
+    await interaction.response.send_message("pick one", view=PickControls())
 
 
 @demo.command(name="echo", description="Echo text (with autocomplete)")
@@ -148,7 +148,7 @@ async def echo_complete(
 
 
 class DemoBot(commands.Bot):
-    """The tiny bot: one slash group synced globally, one persistent DynamicItem, one persistent view."""
+    """The tiny bot: one slash group synced globally, one persistent DynamicItem, persistent controls."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -157,7 +157,7 @@ class DemoBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CounterButton)
-        self.add_view(PickView())
+        self.add_view(PickControls())
         self.tree.add_command(demo)
         await self.tree.sync()
 
