@@ -1,6 +1,9 @@
 """A board message as drawn (`Board`), and what each board message shows: the key it was drawn from and the game
 version, so that an unchanged board is not edited again, now or after a restart.
 
+The words (README, "Words the code keeps to"): a board is one message of a game for one audience, drawn from that
+audience's view (the game as it may know it); its buttons and menus, a `discord.ui.View`, are its controls.
+
 Every presenter asks `current(message, key, game)` before drawing a board and calls `remember(...)` once Discord
 accepted the edit (or the new message). This process keeps the keys in memory (a front of the table, filled at
 start with the rows of the active games); what is remembered is written to `drawn_boards` by `flush`, which the bot
