@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
 import discord
 
 from bot import workers
-from bot.errors import DISCORD_FAILED_MESSAGE, discord_failed, reply_with_error, tell
+from bot.errors import DISCORD_FAILED_TEXT, discord_failed, reply_with_error, tell
 from bot.i18n import Say
 from bot.service import GameService, ServiceError
 from bot.service.computer_turns import ComputerTurns
@@ -350,7 +350,7 @@ async def dispatch(
                     return
                 log.warning("Discord failed while answering interaction %s from user %s: %r",
                             interaction.id, interaction.user.id, exc)
-                await tell(interaction, DISCORD_FAILED_MESSAGE)
+                await tell(interaction, DISCORD_FAILED_TEXT)
                 if game_id is not None:
                     await _recover(host, game_id)
 
