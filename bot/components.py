@@ -5,7 +5,7 @@ A component is a few lines:
     class ResignButton(Button, custom_id=CustomId("cs:{game}:resign")):
         async def on_use(self, interaction: discord.Interaction[Any]) -> None: ...
 
-    view.add_item(ResignButton.of(game=12, label="Resign", style=discord.ButtonStyle.danger))
+    controls.add_item(ResignButton.of(game=12, label="Resign", style=discord.ButtonStyle.danger))
 
 The template's fields become named groups (`game` and `ply` are numbers, anything else takes the pattern
 given for it), `of` formats them, `self.fields` holds them parsed back, and a click reaches `on_use` through
@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
 import discord
 
 from bot import workers
-from bot.errors import DISCORD_FAILED_MESSAGE, discord_failed, reply_with_error, tell
+from bot.errors import DISCORD_FAILED_TEXT, discord_failed, reply_with_error, tell
 from bot.i18n import Say
 from bot.service import GameService, ServiceError
 from bot.service.computer_turns import ComputerTurns
@@ -205,13 +205,13 @@ class UserSelect(_Component, discord.ui.DynamicItem[discord.ui.UserSelect[Any]],
         return [user.id for user in self.item.values]
 
 
-def persistent_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    """A view that never times out (its components are answered by their custom ids, after a restart too) holding
+def persistent_controls(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """Controls that never time out (their components are answered by their custom ids, after a restart too) holding
     `items` in order."""
-    view = discord.ui.View(timeout=None)
+    controls = discord.ui.View(timeout=None)
     for item in items:
-        view.add_item(item)
-    return view
+        controls.add_item(item)
+    return controls
 
 
 async def ask_to_confirm_resignation(interaction: discord.Interaction[Any], game_id: int, question: Text,
@@ -219,7 +219,7 @@ async def ask_to_confirm_resignation(interaction: discord.Interaction[Any], game
     """Resign's first step in every game: `question`, privately, with one red "Yes, resign" button (`confirm`, the
     game's own confirmation component), so that a misclick does not put anyone out."""
     say = Say.to(interaction)
-    controls = persistent_view(confirm.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
+    controls = persistent_controls(confirm.of(game=game_id, label=say(TextIn("button", "Yes, resign")),
                                           style=discord.ButtonStyle.danger))
     await interaction.response.send_message(say(question), view=controls, ephemeral=True)
 
@@ -350,7 +350,7 @@ async def dispatch(
                     return
                 log.warning("Discord failed while answering interaction %s from user %s: %r",
                             interaction.id, interaction.user.id, exc)
-                await tell(interaction, DISCORD_FAILED_MESSAGE)
+                await tell(interaction, DISCORD_FAILED_TEXT)
                 if game_id is not None:
                     await _recover(host, game_id)
 

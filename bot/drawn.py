@@ -1,6 +1,9 @@
 """A board message as drawn (`Board`), and what each board message shows: the key it was drawn from and the game
 version, so that an unchanged board is not edited again, now or after a restart.
 
+The words (README, "Words the code keeps to"): a board is one message of a game for one audience, drawn from that
+audience's view (the game as it may know it); its buttons and menus, a `discord.ui.View`, are its controls.
+
 Every presenter asks `current(message, key, game)` before drawing a board and calls `remember(...)` once Discord
 accepted the edit (or the new message). This process keeps the keys in memory (a front of the table, filled at
 start with the rows of the active games); what is remembered is written to `drawn_boards` by `flush`, which the bot
@@ -42,7 +45,7 @@ class Board:
 
     content: str | None
     embed: discord.Embed
-    view: discord.ui.View | None
+    controls: discord.ui.View | None
     image: bytes | None = None
     key: str = ""  # what it was drawn from, when the presenter skips redrawing unchanged messages
 
@@ -63,7 +66,7 @@ def board_key(board: Board) -> str:
     if board.key:
         return board.key
     image = hashlib.sha256(board.image).hexdigest() if board.image is not None else None
-    controls = board.view.to_components() if board.view is not None else None
+    controls = board.controls.to_components() if board.controls is not None else None
     return drawn_key(board.content, board.embed.to_dict(), controls, image)
 
 

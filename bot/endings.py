@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.components import Button, CustomId, persistent_view
+from bot.components import Button, CustomId, persistent_controls
 from bot.i18n import Say
 from bot.presenter import GamePresenter
 from bot.service import TOURNAMENT, GameEnded, RatingChange, Result, ServiceError
@@ -53,18 +53,18 @@ async def announce_ending(presenter: GamePresenter, result: Result[Any, Any], en
         return
     await channel.send(
         " ".join(f"<@{u}>" for u in people) or None, embeds=embeds, files=files,
-        view=ending_view(game.id, say, game.options), reference=reference,  # type: ignore[arg-type]
+        view=ending_controls(game.id, say, game.options), reference=reference,  # type: ignore[arg-type]
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in people], replied_user=False))
     await presenter.ending_sent(result)
 
 
-def ending_view(game_id: int, say: Say, options: Mapping[str, Any]) -> discord.ui.View:
+def ending_controls(game_id: int, say: Say, options: Mapping[str, Any]) -> discord.ui.View:
     """Rematch and Replay under a finished game (`options`: the game's); Replay only for a game of a tournament."""
     replay = ReplayFromStartButton.of(game=game_id, label=say(TextIn("button", "Replay")),
                                       style=discord.ButtonStyle.secondary)
     if options.get(TOURNAMENT) is not None:
-        return persistent_view(replay)
-    return persistent_view(
+        return persistent_controls(replay)
+    return persistent_controls(
         RematchButton.of(game=game_id, label=say(TextIn("button", "Rematch")), style=discord.ButtonStyle.primary),
         replay)
 

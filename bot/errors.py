@@ -23,29 +23,29 @@ MAX_CONTENT = 2000  # Discord's limit on a message's text
 UNKNOWN_INTERACTION = 10062
 UNKNOWN_WEBHOOK = 10015
 ALREADY_ACKNOWLEDGED = 40060
-DISCORD_FAILED_MESSAGE = Text(
+DISCORD_FAILED_TEXT = Text(
     "Discord did not pass on my answer, so what you see may be out of date. "
     "I am redrawing the board from what was saved; look at it before trying again."
 )
-COMMAND_ANSWER_LOST_MESSAGE = Text(
+COMMAND_ANSWER_LOST_TEXT = Text(
     "Discord did not pass on my answer to this command. If it started or changed a game, that did happen: "
     "look at the channel before trying again."
 )
-OUTDATED_MESSAGE = Text(
+UNKNOWN_COMMAND_TEXT = Text(
     "Discord sent a version of this command that I do not know (it may still show an old one). "
     "Try again in a minute, or type the command afresh."
 )
-DAMAGED_DATABASE_MESSAGE = Text(
+DAMAGED_DATABASE_TEXT = Text(
     "I cannot answer this now: the bot's database is damaged. Its admin has been told in the bot's log "
     "(please tell them too); until it is repaired, games may not load or save."
 )
-FAULT_MESSAGE = Text(
+FAULT_TEXT = Text(
     "Something went wrong on my side and it has been logged. "
     "Anything already shown on the board did happen; look at it before trying again."
 )
 
 
-def user_message(exc: BaseException) -> Text | str | None:
+def refusal_text(exc: BaseException) -> Text | str | None:
     """The explanation for a refusal the user caused (a Text when we wrote it), or None for a real fault."""
     if isinstance(exc, app_commands.CommandInvokeError):
         exc = exc.original
@@ -61,7 +61,7 @@ def user_message(exc: BaseException) -> Text | str | None:
     if isinstance(exc, app_commands.TransformerError | app_commands.CheckFailure):
         return reason(exc)
     if isinstance(exc, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return OUTDATED_MESSAGE
+        return UNKNOWN_COMMAND_TEXT
     return None
 
 
@@ -84,17 +84,17 @@ def reason(exc: BaseException) -> Text | str:
 
 async def tell(interaction: discord.Interaction[Any], said: Text | str) -> None:
     """An ephemeral word to the user, in their language, by whichever way the interaction still allows."""
-    message = render(said, for_interaction(interaction))
+    content = render(said, for_interaction(interaction))
     try:
         if not interaction.response.is_done():
             try:
-                await interaction.response.send_message(message, ephemeral=True)
+                await interaction.response.send_message(content, ephemeral=True)
                 return
             except discord.HTTPException as exc:
                 if exc.code != ALREADY_ACKNOWLEDGED:
                     raise
                 # Discord did take the earlier answer whose reply was lost: a followup still reaches the user.
-        await interaction.followup.send(message, ephemeral=True)
+        await interaction.followup.send(content, ephemeral=True)
     except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
         # Past Discord's 3 s the interaction is gone: the user was told by Discord that it failed.
         log.warning("could not tell user %s about interaction %s either: %r", interaction.user.id, interaction.id, exc)
@@ -105,28 +105,28 @@ async def reply_with_error(interaction: discord.Interaction[Any], exc: BaseExcep
     if discord_failed(exc) and interaction.type is discord.InteractionType.application_command:
         # Not a fault of ours: Discord lost or refused the command's answer (what it did is stored).
         log.warning("Discord failed while answering a command from user %s: %r", interaction.user.id, exc)
-        await tell(interaction, COMMAND_ANSWER_LOST_MESSAGE)
+        await tell(interaction, COMMAND_ANSWER_LOST_TEXT)
         return
-    said = user_message(exc)
+    said = refusal_text(exc)
     cause = exc.original if isinstance(exc, app_commands.CommandInvokeError) else exc
     if isinstance(cause, UnusableDatabaseError):  # not a bug: its message names the damage and what to do
         log.error("could not handle %s from user %s: %s", _what(interaction), interaction.user.id, cause,
                   exc_info=cause)
-        said = DAMAGED_DATABASE_MESSAGE
+        said = DAMAGED_DATABASE_TEXT
     elif said is None:
         log.error("fault while handling %s from user %s", _what(interaction), interaction.user.id, exc_info=exc)
-        said = FAULT_MESSAGE
-    message = render(said, for_interaction(interaction))
-    if len(message) > MAX_CONTENT:  # a reason quoting something huge the user sent
-        message = message[: MAX_CONTENT - 1] + "…"
+        said = FAULT_TEXT
+    content = render(said, for_interaction(interaction))
+    if len(content) > MAX_CONTENT:  # a reason quoting something huge the user sent
+        content = content[: MAX_CONTENT - 1] + "…"
     try:
         if interaction.type is discord.InteractionType.autocomplete:
             if not interaction.response.is_done():
                 await interaction.response.autocomplete([])  # suggestions cannot carry a reason
         elif interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
+            await interaction.followup.send(content, ephemeral=True)
         else:
-            await interaction.response.send_message(message, ephemeral=True)
+            await interaction.response.send_message(content, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
 

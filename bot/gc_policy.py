@@ -15,7 +15,7 @@ def tune_for_latency() -> None:
     """Let the short-lived reference cycles of each interaction die young, and stop re-reading start-up objects.
 
     Every interaction leaves some fifty objects in reference cycles that only the cyclic collector frees: discord.py
-    builds a View from the clicked message to find a dynamic item (the view and its buttons point at each other), an
+    builds a View from the clicked message to find a dynamic item (the View and its buttons point at each other), an
     Interaction and its InteractionResponse point at each other, and so on. With the default threshold a young
     collection runs several times while one interaction is being answered, so those objects are promoted and pile up
     in the oldest generation, whose full collections, every few seconds under load, stop the event loop longer than

@@ -56,10 +56,10 @@ def lobby_embed(lobby: LobbyRecord, bot_user_id: int | None, title: Text | str, 
                          description="\n".join(lines), colour=COLOUR)
 
 
-def lobby_view(lobby: LobbyRecord, say: Say) -> discord.ui.View | None:
+def lobby_controls(lobby: LobbyRecord, say: Say) -> discord.ui.View | None:
     if lobby.status != "open":
         return None
-    view = discord.ui.View(timeout=None)
+    controls = discord.ui.View(timeout=None)
     full, has_bots = len(lobby.members) >= lobby.max_players, any(m.bot is not None for m in lobby.members)
     buttons: tuple[tuple[type[LobbyButton], Text, discord.ButtonStyle, bool], ...] = (
         (JoinButton, TextIn("button", "Join"), discord.ButtonStyle.success, True),
@@ -71,8 +71,8 @@ def lobby_view(lobby: LobbyRecord, say: Say) -> discord.ui.View | None:
     )
     for button, label, style, shown in buttons:
         if shown:
-            view.add_item(button.of(lobby=lobby.id, label=say(label), style=style))
-    return view
+            controls.add_item(button.of(lobby=lobby.id, label=say(label), style=style))
+    return controls
 
 
 def finishing_required(minimum: int) -> Text:
@@ -126,7 +126,7 @@ class SeatButton(LobbyButton):
         lobby = await self.seat(lobbies, current, interaction.user.id)
         client: Any = interaction.client
         say = Say(await client.languages.public(lobby.guild_id))
-        await interaction.response.edit_message(embed=_embed(presenter, lobby, say), view=lobby_view(lobby, say),
+        await interaction.response.edit_message(embed=_embed(presenter, lobby, say), view=lobby_controls(lobby, say),
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     async def seat(self, lobbies: LobbyService, current: LobbyRecord, user_id: int) -> LobbyRecord:
@@ -196,7 +196,7 @@ async def post_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord, 
     say = Say(await presenter.bot.languages.public(lobby.guild_id))
     response = await interaction.response.send_message(
         content=say(Text("{people}: a rematch! Join to play again.", people=content)) if content else None,
-        embed=_embed(presenter, lobby, say), view=lobby_view(lobby, say) or discord.utils.MISSING,
+        embed=_embed(presenter, lobby, say), view=lobby_controls(lobby, say) or discord.utils.MISSING,
         allowed_mentions=await presenter.pings(mention),
     )
     if response.message_id is not None:

@@ -201,7 +201,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
     async def _edit_channel_message(self, result: Result[Any, Any], board: Board) -> None:
         assert result.game.message_id is not None
         message = self.channel(result).get_partial_message(result.game.message_id)
-        await message.edit(content=board.content, embed=board.embed, view=board.view,
+        await message.edit(content=board.content, embed=board.embed, view=board.controls,
                            attachments=board.attachments(), allowed_mentions=discord.AllowedMentions.none())
         self.remember_drawn(result.game.message_id, board, result.game)
 
@@ -219,7 +219,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         """How a click on the game's channel message is answered: that message, redrawn from the latest position."""
         async def answer(latest: Result[Any, Any]) -> int | None:
             board = await self.channel_board(latest)
-            await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
+            await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.controls,
                                                     attachments=board.attachments(),
                                                     allowed_mentions=discord.AllowedMentions.none())
             if interaction.message is None:
@@ -251,7 +251,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
             content = say(Text("{people}: {asker} asks you for a rematch of {game}. Accept below.", people=content,
                                asker=asker, game=self.title))
         response = await interaction.response.send_message(
-            content=content or board.content, embed=board.embed, view=board.view or discord.utils.MISSING,
+            content=content or board.content, embed=board.embed, view=board.controls or discord.utils.MISSING,
             files=board.attachments(), allowed_mentions=await self.pings(mention))
         if response.message_id is not None:
             if (content or board.content) == board.content:  # else its text is the rematch's, not the board's
@@ -265,7 +265,7 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         then `game_opened`."""
         board = await self.channel_board(result)
         sent = await self.channel(result).send(content=board.content, embed=board.embed,
-                                               view=board.view or discord.utils.MISSING, files=board.attachments(),
+                                               view=board.controls or discord.utils.MISSING, files=board.attachments(),
                                                allowed_mentions=discord.AllowedMentions.none())
         self.remember_drawn(sent.id, board, result.game)
         result = await self.service.set_message(result.id, sent.id)

@@ -154,12 +154,12 @@ class PrivateBoards(Generic[Inputs]):
         board = await self.host.own_board(result, own, inputs, Where(
             say, dm=not ephemeral, offer_dm=offer_dm, live_until=live_until, selected=selected)).draw()
         if edit:  # a DM board's words are redrawn too (its reader's language may have changed)
-            await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
+            await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.controls,
                                                     attachments=board.attachments())
             message_id = interaction.message.id if interaction.message is not None else None
         else:
             response = await interaction.response.send_message(
-                embed=board.embed, view=board.view or discord.utils.MISSING, files=board.attachments(),
+                embed=board.embed, view=board.controls or discord.utils.MISSING, files=board.attachments(),
                 ephemeral=True)
             message_id = response.message_id
         if message_id is not None:  # the redraw that follows can skip the board just drawn (or its pick: below)
@@ -211,7 +211,8 @@ class PrivateBoards(Generic[Inputs]):
             return
         board = await drawing.draw()
         try:
-            await self._edit_through(live.token, embed=board.embed, view=board.view, attachments=board.attachments())
+            await self._edit_through(live.token, embed=board.embed, view=board.controls,
+                                     attachments=board.attachments())
         except discord.HTTPException as exc:  # the token lapsed early, or the player dismissed the message
             log.info("could not refresh the ephemeral board of game %s seat %s: %s", result.id, own.seat, exc)
             await self.store.forget_live(result.id, own.seat, live.message_id)
@@ -310,7 +311,7 @@ class PrivateBoards(Generic[Inputs]):
             dm = self.client.get_partial_messageable(stored.channel_id)
             try:
                 await dm.get_partial_message(stored.message_id).edit(  # its words too: the language may have changed
-                    content=board.content, embed=board.embed, view=board.view,
+                    content=board.content, embed=board.embed, view=board.controls,
                     attachments=board.attachments())
                 self.drawn.remember(stored.message_id, board.key, result.game)
                 return
@@ -363,7 +364,7 @@ class PrivateBoards(Generic[Inputs]):
                          result.id, own.seat)
                 return
             sent = await dm.send(content=board.content,
-                                 embed=board.embed, view=board.view or discord.utils.MISSING,
+                                 embed=board.embed, view=board.controls or discord.utils.MISSING,
                                  files=board.attachments())
         except discord.HTTPException as exc:
             log.info("could not DM user %s for game %s: %s", own.user_id, result.id, exc)

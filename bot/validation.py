@@ -71,7 +71,8 @@ async def answer_unhandled_component(interaction: discord.Interaction[Any]) -> N
     bot, or one that is not on its message), instead of leaving Discord to say that the interaction failed.
 
     discord.py hands a click to a dynamic item only when its template matches and the message carries that
-    component; otherwise, and unless a plain view waits for it, it drops the click without a word."""
+    component; otherwise, unless controls it keeps in memory (a `discord.ui.View` added to it) wait for that click, it
+    drops the click without a word."""
     data: Any = interaction.data
     if interaction.type is discord.InteractionType.modal_submit and isinstance(data, Mapping):
         await _answer_unknown_form(interaction, str(data.get("custom_id", "")))

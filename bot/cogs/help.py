@@ -47,16 +47,16 @@ def help_embed(bot: Any, say: Say) -> discord.Embed:
                          colour=COLOUR)
 
 
-def help_view(say: Say) -> discord.ui.View:
+def help_controls(say: Say) -> discord.ui.View:
     """Two buttons per game, one row each (while they fit in Discord's five rows): its rules, how to start it."""
     games = descriptions()[: 25 // 2]  # Discord shows at most 25 buttons
-    view = discord.ui.View(timeout=None)
+    controls = discord.ui.View(timeout=None)
     for index, game in enumerate(games):
         row = index if len(games) <= MAX_ROWS else None
-        view.add_item(RulesButton.of(kind=game.kind, label=say(Text("{game}: rules", game=game.title))[:80],
+        controls.add_item(RulesButton.of(kind=game.kind, label=say(Text("{game}: rules", game=game.title))[:80],
                                      emoji="📖", row=row))
-        view.add_item(_start_button(game, say, row))
-    return view
+        controls.add_item(_start_button(game, say, row))
+    return controls
 
 
 def _start_button(game: GameDescription, say: Say, row: int | None = None) -> StartButton:
@@ -130,9 +130,9 @@ class RulesButton(Button, custom_id=CustomId("help:rules:{kind}", kind=_KIND)):
     async def on_use(self, interaction: discord.Interaction[Any]) -> None:
         game = _game(self.fields["kind"])
         say = Say.to(interaction)
-        view = discord.ui.View(timeout=None)
-        view.add_item(_start_button(game, say))
-        await interaction.response.send_message(embed=rules_embed(game, say), view=view, ephemeral=True)
+        controls = discord.ui.View(timeout=None)
+        controls.add_item(_start_button(game, say))
+        await interaction.response.send_message(embed=rules_embed(game, say), view=controls, ephemeral=True)
 
 
 class StartButton(Button, custom_id=CustomId("help:start:{kind}", kind=_KIND)):
@@ -156,7 +156,8 @@ class HelpCog(commands.Cog, name="Help"):
     @app_commands.command(name="help", description="What I can do: every game, its rules, and how to start one")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         say = Say.to(interaction)
-        await interaction.response.send_message(embed=help_embed(self.bot, say), view=help_view(say), ephemeral=True)
+        await interaction.response.send_message(embed=help_embed(self.bot, say), view=help_controls(say),
+                                                ephemeral=True)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(RulesButton, StartButton)

@@ -53,7 +53,7 @@ def _finishing_lines(server: FinishingRecord | None, overall: FinishingRecord | 
     """A player's record of finishing games (bot/service/finishing.py): "This server: finished 47 of 50 games (94%) · 3
     abandoned". On a server, its own games counted, and beside them only the global share (as the global rating, never
     how many games were played elsewhere); in DMs, the counts from everywhere. Nothing for a player with no game counted
-    anywhere (the stats then say there are no games yet, as before)."""
+    anywhere: the stats then say only that there are no games yet."""
     if overall is None or overall.games == 0:
         return []
     lines = [Text("**Games finished**")]
@@ -101,8 +101,9 @@ class PageButton(Button, custom_id=CustomId("lb:{kind}:{scope}:{page}", kind=r"[
                                     command=Command("leaderboard")))
         # The ladder is a message others read too: in the language of the place it is in (as when it was posted).
         say = Say(await cog.bot.languages.public(interaction.guild_id, interaction.user.id))
-        embed, view = await cog.page(kind, scope, page, interaction.user.id, say)
-        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+        embed, controls = await cog.page(kind, scope, page, interaction.user.id, say)
+        await interaction.response.edit_message(embed=embed, view=controls,
+                                                allowed_mentions=discord.AllowedMentions.none())
 
 
 class LadderCog(commands.Cog, name="Ladder"):
@@ -131,8 +132,9 @@ class LadderCog(commands.Cog, name="Ladder"):
         if season is not None:
             guild = await self._season_ladder(interaction, scope, season)
         say = Say(await self.bot.languages.public(interaction.guild_id, interaction.user.id))
-        embed, view = await self.page(game, guild, 0, interaction.user.id, say)
-        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+        embed, controls = await self.page(game, guild, 0, interaction.user.id, say)
+        await interaction.response.send_message(embed=embed, view=controls,
+                                                allowed_mentions=discord.AllowedMentions.none())
 
     async def _season_ladder(self, interaction: discord.Interaction[Any], scope: Scope, season: str) -> int:
         """The scope of the ladder of a season asked for by its option ("current", or a past season's number)."""
@@ -184,12 +186,12 @@ class LadderCog(commands.Cog, name="Ladder"):
         embed.set_footer(text=say(Text("Page {page} of {pages} · {players} · {meaning}", page=page + 1, pages=pages,
                                        players=Plural("{count} rated player", "{count} rated players", total),
                                        meaning=RATING_MEANING)))
-        view = discord.ui.View(timeout=None)
-        view.add_item(PageButton.of(kind=kind, scope=guild, page=max(page - 1, 0),
+        controls = discord.ui.View(timeout=None)
+        controls.add_item(PageButton.of(kind=kind, scope=guild, page=max(page - 1, 0),
                                     label=say(TextIn("button", "◀ Previous")), disabled=page == 0))
-        view.add_item(PageButton.of(kind=kind, scope=guild, page=page + 1, label=say(TextIn("button", "Next ▶")),
+        controls.add_item(PageButton.of(kind=kind, scope=guild, page=page + 1, label=say(TextIn("button", "Next ▶")),
                                     disabled=page + 1 >= pages))
-        return embed, view
+        return embed, controls
 
     async def _season_title(self, kind: str, season_id: int) -> Text:
         season = await self.seasons.store.get(season_id)

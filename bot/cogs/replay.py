@@ -81,7 +81,7 @@ class ReplayButton(Button, custom_id=CustomId("rp:{game}:{ply}:{which}", game=r"
         public = interaction.message is not None and not interaction.message.flags.ephemeral
         posted = public and _replay_of(interaction.message) == self.game_id
         board = await _cog(interaction).frame(interaction, self.game_id, self.ply, public=public, posted=posted)
-        await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.view,
+        await interaction.response.edit_message(content=board.content, embed=board.embed, view=board.controls,
                                                 attachments=board.attachments(),
                                                 allowed_mentions=discord.AllowedMentions.none())
 
@@ -118,7 +118,7 @@ class PostReplayButton(Button, custom_id=CustomId("rpp:{game}:{ply}", game=r"[0-
                                     "through it here.", number=self.game_id))
         board = await cog.frame(interaction, self.game_id, self.ply, public=True)
         await interaction.response.send_message(content=board.content, embed=board.embed,
-                                                view=board.view or discord.utils.MISSING, files=board.attachments(),
+                                                view=board.controls or discord.utils.MISSING, files=board.attachments(),
                                                 allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -145,7 +145,7 @@ class ReplayCog(commands.Cog, name="Replay"):
         players see; None: the end)."""
         board = await self.frame(interaction, game_id, None, move=move)
         await interaction.response.send_message(content=board.content, embed=board.embed,
-                                                view=board.view or discord.utils.MISSING, files=board.attachments(),
+                                                view=board.controls or discord.utils.MISSING, files=board.attachments(),
                                                 ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     async def frame(self, interaction: discord.Interaction[Any], game_id: int, ply: int | None, *,
@@ -164,17 +164,17 @@ class ReplayCog(commands.Cog, name="Replay"):
         embed = drawn.embed
         embed.title = say(Text("Replay · {board} · move {ply} of {total}", board=embed.title or "",
                                ply=frame.game.moves_of_play, total=frame.moves))
-        view = discord.ui.View(timeout=None)
+        controls = discord.ui.View(timeout=None)
         for which, label, target in (("f", "⏮", 0), ("p", "◀", max(frame.ply - 1, 0)),
                                      ("n", "▶", min(frame.ply + 1, frame.total)), ("l", "⏭", frame.total)):
-            view.add_item(ReplayButton.of(game=game_id, ply=target, which=which, label=label,
+            controls.add_item(ReplayButton.of(game=game_id, ply=target, which=which, label=label,
                                           disabled=target == frame.ply))
         # Post publicly: only to a player of the game (the only ones it is for), never offered and then refused.
         if (not public and here and frame.game.finished_at is not None
                 and frame.game.seat_of(interaction.user.id) is not None):
-            view.add_item(PostReplayButton.of(game=game_id, ply=frame.ply, label=say(Text("Post publicly")),
+            controls.add_item(PostReplayButton.of(game=game_id, ply=frame.ply, label=say(Text("Post publicly")),
                                               style=discord.ButtonStyle.primary))
-        return Board(say(_step_line(presenter, frame)), embed, view, drawn.image)
+        return Board(say(_step_line(presenter, frame)), embed, controls, drawn.image)
 
 
 def _step_line(presenter: GamePresenter, frame: ReplayFrame[Any]) -> Text:

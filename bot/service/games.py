@@ -33,7 +33,7 @@ from bot.service.game_timers import GameTimers
 from bot.service.leases import WORK_LEASE, Leases
 from bot.service.locks import KeyedLocks
 from bot.service.model import (
-    STALE_MESSAGE,
+    STALE_TEXT,
     Game,
     Player,
     ServiceError,
@@ -324,7 +324,7 @@ class GameService:
         self._require_active(game)
         seat = self._seat(game, user_id)
         if expected_ply is not None and expected_ply != turn_token(game):
-            raise StaleStateError(STALE_MESSAGE)
+            raise StaleStateError(STALE_TEXT)
         return seat
 
     async def find_game(

@@ -35,7 +35,7 @@ class StaleStateError(ServiceError):
 
 
 # The one answer to a lost race, whatever the write (a move, an accept, a draw offer): look again, then decide.
-STALE_MESSAGE = Text("The game changed while you were choosing: look at the board again.")
+STALE_TEXT = Text("The game changed while you were choosing: look at the board again.")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from bot.service.deadlines import next_timers
 from bot.service.finishing import finishing_writer
 from bot.service.game_states import EngineStates
 from bot.service.model import (
-    STALE_MESSAGE,
+    STALE_TEXT,
     Game,
     ServiceError,
     StaleStateError,
@@ -98,7 +98,7 @@ class StoredGames:
         try:
             after = await write(record, now=self._clock(), **changes)
         except StaleVersionError:
-            raise StaleStateError(STALE_MESSAGE) from None
+            raise StaleStateError(STALE_TEXT) from None
         self._states.carry(record, after)
         return after
 
@@ -157,7 +157,7 @@ class StoredGames:
                     places=outcome.places if outcome else None, then=then,
                 )
             except StaleVersionError:
-                raise StaleStateError(STALE_MESSAGE) from None
+                raise StaleStateError(STALE_TEXT) from None
         self._timers_changed.at(earliest)  # only this game's timers moved: the loop needs no new read unless earlier
         after = self.written(record, state)
         events: list[Event] = []

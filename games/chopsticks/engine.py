@@ -457,9 +457,9 @@ def _successor_tables(rules: Rules, table: Table, mover: int) -> Mapping[Action,
 
 @lru_cache(maxsize=4096)
 def move_choices(rules: Rules, table: Table, seat: int) -> tuple[MoveChoice, ...]:
-    """The moves `seat` may make at `table`, as the board offers them. Every view of a position lists them; the same
-    positions come back again and again (a standard game has a few hundred), so they are worked out once each: about
-    a third of the service's CPU per move went into these words before."""
+    """The moves `seat` may make at `table`, as a player is offered them. Every view of a position lists them, and the
+    same positions come back again and again (a standard game has a few hundred), so each is worked out once and
+    kept: words for every move are the costliest part of building a view."""
     hands = tuple(s.hands for s in table)
     return tuple(
         MoveChoice(move.text(), describe_move(rules, hands, seat, move, mover_view=True),

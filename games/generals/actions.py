@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.base import Action, IllegalMoveError
-from games.generals.board import parse_square, square_name
 from games.generals.setup import Grid, compact, parse_grid
+from games.generals.squares import parse_square, square_name
 from games.text import Text
 
 

@@ -23,7 +23,10 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from games.generals.board import (
+from games.generals.pieces import Rank, Result, challenge
+from games.generals.rules import FLAG_RUSH_ALWAYS_WAIT, FLAG_RUSH_IMMEDIATE, Settings
+from games.generals.setup import compact, formation, random_setup
+from games.generals.squares import (
     NEIGHBOURS,
     SQUARES,
     advance,
@@ -33,9 +36,6 @@ from games.generals.board import (
     square_name,
     target_rank,
 )
-from games.generals.pieces import Rank, Result, challenge
-from games.generals.rules import FLAG_RUSH_ALWAYS_WAIT, FLAG_RUSH_IMMEDIATE, Settings
-from games.generals.setup import compact, formation, random_setup
 from games.generals.views import SETUP, PlayerView
 
 LEVELS = ("random", "greedy", "strong")  # GeneralsState.BOT_LEVELS

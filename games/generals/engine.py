@@ -34,8 +34,7 @@ from games.base import (
     Outcome,
 )
 from games.generals.actions import Deploy, Move, Ready, Swap, parse_action_text
-from games.generals.board import NEIGHBOURS, back_rank, parse_square, rank_of, square_name, target_rank
-from games.generals.observe import channel_view, hindsight_view, player_view
+from games.generals.observe import hindsight_view, player_view, spectator_view
 from games.generals.pieces import (
     ABBREVIATIONS,
     Rank,
@@ -61,6 +60,7 @@ from games.generals.setup import (
     swap,
     validate,
 )
+from games.generals.squares import NEIGHBOURS, back_rank, parse_square, rank_of, square_name, target_rank
 from games.generals.views import OVER, PLAY, SETUP, PlayerView, PublicView
 from games.text import Text
 
@@ -119,7 +119,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
         `{"e4": "MAJ", "e5": "pvt"}`. Pieces of the army that are not on the board count as eliminated.
         """
         settings = settings or Settings()
-        cells = _board_cells(diagram)
+        cells = _diagram_cells(diagram)
         placed: tuple[list[tuple[int, Rank]], list[tuple[int, Rank]]] = ([], [])
         for sq, token in cells:
             rank = parse_rank(token)
@@ -168,16 +168,16 @@ class GeneralsState(GameState[PublicView, PlayerView]):
         return self.result
 
     @cached_property
-    def board(self) -> dict[int, tuple[int, int]]:
+    def occupants(self) -> dict[int, tuple[int, int]]:
         """Square -> (seat, piece index) for every piece standing on the board."""
         # cached_property writes the instance dict directly, so it works on a frozen dataclass, and `replace`
-        # builds a new instance: a cached board never outlives its position.
+        # builds a new instance: cached occupants never outlive their position.
         return {p.square: (seat, i) for seat, army in enumerate(self.armies) for i, p in enumerate(army)
                 if p.square is not None}
 
     def piece_at(self, sq: int) -> tuple[int, Piece] | None:
         """(seat, piece) on a square, or None."""
-        found = self.board.get(sq)
+        found = self.occupants.get(sq)
         return None if found is None else (found[0], self.armies[found[0]][found[1]])
 
     def legal_actions(self, player: int) -> Sequence[Action]:
@@ -203,13 +203,13 @@ class GeneralsState(GameState[PublicView, PlayerView]):
 
     @cached_property
     def _moves(self) -> tuple[Move, ...]:
-        seat, board = self.to_move, self.board
+        seat, occupants = self.to_move, self.occupants
         moves = []
         for piece in self.armies[seat]:
             if piece.square is None:
                 continue
             for dst in NEIGHBOURS[piece.square]:
-                occupant = board.get(dst)
+                occupant = occupants.get(dst)
                 if occupant is None or occupant[0] != seat:
                     moves.append(Move(piece.square, dst))
         return tuple(sorted(moves, key=lambda m: (m.src, m.dst)))
@@ -271,22 +271,22 @@ class GeneralsState(GameState[PublicView, PlayerView]):
 
     def _check_move(self, seat: int, move: Move) -> None:
         # Every refusal depends only on the mover's own pieces and the public board, never on enemy ranks.
-        mine = self.board.get(move.src)
+        mine = self.occupants.get(move.src)
         if mine is None or mine[0] != seat:
             raise IllegalMoveError(Text("You have no piece on {square}.", square=square_name(move.src)))
         if move.dst not in NEIGHBOURS[move.src]:
             raise IllegalMoveError(Text("{move} is not a move: a piece steps one square forward, back or "
                                         "sideways, never diagonally.", move=move.text()))
-        target = self.board.get(move.dst)
+        target = self.occupants.get(move.dst)
         if target is not None and target[0] == seat:
             raise IllegalMoveError(Text("Your own piece stands on {square}.", square=square_name(move.dst)))
 
     def _play(self, seat: int, move: Move) -> Self:
         enemy = 1 - seat
         armies = [list(self.armies[0]), list(self.armies[1])]
-        index = self.board[move.src][1]
+        index = self.occupants[move.src][1]
         piece = armies[seat][index]
-        target = self.board.get(move.dst)
+        target = self.occupants.get(move.dst)
         ruling: Result | None = None
         defender_rank: Rank | None = None
         if target is None:
@@ -350,7 +350,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
             return True
         if self.settings.flag_rush == FLAG_RUSH_ALWAYS_WAIT:
             return False
-        return not any(self.board.get(nb, (seat, 0))[0] != seat for nb in NEIGHBOURS[dst])
+        return not any(self.occupants.get(nb, (seat, 0))[0] != seat for nb in NEIGHBOURS[dst])
 
     @staticmethod
     def _learn_not_flags(armies: list[list[Piece]], seat: int, unopposed_arrival: int | None) -> None:
@@ -406,7 +406,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
         return player_view(self, player)
 
     def public_view(self) -> PublicView:
-        return channel_view(self)
+        return spectator_view(self)
 
     def hindsight_view(self) -> PublicView:
         """The public view with every standing piece revealed: only for replaying a game that is over."""
@@ -507,7 +507,7 @@ class GeneralsState(GameState[PublicView, PlayerView]):
 
 
 # ----- helpers -------------------------------------------------------------------------------------------------
-def _board_cells(diagram: str | Mapping[str, str]) -> list[tuple[int, str]]:
+def _diagram_cells(diagram: str | Mapping[str, str]) -> list[tuple[int, str]]:
     """(square, token) for every piece of a board diagram or square mapping."""
     if not isinstance(diagram, str):
         cells = []

@@ -1,4 +1,4 @@
-"""Building the views: what one player, or the channel, may know of an omniscient state.
+"""Building the views: what one player, or a spectator, may know of an omniscient state.
 
 Everything that reaches a renderer, an embed, autocomplete, a log line or the AI passes through here, so
 this is the one place to audit for leaks: enemy pieces appear only as squares with the viewer's own
@@ -13,11 +13,11 @@ from dataclasses import replace
 from typing import Protocol
 
 from games.base import Action, Outcome
-from games.generals.board import square_name
 from games.generals.pieces import Rank, Result
 from games.generals.records import Event, Piece
 from games.generals.rules import Settings
 from games.generals.setup import Grid, deployment
+from games.generals.squares import square_name
 from games.generals.views import (
     SETUP,
     EnemyPiece,
@@ -81,7 +81,7 @@ def player_view(state: Observed, seat: int) -> PlayerView:
     )
 
 
-def channel_view(state: Observed) -> PublicView:
+def spectator_view(state: Observed) -> PublicView:
     """What a spectator may know: squares without ranks, rulings, counts; the whole board once over."""
     pieces = sorted((sq, seat, p.moves) for seat, army in enumerate(state.armies) for sq, p in _standing(army))
     return PublicView(
@@ -94,10 +94,10 @@ def channel_view(state: Observed) -> PublicView:
 
 
 def hindsight_view(state: Observed) -> PublicView:
-    """The channel's view with every standing piece revealed, for stepping through a finished game's replay.
+    """The spectators' view with every standing piece revealed, for stepping through a finished game's replay.
 
     The caller must know the game is over: this shows ranks of a position that may still be in play."""
-    view = channel_view(state)
+    view = spectator_view(state)
     if view.reveal is not None or not state.armies[0]:
         return view
     return replace(view, reveal=_full_board(state))
@@ -123,7 +123,7 @@ def _challenge_for(state: Observed, viewer: int | None) -> LastMove | None:
 
 
 def _last_for(state: Observed, viewer: int | None) -> LastMove | None:
-    """The latest action as `viewer` (None: the channel) may see it."""
+    """The latest action as `viewer` (None: a spectator) may see it."""
     event = state.last
     if event is None:
         return None

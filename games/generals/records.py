@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.generals.board import parse_square, square_name
 from games.generals.pieces import ABBREVIATIONS, Rank, Result, parse_rank
 from games.generals.rules import Settings
+from games.generals.squares import parse_square, square_name
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 from games.base import IllegalMoveError
-from games.generals.board import FILES, WIDTH, home_ranks, home_squares, square_name
 from games.generals.pieces import ABBREVIATIONS, PIECE_LIST, Rank, parse_rank
 from games.generals.rules import Settings
+from games.generals.squares import FILES, WIDTH, home_ranks, home_squares, square_name
 from games.text import Plural, Text, TextIn
 
 Grid = tuple[Rank | None, ...]

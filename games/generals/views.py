@@ -101,7 +101,7 @@ class PlayerView:
 
 @dataclass(frozen=True)
 class PublicView:
-    """What the channel may know: positions without ranks, rulings, counts; everything once over."""
+    """What a spectator may know: positions without ranks, rulings, counts; everything once over."""
 
     settings: Settings
     phase: str

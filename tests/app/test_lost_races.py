@@ -12,7 +12,7 @@ import pytest
 
 from bot.service import GameService, Player, ServiceError, StaleStateError, TimerEvent
 from bot.service.lobbies import LobbyService
-from bot.service.model import STALE_MESSAGE
+from bot.service.model import STALE_TEXT
 from bot.service.rematch import Rematch
 from bot.service.results import Result
 from bot.service.timers import Fence, TimerLoop
@@ -56,7 +56,7 @@ async def test_a_players_write_that_loses_the_race_is_refused_as_stale(
     interloper.arm(game_id)
     with pytest.raises(StaleStateError) as refused:
         await service.accept(game_id, BOB)
-    assert str(refused.value) == str(STALE_MESSAGE) and interloper.landed == [True]
+    assert str(refused.value) == str(STALE_TEXT) and interloper.landed == [True]
     assert (await service.accept(game_id, BOB)).game.status == "active", "looking again, it works"
 
     await service.act(game_id, ALICE, "AC")
@@ -82,7 +82,7 @@ async def test_two_processes_accepting_at_once_start_the_game_once(
     started = [a for a in answers if isinstance(a, Result)]
     refused = [a for a in answers if isinstance(a, BaseException)]
     assert len(started) == 1 and len(refused) == 1 and isinstance(refused[0], ServiceError), answers
-    assert str(refused[0]) in (str(STALE_MESSAGE), "This challenge was already accepted; the game is on.")
+    assert str(refused[0]) in (str(STALE_TEXT), "This challenge was already accepted; the game is on.")
 
 
 async def test_the_bots_own_writes_cannot_lose_the_race(service: GameService, interloper: Interloper) -> None:

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.service.games import GameService
-from bot.service.model import STALE_MESSAGE
+from bot.service.model import STALE_TEXT
 from storage.connection import open_database
 from storage.database import Database
 from tests.support.codes import Callback
@@ -58,7 +58,7 @@ async def test_accept_and_draw_offer_that_lose_a_race_ask_to_look_again(
     interloper.arm(1)
     lost = await world.fake.click(world.bob, board, _button(board, "Accept"))
     assert interloper.landed == [True]
-    assert lost.ephemeral and lost.message is not None and lost.message.content == str(STALE_MESSAGE)
+    assert lost.ephemeral and lost.message is not None and lost.message.content == str(STALE_TEXT)
     accepted = await world.fake.click(world.bob, board, _button(board, "Accept"))
     assert accepted.callback_type == Callback.UPDATE_MESSAGE and "▶" in board.text(), accepted.errors
 
@@ -66,7 +66,7 @@ async def test_accept_and_draw_offer_that_lose_a_race_ask_to_look_again(
     await world.fake.click(mover, board, next(b["custom_id"] for b in board.buttons() if ":mv:" in b["custom_id"]))
     interloper.arm(1)
     offer = await world.fake.click(world.alice, board, _button(board, "Offer draw"))
-    assert offer.ephemeral and offer.message is not None and offer.message.content == str(STALE_MESSAGE), offer.errors
+    assert offer.ephemeral and offer.message is not None and offer.message.content == str(STALE_TEXT), offer.errors
     assert _errors(caplog) == []
 
 

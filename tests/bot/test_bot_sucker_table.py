@@ -221,13 +221,13 @@ def test_while_a_computer_seat_decides_the_status_offers_only_resign() -> None:
         deadline=2e9, remind_at=None, created_at=0.0, updated_at=0.0, finished_at=None, seats=seats)
     result = present(Game(record, state))
     say = Say("en")
-    embed, view = board.status_embed(result.game, result.public, say), board.status_view(result, say)
-    assert view is not None and [item.custom_id for item in view.children] == ["skr:7:resign"]  # type: ignore[attr-defined]
+    embed, controls = board.status_embed(result.game, result.public, say), board.status_controls(result, say)
+    assert controls is not None and [item.custom_id for item in controls.children] == ["skr:7:resign"]  # type: ignore[attr-defined]
     text = embed.description or ""
     assert "**Bot 1 (blue) plays a chip**" in text
     assert all(name in text for name in ("Bot 1 (blue)", "Bot 2 (yellow)", "Bot 3 (purple)", "Bot 4 (orange)"))
     for say in (Say("en"), Say("ru")):
-        embed, view = board.status_embed(result.game, result.public, say), board.status_view(result, say)
-        assert view is not None
+        embed, controls = board.status_embed(result.game, result.public, say), board.status_controls(result, say)
+        assert controls is not None
         assert check_message({"content": board.content(result.game, say), "embeds": [embed.to_dict()],
-                              "components": view.to_components()}, creating=True) == []
+                              "components": controls.to_components()}, creating=True) == []

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import DAMAGED_DATABASE_MESSAGE
+from bot.errors import DAMAGED_DATABASE_TEXT
 from tests.support.damage import PAGE_SIZE, database_with_games, files_in, leaf_pages, overwrite_page
 from tests.support.world import (
     TabletopRunner,
@@ -180,7 +180,7 @@ async def test_one_damaged_page_is_found_named_in_the_log_and_told_to_players(
 
     history = await fake.slash(world.alice, world.channel, "history", timeout=15)
     assert history.message is not None and history.message.ephemeral
-    assert history.message.content == str(DAMAGED_DATABASE_MESSAGE)  # English (the reader's language)
+    assert history.message.content == str(DAMAGED_DATABASE_TEXT)  # English (the reader's language)
     assert errors()[-1].name == "bot.errors"
     assert errors()[-1].getMessage() == (f"could not handle history from user {world.alice.id}: {damaged} (database "
                                          f"disk image is malformed); {RESTORE}")

@@ -13,7 +13,6 @@ from bot.games.generals import pictures
 from bot.games.generals.canvas import loaded_sizes, measure
 from bot.games.generals.insignia import MARK_SIZE, TILE, blank_tile, piece_mark, rank_tile
 from bot.games.generals.legend import render_legend
-from bot.games.generals.pictures import BOARD as BOARD_COLOUR
 from bot.games.generals.pictures import (
     CELL,
     CHALLENGE,
@@ -31,6 +30,7 @@ from bot.games.generals.pictures import (
     PALETTE,
     PICK_EDGE,
     SELECTED,
+    SQUARE_FILL,
     TEXT_COLUMNS,
     TEXT_LIMIT,
     TEXT_MIN,
@@ -41,8 +41,8 @@ from bot.games.generals.pictures import (
     text_board,
 )
 from games.generals import GeneralsState, Rank, Settings, formation
-from games.generals.board import file_of, parse_square, rank_of
 from games.generals.setup import Grid
+from games.generals.squares import file_of, parse_square, rank_of
 
 
 def _decode(png: bytes) -> Image.Image:
@@ -348,13 +348,13 @@ def test_the_picked_piece_is_framed_thick_and_where_it_can_go_is_marked() -> Non
         assert _corner_pixel(plain, "c3", 0, inset, CELL // 2) not in (SELECTED, PICK_EDGE)
     for square in ("b3", "d3", "c2"):  # a dot in the middle of each empty square it can move to
         assert _corner_pixel(picked, square, 0, CELL // 2, CELL // 2) == SELECTED
-        assert _corner_pixel(plain, square, 0, CELL // 2, CELL // 2) == BOARD_COLOUR
+        assert _corner_pixel(plain, square, 0, CELL // 2, CELL // 2) == SQUARE_FILL
     assert _corner_pixel(picked, "c4", 0, 4, 4) in (SELECTED, PICK_EDGE)  # the corners of the piece it can challenge
-    assert _corner_pixel(picked, "b4", 0, CELL // 2, CELL // 2) == BOARD_COLOUR  # not a move
+    assert _corner_pixel(picked, "b4", 0, CELL // 2, CELL // 2) == SQUARE_FILL  # not a move
     # The opponent's turn: nothing can move, nothing is marked as a move.
     waiting = GeneralsState.from_board({"c3": "SGT", "a1": "FLG", "c4": "pvt", "i8": "flg"}, to_move=1)
     assert _corner_pixel(render_player_board(waiting.view_for(0), selected="c3"), "b3", 0, CELL // 2,
-                         CELL // 2) == BOARD_COLOUR
+                         CELL // 2) == SQUARE_FILL
 
 
 def test_every_picture_carries_the_one_fixed_palette() -> None:
@@ -366,4 +366,4 @@ def test_every_picture_carries_the_one_fixed_palette() -> None:
             render_public_board(state.public_view()), render_player_board(over.view_for(1)))
     fixed = [value for colour in PALETTE.colours for value in colour]
     assert all(_decode(png).getpalette() == fixed for png in pngs)
-    assert {BOARD_COLOUR, *TILE, HIGHLIGHT_FROM, CHALLENGE, SELECTED} <= set(PALETTE.colours)
+    assert {SQUARE_FILL, *TILE, HIGHLIGHT_FROM, CHALLENGE, SELECTED} <= set(PALETTE.colours)

@@ -30,13 +30,13 @@ def _result(state: ChopsticksState, *, hints: bool = True) -> Result[ChopsticksV
     return present(Game(record, state))
 
 
-def _payload(result: Result[ChopsticksView, ChopsticksView], view: discord.ui.View | None,
+def _payload(result: Result[ChopsticksView, ChopsticksView], controls: discord.ui.View | None,
              say: Say) -> dict[str, Any]:
     names = [f"<@{s.user_id}>" for s in result.game.seats]
     return {
         "content": " vs ".join(names),
         "embeds": [ui.board_embed(result.game, result.public, names, say).to_dict()],
-        "components": view.to_components() if view is not None else [],
+        "components": controls.to_components() if controls is not None else [],
     }
 
 
@@ -53,9 +53,9 @@ def test_every_position_fits_discords_limits(players: int, hands: int) -> None:
             result = _result(state)
             for language in LANGUAGES:
                 say = Say(language)
-                assert check_message(_payload(result, components.board_view(result, say), say), creating=True) == []
-            view = components.board_view(result, Say("en"))
-            payload = _payload(result, view, Say("en"))
+                assert check_message(_payload(result, components.board_controls(result, say), say), creating=True) == []
+            controls = components.board_controls(result, Say("en"))
+            payload = _payload(result, controls, Say("en"))
             seat = state.current_player()
             assert seat is not None
             moves = list(state.legal_actions(seat))
@@ -70,7 +70,7 @@ def test_every_position_fits_discords_limits(players: int, hands: int) -> None:
                 assert sorted(m.text for g in groups.values() for m in g) == sorted(m.text() for m in moves)
                 for group in groups.values():
                     for language in LANGUAGES:
-                        private = components.group_view(result, group, Say(language))
+                        private = components.group_controls(result, group, Say(language))
                         assert check_message({"content": "Choose your move:", "components": private.to_components()},
                                              creating=True) == []
             state = state.apply(seat, rng.choice(moves))

@@ -13,7 +13,7 @@ import pytest
 
 from games.generals import GeneralsState, PlayerView, Rank, Settings, ai, computer
 from games.generals.ai import Model, choose_action, sample_armies
-from games.generals.board import NEIGHBOURS, parse_square
+from games.generals.squares import NEIGHBOURS, parse_square
 
 
 def test_the_ai_takes_a_view_and_cannot_reach_the_state() -> None:

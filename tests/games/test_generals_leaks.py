@@ -18,9 +18,9 @@ import pytest
 from games import GameError
 from games.generals import GeneralsState, Rank, Settings, formation, random_setup
 from games.generals.ai import choose_action
-from games.generals.board import NEIGHBOURS, SQUARES, distance, parse_square, square_name
 from games.generals.computer import bot_action
 from games.generals.setup import Grid, compact
+from games.generals.squares import NEIGHBOURS, SQUARES, distance, parse_square, square_name
 
 SETTINGS = [
     Settings(),

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from games import replay
 from games.generals import GeneralsState
-from games.generals.board import parse_square
 from games.generals.rules import SETTING_NAMES
+from games.generals.squares import parse_square
 
 VARIANTS = st.lists(st.sampled_from([n for n in SETTING_NAMES if n != "no-challenge-draw"]), unique=True).filter(
     lambda names: not {"flag-rush-immediate", "flag-rush-always-wait"} <= set(names))

@@ -19,9 +19,9 @@ from games.generals import (
     import_grid,
     random_setup,
 )
-from games.generals.board import NEIGHBOURS, home_squares, parse_square, rank_of
 from games.generals.pieces import FULL_ARMY, SMALL_ARMY
 from games.generals.setup import compact, deployment, parse_grid, swap, validate
+from games.generals.squares import NEIGHBOURS, home_squares, parse_square, rank_of
 
 GRID_A = """\
     a   b   c   d   e   f   g   h   i

@@ -47,18 +47,18 @@ class CounterButton(
         return cls(int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.edit_message(content=f"count {self.n + 1}", view=counter_view(self.n + 1))
+        await interaction.response.edit_message(content=f"count {self.n + 1}", view=counter_controls(self.n + 1))
 
 
-def counter_view(n: int) -> discord.ui.View:
-    """A timeout-less view holding one counter button."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(CounterButton(n))
-    return view
+def counter_controls(n: int) -> discord.ui.View:
+    """Timeout-less controls holding one counter button."""
+    controls = discord.ui.View(timeout=None)
+    controls.add_item(CounterButton(n))
+    return controls
 
 
 class SixInARow(discord.ui.View):
-    """discord.py refuses a sixth button in a row, so this view hand-builds the illegal payload."""
+    """discord.py refuses a sixth button in a row, so these controls hand-build the illegal payload."""
 
     def to_components(self) -> list[dict[str, Any]]:
         buttons = [{"type": Component.BUTTON, "style": ButtonStyle.PRIMARY, "label": str(i), "custom_id": f"six:{i}"}
@@ -75,7 +75,7 @@ class NameModal(discord.ui.Modal, title="Your name"):
         await interaction.response.send_message(f"hello {self.name.value}")
 
 
-class PickView(discord.ui.View):
+class PickControls(discord.ui.View):
     """A string select; picking "modal" opens the modal, anything else edits the message."""
 
     def __init__(self) -> None:
@@ -84,7 +84,7 @@ class PickView(discord.ui.View):
     @discord.ui.select(
         custom_id="demo:pick", options=[discord.SelectOption(label=x) for x in ("a", "b", "modal")]
     )
-    async def pick(self, interaction: discord.Interaction[Any], select: discord.ui.Select[PickView]) -> None:
+    async def pick(self, interaction: discord.Interaction[Any], select: discord.ui.Select[PickControls]) -> None:
         if select.values == ["modal"]:
             await interaction.response.send_modal(NameModal())
         else:
@@ -98,7 +98,7 @@ demo = app_commands.Group(name="demo", description="Demo commands of the fake's 
 @app_commands.describe(who="Someone to greet")
 async def ping(interaction: discord.Interaction[Any], who: discord.User | None = None) -> None:
     greeting = f"pong {who.mention}" if who else "pong"
-    await interaction.response.send_message(greeting, view=counter_view(0))
+    await interaction.response.send_message(greeting, view=counter_controls(0))
 
 
 @demo.command(name="secret", description="Answer only to the caller")
@@ -130,7 +130,7 @@ async def dm(interaction: discord.Interaction[Any]) -> None:
 
 @demo.command(name="pick", description="Show a select menu")
 async def pick(interaction: discord.Interaction[Any]) -> None:
-    await interaction.response.send_message("pick one", view=PickView())
+    await interaction.response.send_message("pick one", view=PickControls())
 
 
 @demo.command(name="echo", description="Echo text (with autocomplete)")
@@ -148,7 +148,7 @@ async def echo_complete(
 
 
 class DemoBot(commands.Bot):
-    """The tiny bot: one slash group synced globally, one persistent DynamicItem, one persistent view."""
+    """The tiny bot: one slash group synced globally, one persistent DynamicItem, persistent controls."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -157,7 +157,7 @@ class DemoBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CounterButton)
-        self.add_view(PickView())
+        self.add_view(PickControls())
         self.tree.add_command(demo)
         await self.tree.sync()
 

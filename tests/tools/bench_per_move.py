@@ -48,7 +48,7 @@ from tests.support.world import TabletopRunner
 from tests.tools.move_requests import Meter, Tally
 from tests.tools.requests_per_move import GENERALS, generals_game, new_tallies
 
-VIEW_FUNCTIONS = ("player_view", "channel_view", "hindsight_view")  # games/generals/engine.py builds views with these
+VIEW_FUNCTIONS = ("player_view", "spectator_view", "hindsight_view")  # games/generals/engine.py builds views with these
 _OURS: contextvars.ContextVar[bool] = contextvars.ContextVar("bench_per_move_ours", default=False)
 
 

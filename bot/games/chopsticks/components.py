@@ -22,7 +22,7 @@ from bot.components import (
     CustomId,
     Select,
     ask_to_confirm_resignation,
-    persistent_view,
+    persistent_controls,
     presenter_for,
     step_aside,
 )
@@ -162,7 +162,7 @@ class GroupSelect(ChopsticksComponent, Select, custom_id=CustomId("cs:{game}:gro
         if not group:
             raise ServiceError(Text("There is no such group of moves now; look at the board again."))
         say = Say.to(interaction)  # a private answer: in the clicker's language, whatever the board's
-        await interaction.response.send_message(say(Text("Choose your move:")), view=group_view(result, group, say),
+        await interaction.response.send_message(say(Text("Choose your move:")), view=group_controls(result, group, say),
                                                 ephemeral=True)
 
 
@@ -192,7 +192,7 @@ def _move_button(game_id: int, ply: int, move: MoveChoice, view: ChopsticksView,
                          style=discord.ButtonStyle.primary, row=row)
 
 
-def board_view(result: Result[Any, Any], say: Say) -> discord.ui.View | None:
+def board_controls(result: Result[Any, Any], say: Say) -> discord.ui.View | None:
     """Components for the player to move, plus Hint / Draw / Resign (labelled in `say`'s language: the server's);
     None when the game is over."""
     game, view = result.game, public_view(result)
@@ -226,7 +226,7 @@ def board_view(result: Result[Any, Any], say: Say) -> discord.ui.View | None:
     return controls
 
 
-def group_view(result: Result[Any, Any], group: Sequence[MoveChoice], say: Say) -> discord.ui.View:
+def group_controls(result: Result[Any, Any], group: Sequence[MoveChoice], say: Say) -> discord.ui.View:
     """The moves of one group, for the player's private second step (in that player's language: `say`)."""
     game_id, ply, view = result.id, result.game.turn_token, public_view(result)
     controls = discord.ui.View(timeout=None)
@@ -247,8 +247,8 @@ def group_view(result: Result[Any, Any], group: Sequence[MoveChoice], say: Say) 
     return controls
 
 
-def challenge_view(result: Result[Any, Any], say: Say) -> discord.ui.View:
+def challenge_controls(result: Result[Any, Any], say: Say) -> discord.ui.View:
     """Accept and Decline, in the server's language (`say`): the challenge is a channel message."""
-    return persistent_view(
+    return persistent_controls(
         AcceptButton.of(game=result.id, label=say(TextIn("button", "Accept")), style=discord.ButtonStyle.success),
         DeclineButton.of(game=result.id, label=say(TextIn("button", "Decline")), style=discord.ButtonStyle.secondary))

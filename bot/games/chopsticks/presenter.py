@@ -18,7 +18,7 @@ from bot import workers
 from bot.drawn import Board
 from bot.errors import MAX_CONTENT, reason
 from bot.games.chopsticks.board import COLOUR, board_embed, challenge_embed, jump_url, result_line
-from bot.games.chopsticks.components import COMPONENTS, KIND, board_view, challenge_view, public_view
+from bot.games.chopsticks.components import COMPONENTS, KIND, board_controls, challenge_controls, public_view
 from bot.i18n import Say
 from bot.lobby import post_lobby
 from bot.presenter import GamePresenter, seat_names
@@ -187,7 +187,7 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         if vs_bot:
             board = await self.channel_board(result)
             response = await interaction.response.send_message(
-                content=board.content, embed=board.embed, view=board.view or discord.utils.MISSING,
+                content=board.content, embed=board.embed, view=board.controls or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if response.message_id is not None:  # the board as posted: a restart need not draw it again
@@ -198,7 +198,7 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
             response = await interaction.response.send_message(
                 content=say(Text("{opponent}, you have been challenged!", opponent=f"<@{opponent.id}>")),
                 embed=challenge_embed(result.game, public_view(result), seat_names(self, result), say),
-                view=challenge_view(result, say),
+                view=challenge_controls(result, say),
                 allowed_mentions=await self.pings([opponent.id]),
             )
         if response.message_id is not None:
@@ -210,10 +210,10 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
         view, names = public_view(result), seat_names(self, result)
         say = await self.public_say(result)  # a channel message: in the server's language
         if result.game.status in CHALLENGE_STATUSES:
-            controls = challenge_view(result, say) if result.game.status == "pending" else None
+            controls = challenge_controls(result, say) if result.game.status == "pending" else None
             return Board(None, challenge_embed(result.game, view, names, say), controls)
         content = say(versus([say(name).removesuffix(" (bot)") for name in names]))
-        return Board(content, board_embed(result.game, view, names, say), board_view(result, say))
+        return Board(content, board_embed(result.game, view, names, say), board_controls(result, say))
 
     def replay_embed(self, frame: ReplayFrame[Any], say: Say) -> discord.Embed:
         if not isinstance(frame.view, ChopsticksView):

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.components import persistent_view
+from bot.components import persistent_controls
 from bot.drawn import IMAGE_NAME, drawn_key
 from bot.games.generals.components import (
     AcceptButton,
@@ -82,8 +82,8 @@ def challenge_embed(game: GameInfo, names: Sequence[Text | str], settings_names:
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
 
 
-def challenge_view(game_id: int, say: Say) -> discord.ui.View:
-    return persistent_view(
+def challenge_controls(game_id: int, say: Say) -> discord.ui.View:
+    return persistent_controls(
         AcceptButton.of(game=game_id, label=say(TextIn("button", "Accept")), style=discord.ButtonStyle.success),
         DeclineButton.of(game=game_id, label=say(TextIn("button", "Decline")), style=discord.ButtonStyle.danger))
 

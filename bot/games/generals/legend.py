@@ -16,7 +16,6 @@ from bot.games.generals.encode import png
 from bot.games.generals.insignia import TILE, blank_tile, piece_mark, rank_tile
 from bot.games.generals.pictures import (
     BACKGROUND,
-    BOARD,
     CHALLENGE,
     DETAIL,
     HIGHLIGHT_FROM,
@@ -28,6 +27,7 @@ from bot.games.generals.pictures import (
     PICK_EDGE,
     PNG_LEVEL,
     SELECTED,
+    SQUARE_FILL,
     TEXT_MIN,
     TEXT_X,
 )
@@ -67,7 +67,7 @@ def _legend(language: str) -> bytes:
            (HIGHLIGHT_TO, Text("Last move: where it went")),
            (CHALLENGE, Text("The latest challenge")),
            (SELECTED, Text("Your picked piece")),
-           (BOARD, Text("Where it can go (corners: a challenge)")),
+           (SQUARE_FILL, Text("Where it can go (corners: a challenge)")),
            (TILE[1], Text("A hidden piece you know something about: the key under the board says what"))]
     key_lines = [wrap(say(text), TEXT_MIN, IMAGE_W - 2 * TEXT_X - SWATCH - 16, 99, language) for _, text in key]
     title = wrap(say(Text("Ranks, strongest first")), TEXT_MIN, IMAGE_W - 2 * TEXT_X, 99, language)
@@ -107,8 +107,8 @@ def _swatch(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, 
     if colour == SELECTED:  # the picked piece's frame
         draw.rectangle(box, fill=TILE[0], outline=PICK_EDGE, width=3)
         draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=SELECTED, width=5)
-    elif colour == BOARD:  # a dot where the picked piece can go
-        draw.rectangle(box, fill=BOARD)
+    elif colour == SQUARE_FILL:  # a dot where the picked piece can go
+        draw.rectangle(box, fill=SQUARE_FILL)
         c, r = (left + right) // 2, 11
         draw.ellipse((c - r, (top + bottom) // 2 - r, c + r, (top + bottom) // 2 + r), fill=PICK_EDGE)
         draw.ellipse((c - r + 3, (top + bottom) // 2 - r + 3, c + r - 3, (top + bottom) // 2 + r - 3), fill=SELECTED)

@@ -39,9 +39,9 @@ from bot.games.generals.words import SIDE_NAMES, deduction_words
 from bot.i18n import Say
 from bot.private_boards import PICKED, OwnBoard, Where, live_line
 from bot.service import GameInfo, OwnView
-from games.generals.board import FILES, WIDTH, home_ranks, parse_square, rank_of, square, square_name
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
 from games.generals.setup import FORMATIONS
+from games.generals.squares import FILES, WIDTH, home_ranks, parse_square, rank_of, square, square_name
 from games.generals.views import PLAY, SETUP, LastMove, PlayerView
 from games.text import Text, TextIn, one_line
 
@@ -333,7 +333,8 @@ def export_text(grid_text: str, compact_text: str) -> Text:
                 "One line: `{line}`", grid=grid_text, line=compact_text)
 
 
-def board_rows_hint(seat: int) -> Text:
+def setup_rows_hint(seat: int) -> Text:
+    """How to type the three rows of `seat`'s setup in the setup form (its ranks, the files, the pieces)."""
     return Text("Three lines, ranks {ranks} (a label like `3 |` is optional), nine cells each for files {files}: "
                 "{pieces}, or `.` for empty.", ranks="3, 2, 1" if seat == 0 else "8, 7, 6", files=" ".join(FILES),
                 pieces=", ".join(ABBREVIATIONS[r] for r in sorted(Rank, reverse=True)))

@@ -35,8 +35,8 @@ from bot.games.generals.insignia import (
 from bot.games.generals.words import SIDE_NAMES, counted, deduction_words, rank_name, reason_words
 from bot.i18n import SOURCE, Say
 from games.base import Outcome
-from games.generals.board import FILES, HEIGHT, WIDTH, parse_square
 from games.generals.pieces import ABBREVIATIONS, Rank, Result
+from games.generals.squares import FILES, HEIGHT, WIDTH, parse_square
 from games.generals.views import PLAY, SETUP, LastMove, PlayerView, PublicView, RevealedPiece
 from games.text import Plural, Text, TextIn
 
@@ -49,33 +49,33 @@ Colour = tuple[int, int, int]
 # Discord shows an embed's picture 360-550 px wide on a phone: every text is at least TEXT_MIN px (font size) on
 # this 694 px wide image (4 % of its width), so it stays readable once shrunk.
 CELL = 70  # px per square
-MARGIN = 32  # px for the file letters and rank numbers around the board
+MARGIN = 32  # px for the file letters and rank numbers around the grid
 TEXT_MIN = 28  # px: the smallest font size anywhere on the picture
 LINE = 36  # px from one header or footer line to the next
-HEADER = 2 * LINE + 10  # px for the status and last-move lines above the board: at least two lines, more if needed
-FOOTER = 2 * LINE + 8  # px for the lost pieces and the key under the board: at least two lines, more if needed
+HEADER = 2 * LINE + 10  # px for the status and last-move lines above the grid: at least two lines, more if needed
+FOOTER = 2 * LINE + 8  # px for the lost pieces and the key under the grid: at least two lines, more if needed
 TEXT_X = 12  # px from the left edge to the header's and the footer's lines
 TILE_PAD = 3  # px between a piece and the edge of its square
-BOARD_W, BOARD_H = WIDTH * CELL, HEIGHT * CELL
-IMAGE_W = BOARD_W + 2 * MARGIN
-BAND_H = BOARD_H + 2 * MARGIN  # the board with its coordinates
-IMAGE_H = HEADER + BAND_H + FOOTER  # the picture with two lines above and two below the board (the usual)
+GRID_W, GRID_H = WIDTH * CELL, HEIGHT * CELL
+IMAGE_W = GRID_W + 2 * MARGIN
+BAND_H = GRID_H + 2 * MARGIN  # the grid with its coordinates
+IMAGE_H = HEADER + BAND_H + FOOTER  # the picture with two lines above and two below the grid (the usual)
 SHADES = 1  # palette shades at each anti-aliased edge: more look no smoother on a phone, and deflate worse
 PNG_LEVEL = 7  # zlib level: the smallest files this machine deflates within the time a picture may take
 SIZE_BUDGET = 20 * 1024  # bytes per picture: the bands of a larger one are deflated again, harder
-LINE_BUDGET = 1024  # bytes more for each line of text beyond two above and two below the board: text is never cut
+LINE_BUDGET = 1024  # bytes more for each line of text beyond two above and two below the grid: text is never cut
 
 BACKGROUND: Colour = (38, 42, 48)
 LABEL: Colour = (235, 235, 235)
 DETAIL: Colour = (236, 214, 150)
-BOARD: Colour = (176, 160, 122)  # one plain colour, as a Salpakan board: no chequerboard
+SQUARE_FILL: Colour = (176, 160, 122)  # every square in one plain colour, as on a Salpakan board: no chequerboard
 GRID: Colour = (112, 98, 68)
 MIDLINE: Colour = (62, 52, 34)
 HIGHLIGHT_FROM: Colour = (240, 214, 80)
 HIGHLIGHT_TO: Colour = (255, 140, 40)
 CHALLENGE: Colour = (222, 62, 48)  # the square of the last move when it was a challenge
 SELECTED: Colour = (20, 110, 255)  # a piece the player has picked and not moved yet, and where it can go
-PICK_EDGE: Colour = (10, 18, 48)  # the dark rim of those marks: they show on a white tile, a black one and the board
+PICK_EDGE: Colour = (10, 18, 48)  # the dark rim of those marks: they show on a white tile, a black one, a bare square
 HINT: tuple[Colour, Colour] = ((36, 52, 150), (255, 204, 110))  # deductions on a hidden white or black tile
 NO_BREAK = "\u00a0"
 UNKNOWN = TextIn("pieces", "unknown")  # a lost enemy piece the viewer knows nothing about
@@ -333,8 +333,8 @@ def _strip(lines: tuple[tuple[str, Colour], ...], minimum: int, y: int, language
 
 
 @cache
-def _empty_board(bottom: int) -> Image.Image:
-    """The plain board and its coordinates as side `bottom` sees them, on the background, in the palette: drawn
+def _empty_grid(bottom: int) -> Image.Image:
+    """The plain grid and its coordinates as side `bottom` sees them, on the background, in the palette: drawn
     once, then copied."""
     image = Image.new("RGB", (IMAGE_W, BAND_H), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -343,24 +343,24 @@ def _empty_board(bottom: int) -> Image.Image:
     for col, f in enumerate(files):
         x = left + col * CELL + CELL // 2
         centred(draw, x, top - MARGIN // 2, FILES[f], TEXT_MIN, LABEL)
-        centred(draw, x, top + BOARD_H + MARGIN // 2, FILES[f], TEXT_MIN, LABEL)
+        centred(draw, x, top + GRID_H + MARGIN // 2, FILES[f], TEXT_MIN, LABEL)
     for row, r in enumerate(ranks):
         y = top + row * CELL + CELL // 2
         centred(draw, left - MARGIN // 2, y, str(r), TEXT_MIN, LABEL)
-        centred(draw, left + BOARD_W + MARGIN // 2, y, str(r), TEXT_MIN, LABEL)
-    draw.rectangle((left, top, left + BOARD_W - 1, top + BOARD_H - 1), fill=BOARD)
-    return PALETTE.convert(image, (BACKGROUND, LABEL, BOARD))
+        centred(draw, left + GRID_W + MARGIN // 2, y, str(r), TEXT_MIN, LABEL)
+    draw.rectangle((left, top, left + GRID_W - 1, top + GRID_H - 1), fill=SQUARE_FILL)
+    return PALETTE.convert(image, (BACKGROUND, LABEL, SQUARE_FILL))
 
 
 def _png(board: _Board) -> bytes:
-    """The picture, put together from parts already in the palette (the empty board, one cached square per
+    """The picture, put together from parts already in the palette (the empty grid, one cached square per
     piece and background, the text bands): nothing of the whole picture is quantized."""
     header = _strip(_lines(((board.status, LABEL), (board.detail, DETAIL)), board.language), 2, 6, board.language)
     footer = _strip(_lines(((line, LABEL) for line in board.footer), board.language)
                     + _packed(board.key, DETAIL, board.language), 2, 4, board.language)
     image = PALETTE.new((IMAGE_W, header.height + BAND_H + footer.height), BACKGROUND)
     image.paste(header, (0, 0))
-    image.paste(_empty_board(board.bottom), (0, header.height))
+    image.paste(_empty_grid(board.bottom), (0, header.height))
     image.paste(footer, (0, header.height + BAND_H))
     draw = ImageDraw.Draw(image)
     top, left = header.height + MARGIN, MARGIN
@@ -374,7 +374,7 @@ def _png(board: _Board) -> bytes:
             mark = marks.get(sq)
             cell = board.cells.get(sq)
             if cell is not None:
-                image.paste(_square(cell, mark or BOARD), (x0, y0))
+                image.paste(_square(cell, mark or SQUARE_FILL), (x0, y0))
                 if mark is not None:  # a frame over the tile's edge: the mark shows around a piece too
                     draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), outline=PALETTE.index(mark),
                                    width=TILE_PAD + 3)
@@ -382,17 +382,17 @@ def _png(board: _Board) -> bytes:
                 draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), fill=PALETTE.index(mark))
             if sq in board.reach:
                 if cell is None:
-                    image.paste(_dot(mark or BOARD), (x0, y0))
+                    image.paste(_dot(mark or SQUARE_FILL), (x0, y0))
                 else:  # a challenge: the corners of the enemy piece's square
                     _corners(draw, x0, y0)
     for i in range(1, WIDTH):
-        draw.line((left + i * CELL, top, left + i * CELL, top + BOARD_H - 1), fill=PALETTE.index(GRID), width=2)
+        draw.line((left + i * CELL, top, left + i * CELL, top + GRID_H - 1), fill=PALETTE.index(GRID), width=2)
     for i in range(1, HEIGHT):
-        draw.line((left, top + i * CELL, left + BOARD_W - 1, top + i * CELL), fill=PALETTE.index(GRID), width=2)
+        draw.line((left, top + i * CELL, left + GRID_W - 1, top + i * CELL), fill=PALETTE.index(GRID), width=2)
     # The line between the two halves (ranks 4 and 5), where the armies meet.
     mid = top + 4 * CELL
-    draw.line((left, mid, left + BOARD_W - 1, mid), fill=PALETTE.index(MIDLINE), width=4)
-    draw.rectangle((left - 2, top - 2, left + BOARD_W + 1, top + BOARD_H + 1), outline=PALETTE.index(MIDLINE),
+    draw.line((left, mid, left + GRID_W - 1, mid), fill=PALETTE.index(MIDLINE), width=4)
+    draw.rectangle((left - 2, top - 2, left + GRID_W + 1, top + GRID_H + 1), outline=PALETTE.index(MIDLINE),
                    width=3)
     if board.selected is not None:  # thick, blue in a dark rim, over the grid: it shows on any tile and square
         col, row = files.index(board.selected % WIDTH), ranks.index(board.selected // WIDTH + 1)
@@ -440,17 +440,17 @@ def _corners(draw: ImageDraw.ImageDraw, x0: int, y0: int) -> None:
 # text on the background, a tile's rim on its square (plain or marked), deductions on a hidden tile.
 MARKS = (HIGHLIGHT_FROM, HIGHLIGHT_TO, CHALLENGE, SELECTED)
 PALETTE = FixedPalette(
-    flat=(BACKGROUND, LABEL, DETAIL, BOARD, GRID, MIDLINE, *MARKS, PICK_EDGE, *HINT, *TILE_COLOURS),
+    flat=(BACKGROUND, LABEL, DETAIL, SQUARE_FILL, GRID, MIDLINE, *MARKS, PICK_EDGE, *HINT, *TILE_COLOURS),
     edges=((LABEL, BACKGROUND), (DETAIL, BACKGROUND), *TILE_EDGES, *((HINT[s], TILE[s]) for s in (0, 1)),
-           *((TILE_EDGE[s], square) for s in (0, 1) for square in (BOARD, *MARKS)), (SELECTED, PICK_EDGE),
-           *((PICK_EDGE, square) for square in (BOARD, *MARKS))),
+           *((TILE_EDGE[s], square) for s in (0, 1) for square in (SQUARE_FILL, *MARKS)), (SELECTED, PICK_EDGE),
+           *((PICK_EDGE, square) for square in (SQUARE_FILL, *MARKS))),
     shades=SHADES,
 )
 
 
 @lru_cache(maxsize=1024)
 def _square(cell: _Cell, background: Colour) -> Image.Image:
-    """One square with its piece on `background` (the board, or a mark), in the palette: drawn once, then pasted.
+    """One square with its piece on `background` (`SQUARE_FILL`, or a mark), in the palette: drawn once, then pasted.
     The cells a game can show are few (ranks, sides, deductions), so the cache holds them all."""
     image = Image.new("RGB", (CELL, CELL), background)
     size = CELL - 2 * TILE_PAD

@@ -29,8 +29,8 @@ from bot.errors import reason
 from bot.games.generals.board import (
     COLOUR,
     GeneralsResult,
+    challenge_controls,
     challenge_embed,
-    challenge_view,
     channel_content,
     channel_controls,
     channel_embed,
@@ -118,7 +118,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
         if vs_bot:
             board = await self.channel_board(result)
             response = await interaction.response.send_message(
-                content=board.content, embed=board.embed, view=board.view or discord.utils.MISSING,
+                content=board.content, embed=board.embed, view=board.controls or discord.utils.MISSING,
                 files=board.attachments(), allowed_mentions=discord.AllowedMentions.none(),
             )
         else:
@@ -127,7 +127,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
             response = await interaction.response.send_message(
                 content=say(Text("<@{user}>, you have been challenged to Game of the Generals!", user=opponent.id)),
                 embed=challenge_embed(result.game, seat_names(self, result), result.public.settings.names(), say),
-                view=challenge_view(result.id, say),
+                view=challenge_controls(result.id, say),
                 allowed_mentions=await self.pings([opponent.id]),
             )
         if response.message_id is not None:
@@ -276,8 +276,8 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
     async def channel_board(self, result: GeneralsResult) -> Board:
         say = await self.public_say(result)
         if result.game.status in CLOSED_CHALLENGE:
-            view = challenge_view(result.id, say) if result.game.status == "pending" else None
-            return Board(None, self._challenge_embed(result, say), view)
+            controls = challenge_controls(result.id, say) if result.game.status == "pending" else None
+            return Board(None, self._challenge_embed(result, say), controls)
         return await self._board(result, await self.images_on(result), say)
 
     async def _board(self, result: GeneralsResult, images: bool, say: Say) -> Board:
@@ -302,7 +302,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                     message.id, channel_key(game, result.public, images, language=say.language), game):
                 board = await self._board(result, images, say)
                 try:
-                    await message.edit(content=board.content, embed=board.embed, view=board.view,
+                    await message.edit(content=board.content, embed=board.embed, view=board.controls,
                                        attachments=board.attachments(),
                                        allowed_mentions=discord.AllowedMentions.none())
                 except discord.Forbidden:
@@ -310,7 +310,7 @@ class GeneralsPresenter(GamePresenter, commands.GroupCog, group_name="generals",
                         raise
                     # No Attach Files permission in this channel: the text board says the same.
                     board = await self._board(result, False, say)
-                    await message.edit(content=board.content, embed=board.embed, view=board.view, attachments=[],
+                    await message.edit(content=board.content, embed=board.embed, view=board.controls, attachments=[],
                                        allowed_mentions=discord.AllowedMentions.none())
                 self.private_boards.drawn.remember(message.id, board.key, game)
 

@@ -15,7 +15,7 @@ import discord
 from bot.delivery import Delivery
 from bot.games.generals.board import GeneralsResult, own_view
 from bot.games.generals.components import KIND, ForgetSelect, ImportForm, SaveForm, SwapForm
-from bot.games.generals.own_board import OwnInputs, board_rows_hint, export_text
+from bot.games.generals.own_board import OwnInputs, export_text, setup_rows_hint
 from bot.i18n import Say
 from bot.private_boards import PrivateBoards
 from bot.service import GameService, ServiceError
@@ -102,7 +102,7 @@ class SetupTools:
         current = draft_grid(view)
         # The hint is a text of its own above the field (a placeholder holds 100 characters and hides once
         # the field has the current grid in it), so it is always shown whole.
-        modal.add_item(discord.ui.TextDisplay(say(board_rows_hint(view.seat))))
+        modal.add_item(discord.ui.TextDisplay(say(setup_rows_hint(view.seat))))
         modal.add_item(discord.ui.Label(text=say(Text("Your grid (3 rows of 9 cells)")),
                                         component=discord.ui.TextInput(
             custom_id="grid", style=discord.TextStyle.paragraph,

@@ -171,43 +171,43 @@ def decision_line(game: GameInfo, view: SuckerView) -> Text:
                 stuck=name(game, view, view.stuck), who=who)
 
 
-def status_view(result: Result[SuckerView, SuckerView], say: Say) -> discord.ui.View | None:
+def status_controls(result: Result[SuckerView, SuckerView], say: Say) -> discord.ui.View | None:
     """Components for the decision the game waits for (none while a bot decides), and Resign; None once the game
     is over."""
     game, view = result.game, result.public
     seat = view.to_decide
     if seat is None or game.status != "active":
         return None
-    components = discord.ui.View(timeout=None)
-    components.add_item(ResignButton.of(game=game.id, label=say(TextIn("button", "Resign")),
+    controls = discord.ui.View(timeout=None)
+    controls.add_item(ResignButton.of(game=game.id, label=say(TextIn("button", "Resign")),
                                         style=discord.ButtonStyle.danger, row=CONTROL_ROW))
     if game.is_computer(seat):
-        return components
+        return controls
     if view.decision == "play":
         menus = play_menus(view)
         if menus is not None:
             for row, plays in enumerate(menus):
-                components.add_item(SuckerSelect.of(
+                controls.add_item(SuckerSelect.of(
                     game=game.id, ply=game.turn_token, what=f"play{row}", row=row,
                     options=[discord.SelectOption(label=say(play_label(p))[:MAX_OPTION], value=p.text,
                                                   emoji=EMOJI.get(p.colour or "")) for p in plays],
                     placeholder=say(_play_placeholder(plays, whole=len(menus) == 1))[:MAX_PLACEHOLDER]))
-            return components
+            return controls
         # More plays than the menus hold: two steps, the colour here and the pile in a private reply.
         held = sorted(view.seats[seat].holdings, key=lambda pair: view.colours.index(pair[0]))
         options = [discord.SelectOption(label=say(Text("{colour} ({count})", colour=chip_colour(colour),
                                                        count=count))[:MAX_OPTION],
                                         value=colour, emoji=EMOJI.get(colour))
                    for colour, count in held]
-        components.add_item(SuckerSelect.of(game=game.id, ply=game.turn_token, what="chip", options=options,
+        controls.add_item(SuckerSelect.of(game=game.id, ply=game.turn_token, what="chip", options=options,
                                             placeholder=say(Text("Play a chip: which colour?")), row=0))
-        return components
+        return controls
     for i, option in enumerate(view.options[:MAX_BUTTONS]):
         # Declining a rescue looks apart from the rescues beside it: grey, not blue.
         style = discord.ButtonStyle.secondary if option.text == Decline().text() else discord.ButtonStyle.primary
-        components.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=option.text,
+        controls.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=option.text,
                                             label=say(option.label)[:MAX_LABEL], style=style, row=i // PER_ROW))
-    return components
+    return controls
 
 
 def play_menus(view: SuckerView) -> list[list[ChoiceView]] | None:
@@ -242,25 +242,25 @@ def _play_placeholder(plays: Sequence[ChoiceView], whole: bool) -> Text:
     return Text("Play {colours}: on which pile?", colours=either([chip_colour(c) for c in colours]))
 
 
-def pile_view(result: Result[SuckerView, SuckerView], colour: str, say: Say) -> discord.ui.View:
+def pile_controls(result: Result[SuckerView, SuckerView], colour: str, say: Say) -> discord.ui.View:
     """The private second step of playing a chip of `colour`: which pile (or a new one)."""
     game = result.game
     plays = [o for o in result.public.options if o.colour == colour]
-    components = discord.ui.View(timeout=None)
+    controls = discord.ui.View(timeout=None)
     if len(plays) <= MAX_BUTTONS:
         for i, play in enumerate(plays):
-            components.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=play.text,
+            controls.add_item(SuckerButton.of(game=game.id, ply=game.turn_token, action=play.text,
                                                 label=say(play.pile or play.label)[:MAX_LABEL],
                                                 style=discord.ButtonStyle.primary, row=i // PER_ROW))
-        return components
+        return controls
     for index in range(0, min(len(plays), PER_MENU * MAX_MENUS), PER_MENU):  # more piles than buttons: menus
         chunk = plays[index:index + PER_MENU]
         options = [discord.SelectOption(label=say(play.pile or play.label)[:MAX_OPTION], value=play.text)
                    for play in chunk]
-        components.add_item(SuckerSelect.of(game=game.id, ply=game.turn_token, what=f"pile{index // PER_MENU}",
+        controls.add_item(SuckerSelect.of(game=game.id, ply=game.turn_token, what=f"pile{index // PER_MENU}",
                                             options=options, placeholder=say(Text("Which pile?")),
                                             row=index // PER_MENU))
-    return components
+    return controls
 
 
 def deal_embed(game_id: int, deal: Deal, say: Say) -> discord.Embed:
@@ -273,11 +273,11 @@ def deal_embed(game_id: int, deal: Deal, say: Say) -> discord.Embed:
                          description=text[:4096], colour=COLOUR)
 
 
-def deal_view(game_id: int, deal: Deal, say: Say) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(DealButton.of(game=game_id, number=deal.number, label=say(TextIn("button", "Accept / withdraw")),
+def deal_controls(game_id: int, deal: Deal, say: Say) -> discord.ui.View:
+    controls = discord.ui.View(timeout=None)
+    controls.add_item(DealButton.of(game=game_id, number=deal.number, label=say(TextIn("button", "Accept / withdraw")),
                                 style=discord.ButtonStyle.success))
-    return view
+    return controls
 
 
 def prisoners(view: SuckerView, seat: int) -> Sequence[tuple[str, int]]:

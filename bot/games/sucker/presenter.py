@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.components import ask_to_confirm_resignation
 from bot.drawn import Board
-from bot.endings import ending_view
+from bot.endings import ending_controls
 from bot.games.sucker import board, people
 from bot.games.sucker.components import (
     KIND,
@@ -226,7 +226,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         deal = await DealService(self.service, self.deals).propose(found.id, interaction.user.id, text.strip())
         say = await self.public_say(found)  # the table's message, in the server's language
         response = await interaction.response.send_message(
-            embed=board.deal_embed(found.id, deal, say), view=board.deal_view(found.id, deal, say),
+            embed=board.deal_embed(found.id, deal, say), view=board.deal_controls(found.id, deal, say),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if response.message_id is not None:
@@ -289,7 +289,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         say = Say.to(interaction)
         await interaction.response.send_message(
             say(Text("Play {chip} {colour} where?", chip=board.chip(colour), colour=chip_colour_object(colour))),
-            view=board.pile_view(result, colour, say), ephemeral=True)
+            view=board.pile_controls(result, colour, say), ephemeral=True)
 
     async def ask_to_resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Resign's first step: a private confirmation (a misclick must not end anyone's game)."""
@@ -324,14 +324,14 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         deal = await DealService(self.service, self.deals).toggle(game_id, number, interaction.user.id)
         say = Say(await self.bot.languages.public(interaction.guild_id))  # the deal is the table's: the server's
         await interaction.response.edit_message(embed=board.deal_embed(game_id, deal, say),
-                                                view=board.deal_view(game_id, deal, say),
+                                                view=board.deal_controls(game_id, deal, say),
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     # ----- the presenter contract ------------------------------------------------------------------------
     async def channel_board(self, result: Result[Any, Any]) -> Board:
         say = await self.public_say(result)  # the status message is the table's: in the server's language
         return Board(content=board.content(result.game, say), embed=board.status_embed(result.game, result.public, say),
-                     view=board.status_view(result, say))
+                     controls=board.status_controls(result, say))
 
     def replay_embed(self, frame: ReplayFrame[Any], say: Say) -> discord.Embed:
         return board.status_embed(frame.game, frame.view, say)
@@ -504,7 +504,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         say = await self.public_say(result)
         private = private_table(result.game.options)
         await summary.edit(embed=board.summary_embed(result, say, private),
-                           view=ending_view(result.id, say, result.game.options) if over else discord.utils.MISSING,
+                           view=ending_controls(result.id, say, result.game.options) if over else discord.utils.MISSING,
                            allowed_mentions=discord.AllowedMentions.none())
 
     async def ending_sent(self, result: Result[Any, Any]) -> None:

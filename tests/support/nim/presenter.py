@@ -60,7 +60,7 @@ class NimPresenter(GamePresenter, commands.GroupCog, group_name="nim", group_des
         )
         board = await self.channel_board(result)
         response = await interaction.response.send_message(content=board.content, embed=board.embed,
-                                                           view=board.view or discord.utils.MISSING)
+                                                           view=board.controls or discord.utils.MISSING)
         if response.message_id is not None:
             result = await self.service.set_message(result.id, response.message_id)
         self.schedule_computers(result)

@@ -1,4 +1,4 @@
-"""The board, 9 files by 8 ranks: squares as integers 0..71 (a1 = 0, b1 = 1, ..., i8 = 71) and their names."""
+"""The board's squares, 9 files by 8 ranks: integers 0..71 (a1 = 0, b1 = 1, ..., i8 = 71), their names, neighbours."""
 
 from __future__ import annotations
 
