@@ -9,6 +9,7 @@ import pytest
 from bot.service import GameService
 from storage.connection import open_database
 from storage.database import Database
+from tests.support.clock import Clock
 
 
 @pytest.fixture
@@ -27,5 +28,16 @@ async def service(database_target: str) -> AsyncIterator[GameService]:
     db = await open_database(database_target)
     try:
         yield GameService(db)
+    finally:
+        await db.close()
+
+
+@pytest.fixture
+async def clocked(database_target: str) -> AsyncIterator[tuple[GameService, Clock]]:
+    """The service on a new database with a clock the test moves (each database in turn), turns of ten minutes."""
+    db = await open_database(database_target)
+    clock = Clock(5_000.0)
+    try:
+        yield GameService(db, clock=clock, turn_timeout=600.0), clock
     finally:
         await db.close()

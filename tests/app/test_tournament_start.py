@@ -5,7 +5,6 @@ or after a restart, never when it started by hand, was cancelled or paused."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -14,7 +13,6 @@ from bot.service.lobbies import LobbyService
 from bot.service.timers import TimerLoop
 from bot.service.tournaments import RoundStarted, StartMissed, TournamentUpdate
 from games.tournaments.model import Format, Settings
-from storage.connection import open_database
 from storage.database import Database
 from storage.server_settings import ServerSettingsStore
 from storage.sql import Plan, Sql
@@ -22,16 +20,6 @@ from tests.support.clock import Clock
 
 ORGANISER, ANN, BEN, CAT, DAN = 1, 11, 12, 13, 14
 HOUR = 3_600.0
-
-
-@pytest.fixture
-async def clocked(database_target: str) -> AsyncIterator[tuple[GameService, Clock]]:
-    db = await open_database(database_target)
-    clock = Clock(5_000.0)
-    try:
-        yield GameService(db, clock=clock, turn_timeout=600.0), clock
-    finally:
-        await db.close()
 
 
 def _loop(service: GameService) -> TimerLoop:

@@ -5,7 +5,6 @@ through a round's creation."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -22,7 +21,6 @@ from bot.service.tournaments import (
 )
 from games.tournaments.model import DrawRule, Entrant, Format, Game, Result, Round, Settings, Table, Tournament
 from games.tournaments.standings import standings
-from storage.connection import open_database
 from storage.database import Database
 from storage.server_settings import ServerSettingsStore
 from storage.sql import Plan, Sql
@@ -30,16 +28,6 @@ from tests.support.clock import Clock
 
 ORGANISER, ANN, BEN, CAT, DAN, EVE, FAY = 1, 11, 12, 13, 14, 15, 16
 FOUR = (ANN, BEN, CAT, DAN)
-
-
-@pytest.fixture
-async def clocked(database_target: str) -> AsyncIterator[tuple[GameService, Clock]]:
-    db = await open_database(database_target)
-    clock = Clock(5_000.0)
-    try:
-        yield GameService(db, clock=clock, turn_timeout=600.0), clock
-    finally:
-        await db.close()
 
 
 async def _settled(*services: GameService) -> None:
