@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from tests.support.boards import player_to_move
 from tests.support.codes import Callback, InteractionType
-from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.interactions import BUTTON, carrier, raw_interaction
 from tests.support.world import TabletopRunner, World, change_stored, stored_rows
@@ -51,10 +51,20 @@ def _edited(message: FakeMessage, edits: int) -> Callable[[], bool]:
     return lambda: message.edits >= edits
 
 
-def _noticed(world: World, users: set[int | None]) -> Callable[[], bool]:
-    """Whether each of `users` got a turn notification in the channel (the notices of their new games)."""
-    return lambda: users <= {p for m in world.fake.channel_messages(world.channel) if "it is your move" in m.content
+def _noticed(world: World, users: set[int | None], where: FakeChannel) -> Callable[[], bool]:
+    """Whether each of `users` got a turn notification in `where` (the notices of their new games)."""
+    return lambda: users <= {p for m in world.fake.channel_messages(where) if "it is your move" in m.content
                              for p in m.pinged}
+
+
+def _thread_of(world: World, boards: list[FakeMessage]) -> FakeChannel:
+    """The thread the round's `boards` are in (all in one), opened from the round's pairings message in the
+    tournament's channel."""
+    [thread_id] = {board.channel_id for board in boards}
+    thread = world.fake.channels[thread_id]
+    assert thread.is_thread and thread.parent_id == world.channel.id
+    assert world.fake.messages[thread_id].channel_id == world.channel.id  # opened from a message of the channel
+    return thread
 
 
 async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: TabletopRunner) -> None:
@@ -82,11 +92,15 @@ async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: Tabl
         boards = await _round_boards(world, bots, number, 2)
         pairings = next(m for m in fake.channel_messages(world.channel)
                         if f"round {number} of 3" in m.content)
+        # The round's boards are in its own thread, opened from its pairings message and named after the round;
+        # their turn notices go there too.
+        thread = _thread_of(world, boards)
+        assert thread.id == pairings.id and thread.name == f"Tournament #1: Chopsticks · Round {number}"
         # Each player is pinged once this round: the first to move by the game's turn notification, the others by
         # the pairings; the boards themselves ping nobody.
         first = {player_to_move(board) for board in boards}
         assert len(first) == 2
-        await fake.wait_until(_noticed(world, first))
+        await fake.wait_until(_noticed(world, first, thread))
         assert pairings.pinged == set(users) - first, pairings.pinged
         assert all(not board.pinged for board in boards)
         table = next(m for m in fake.channel_messages(world.channel) if m.embeds
@@ -206,9 +220,10 @@ async def test_a_tournament_game_ends_with_replay_but_no_rematch(world: World, b
     await fake.click(alice, announcement, _button(announcement, "Start"))
     [board] = await _round_boards(world, bots, 1, 1)
     await _resign_to_move(world, board, {alice.id: alice, bob.id: bob})
+    thread = _thread_of(world, [board])  # the game's ending goes where its board is: its round's thread
 
     def ending() -> FakeMessage | None:
-        return next((m for m in fake.channel_messages(world.channel)
+        return next((m for m in fake.channel_messages(thread)
                      if m.embeds and "Chopsticks #1 is over" in str(m.embeds[0].get("title"))), None)
 
     await fake.wait_until(lambda: ending() is not None)
@@ -216,8 +231,8 @@ async def test_a_tournament_game_ends_with_replay_but_no_rematch(world: World, b
     assert over is not None and "A game of tournament #1." in over.text()
     assert [b["label"] for b in over.buttons()] == ["Replay"]  # the tournament decides who plays whom
     # A Rematch clicked anyway (on an older message) is refused: the new game would carry the tournament.
-    old = carrier(fake, world.channel, "rm:1", BUTTON)
-    res = await raw_interaction(fake, InteractionType.MESSAGE_COMPONENT, alice, world.channel,
+    old = carrier(fake, thread, "rm:1", BUTTON)
+    res = await raw_interaction(fake, InteractionType.MESSAGE_COMPONENT, alice, thread,
                                 {"custom_id": "rm:1", "component_type": BUTTON}, source=old)
     assert res.message is not None and res.message.ephemeral, res.errors
     assert "Tournament #1 decides who plays whom" in res.message.content

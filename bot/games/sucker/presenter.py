@@ -71,6 +71,7 @@ def private_table(options: Mapping[str, Any]) -> bool:
 class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", group_description="Play So Long Sucker"):
     kind = KIND
     components = (SuckerButton, SuckerSelect, DealButton, ResignButton, ConfirmResignButton)
+    round_thread = False  # a tournament's table opens a thread of its own (`post_in_channel`)
 
     @property
     def deals(self) -> DealStore:
