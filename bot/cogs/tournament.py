@@ -330,10 +330,11 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                     return
                 message_id = await self._post_pairings(info, number, pairings, unposted.values(), presenter, say,
                                                        replay=replays is not None)
-            place = info.threads[number - 1]
+            place, opened = info.threads[number - 1], None
             if unposted and place is None and presenter.round_thread and message_id:
-                place = await self._open_round_thread(info, number, message_id, say)
-            if place is not None and any(r.game.channel_id != place for r in unposted.values()):
+                place = opened = await self._open_round_thread(info, number, message_id, say)
+            if place is not None and (opened is not None or any(r.game.channel_id != place
+                                                                for r in unposted.values())):
                 place, mine = await self.tournaments.round_thread(info.id, number, place)
                 if mine and place == info.channel_id:
                     await self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id).send(say(Text(

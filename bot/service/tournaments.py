@@ -453,8 +453,8 @@ class Tournaments:
 
     # ----- where a round is shown (the Discord part posts it; what it posted is stored here) -------------------
     async def unposted_rounds(self, created_before: float) -> list[tuple[int, int]]:
-        """The rounds (tournament, number) made before `created_before` whose pairings message was never posted: the
-        process that made them stopped before it could post them (start-up posts them)."""
+        """The rounds (tournament, number) made before `created_before` that the process that made them stopped before
+        posting (their pairings message, or their thread and boards): start-up posts them."""
         return await self._query(unposted_rounds(created_before))
 
     async def round_posted(self, tournament_id: int, number: int, message_id: int) -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from bot.service import GameService
+from storage.connection import open_database
 from tests.support.boards import player_to_move
 from tests.support.codes import Callback, InteractionType
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
@@ -303,3 +305,86 @@ async def test_the_organisers_role_set_in_settings_may_run_tournaments(world: Wo
                      options={"no_organiser_role": True})
     again = await fake.slash(bob, world.channel, "tournament", "new", options=options)
     assert again.ephemeral and again.message is not None and "Manage Server" in again.message.content
+
+
+def _threads(world: World) -> list[FakeChannel]:
+    return [c for c in world.fake.channels.values() if c.parent_id == world.channel.id]
+
+
+def _pairings_posts(world: World, number: int) -> list[FakeMessage]:
+    return [m for m in world.fake.channel_messages(world.channel) if f"round {number} of" in m.content]
+
+
+async def test_a_round_made_by_a_process_that_stopped_before_posting_it_is_posted_once(
+        world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake, alice, bob = world.fake, world.alice, world.bob
+    announcement = await _announce(world, rounds=1)
+    for user in (alice, bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await bots.stop(bot)
+    # The round is made and committed by a process that stops before it posts anything (no Discord part at all).
+    db = await open_database(bots.target)
+    try:
+        service = GameService(db)
+        await service.tournaments.start(1, alice.id)
+        await service.tournaments.told()
+    finally:
+        await db.close()
+    assert await stored_rows(bots.target, "SELECT message_id, thread_id FROM tournament_rounds") == [(None, None)]
+    await bots.start()  # start-up posts it: its pairings, its thread, its board, each player pinged once
+    [board] = await _round_boards(world, bots, 1, 1)
+    thread = _thread_of(world, [board])
+    [pairings] = _pairings_posts(world, 1)
+    first = player_to_move(board)
+    await fake.wait_until(_noticed(world, {first}, thread))
+    assert pairings.pinged == {alice.id, bob.id} - {first} and thread.id == pairings.id
+    assert await stored_rows(bots.target, "SELECT message_id, thread_id FROM tournament_rounds") == [
+        (pairings.id, thread.id)]
+    await bots.stop_all()
+    await bots.start()  # posted once: a restart posts nothing again
+    await bots.stop_all()
+    assert len(_pairings_posts(world, 1)) == 1 and _threads(world) == [thread]
+    assert [m for m in fake.channel_messages(thread) if m.embeds and "Chopsticks #1" in str(m.embeds)] == [board]
+
+
+async def test_a_round_thread_opened_by_a_process_that_stopped_is_reused(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    announcement = await _announce(world, rounds=1)
+    for user in (world.alice, world.bob, world.carol, fake.add_user("dave")):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    first = await _round_boards(world, bots, 1, 2)
+    thread = _thread_of(world, first)
+    await bots.stop_all()
+    # As if the process had stopped right after opening the thread: neither the thread nor the boards stored.
+    await change_stored(bots.target, "UPDATE tournament_rounds SET thread_id = NULL")
+    await change_stored(bots.target, "UPDATE games SET message_id = NULL, channel_id = ?", (world.channel.id,))
+    await bots.start()
+    again = await _round_boards(world, bots, 1, 2)
+    assert {m.id for m in again}.isdisjoint(m.id for m in first)
+    assert _thread_of(world, again) == thread and _threads(world) == [thread]  # the same thread, not a second one
+    assert len(_pairings_posts(world, 1)) == 1
+    assert await stored_rows(bots.target, "SELECT thread_id FROM tournament_rounds") == [(thread.id,)]
+
+
+async def test_without_leave_to_open_a_thread_a_round_is_played_in_the_channel(
+        world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    fake.inject_rest_fault("POST", "/channels/{channel_id}/messages/{message_id}/threads", status=403)
+    announcement = await _announce(world, rounds=2)
+    for user in (world.alice, world.bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    [board] = await _round_boards(world, bots, 1, 1)
+    assert board.channel_id == world.channel.id and _threads(world) == []
+    said = [m for m in fake.channel_messages(world.channel) if "could not open a thread for round 1" in m.content]
+    assert len(said) == 1 and "Create Public Threads" in said[0].content and not said[0].pinged
+    await fake.wait_until(_noticed(world, {player_to_move(board)}, world.channel))
+    # The next round, allowed again, has its thread.
+    await _resign_to_move(world, board, {world.alice.id: world.alice, world.bob.id: world.bob})
+    [second] = await _round_boards(world, bots, 2, 1)
+    assert _thread_of(world, [second]).name == "Tournament #1: Chopsticks · Round 2"
+    assert len([m for m in fake.channel_messages(world.channel) if "could not open a thread" in m.content]) == 1
