@@ -186,6 +186,16 @@ async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots
     pairings = next(m for m in fake.channel_messages(world.channel) if "round 1 of" in m.content)
     assert "So Long Sucker #1" in pairings.content and len(pairings.pinged) == 3  # the first to decide: by its notice
     assert "Pause" in {b["label"] for b in announcement.buttons()} and table.text()
+    # The table plays in a public thread of its own, as a lobby's table does: its players in it, greeted, its status
+    # message there with its controls, and the first decider's turn notice.
+    thread = fake.channels[table.channel_id]
+    assert thread.is_thread and thread.parent_id == world.channel.id and thread.name == "So Long Sucker #1"
+    assert {world.alice.id, world.bob.id, world.carol.id, dave.id} <= thread.member_ids
+    assert "negotiate, promise and betray here" in fake.channel_messages(thread)[0].content
+    await fake.wait_until(lambda: bool(table.buttons()))  # its controls come with the drawing that follows
+    assert [c.id for c in _threads(world)] == [thread.id]
+    first = {world.alice.id, world.bob.id, world.carol.id, dave.id} - pairings.pinged
+    await fake.wait_until(_noticed(world, set(first), thread))
 
 
 async def test_the_buttons_and_the_standings_survive_a_restart(world: World, bots: TabletopRunner) -> None:
