@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ from bot.i18n import Say
 from bot.presenter import GamePresenter
 from bot.service import TABLE_OPTIONS, ServiceError
 from bot.service.finishing import may_join
+from bot.service.leases import WORK_LEASE
 from bot.service.results import Result
 from bot.service.tournaments import (
     Pairing,
@@ -65,6 +67,7 @@ log = logging.getLogger(__name__)
 
 THREAD_NAME = 100  # the most characters of a thread's name
 THREAD_EXISTS = 160004  # Discord's code: a thread has already been created for this message
+POLL = 0.25  # seconds between two looks at a round another process is posting
 
 FORMATS = {"swiss": (Format.SWISS, False), "round-robin": (Format.ROUND_ROBIN, False),
            "double-round-robin": (Format.ROUND_ROBIN, True), "knockout": (Format.KNOCKOUT, False),
@@ -291,30 +294,40 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         for tournament_id, number in await self.tournaments.unposted_rounds(created_before):
             lock = self._locks.setdefault(tournament_id, asyncio.Lock())
             try:
+                # Another process starting too may be posting it: wait until it is done (its lease is let go of, or
+                # lapses), so the games' boards are not posted meanwhile by the restart's redrawing, elsewhere.
+                waited = time.monotonic()
+                while True:
+                    async with lock:
+                        if await self.post_round(tournament_id, number):
+                            break
+                    if time.monotonic() - waited > WORK_LEASE:
+                        break
+                    await asyncio.sleep(POLL)
+                info = await self.tournaments.view(tournament_id)
                 async with lock:
-                    await self.post_round(tournament_id, number)
-                    info = await self.tournaments.view(tournament_id)
                     await self.redraw_standings(info, await self._say(info))
             except discord.HTTPException as exc:
                 log.warning("could not post round %d of tournament %d: %s", number, tournament_id, exc)
 
     async def post_round(self, tournament_id: int, number: int, *, replays: Sequence[Pairing] | None = None,
-                         created: Collection[int] = ()) -> None:
+                         created: Collection[int] = ()) -> bool:
         """Post round `number` as far as it is not posted yet, in any process, once: its pairings message in the
         tournament's channel (stored; a knockout's `replays`: a message of their own), then the round's thread opened
         from it (stored, and the round's games moved there; the channel itself when no thread can be opened, said
         once), then each game's board not posted yet. The games in `created` are told to their players by the
         service once this is done (their first decider is pinged by the game's turn notification, so the pairings
-        ping the others); a game posted here that is not (its round is posted late, after a restart) is told here."""
+        ping the others); a game posted here that is not (its round is posted late, after a restart) is told here.
+        False if another process is posting it now."""
         service = self.bot.service
         key = round_post_key(tournament_id, number)
         token = await service.hold(key)
         if token is None:
-            return  # another process is posting it
+            return False  # another process is posting it
         try:
             info = await self.tournaments.view(tournament_id)  # as stored now: what is posted already
             if number > len(info.rounds):
-                return
+                return True
             pairings = tuple(replays) if replays is not None else info.rounds[number - 1]
             presenter: GamePresenter = self.bot.presenter(info.kind)
             say = await self._say(info)
@@ -327,7 +340,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
             message_id = info.posted[number - 1]
             if message_id is None or replays is not None:
                 if not await service.still_holds(key, token):  # the fence: paused past the lease
-                    return
+                    return False
                 message_id = await self._post_pairings(info, number, pairings, unposted.values(), presenter, say,
                                                        replay=replays is not None)
             place, opened = info.threads[number - 1], None
@@ -344,6 +357,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
             for game_id in unposted:
                 if await self._post_board(presenter, game_id) and game_id not in created:
                     await self.tournaments.announce(game_id)
+            return True
         finally:
             await service.let_go_of(key)
 

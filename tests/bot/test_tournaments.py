@@ -398,3 +398,32 @@ async def test_without_leave_to_open_a_thread_a_round_is_played_in_the_channel(
     [second] = await _round_boards(world, bots, 2, 1)
     assert _thread_of(world, [second]).name == "Tournament #1: Chopsticks · Round 2"
     assert len([m for m in fake.channel_messages(world.channel) if "could not open a thread" in m.content]) == 1
+
+
+async def test_two_processes_starting_together_post_a_round_once(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake = world.fake
+    dave = fake.add_user("dave")
+    announcement = await _announce(world, rounds=1)
+    for user in (world.alice, world.bob, world.carol, dave):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await bots.stop(bot)
+    db = await open_database(bots.target)
+    try:  # the round made by a process that stopped before posting it
+        service = GameService(db)
+        await service.tournaments.start(1, world.alice.id)
+        await service.tournaments.told()
+    finally:
+        await db.close()
+    others = TabletopRunner(fake, bots.database, url=bots.url)
+    try:
+        await asyncio.gather(bots.start(), others.start())  # both look for rounds left unposted as they start
+        boards = await _round_boards(world, bots, 1, 2)
+        thread = _thread_of(world, boards)
+        await fake.wait_until(_noticed(world, {player_to_move(b) for b in boards}, thread))
+        assert len(_pairings_posts(world, 1)) == 1 and _threads(world) == [thread]
+        assert len([m for m in fake.channel_messages(thread) if m.embeds and "Chopsticks #" in str(m.embeds)]) == 2
+        notices = [m for m in fake.channel_messages(thread) if "it is your move" in m.content]
+        assert len(notices) == 2, [m.content for m in notices]  # each first mover told once
+    finally:
+        await others.stop_all()
