@@ -199,8 +199,6 @@ class Tournaments:
         self._timers_changed = timers_changed
         self.listeners: list[TournamentListener] = []  # told of every change with events, once it is committed
         self._telling: set[asyncio.Task[None]] = set()
-        # Called after each game a round creates, inside the round's transaction (crash tests raise here).
-        self.after_game: Callable[[int], None] | None = None
         publisher.listeners.append(self._on_game_change)
 
     # ----- making and entering --------------------------------------------------------------------------------
@@ -634,8 +632,6 @@ class Tournaments:
             games.append(result)
             made.append(PairingRow(row.round, row.position, row.first_id, row.second_id, row.seats, result.game.id,
                                    None, None))
-            if self.after_game is not None:
-                self.after_game(len(games))
         await (await tx.writer()).run(add_pairings(record.id, made))
         return made
 
