@@ -330,8 +330,10 @@ def tournaments_with_status(*statuses: str) -> Plan[list[int]]:
 
 
 def latest_in_channel(channel_id: int) -> Plan[int | None]:
-    """The newest tournament announced in a channel (what a command without `tournament:` means there)."""
-    done = yield Sql("SELECT id FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+    """The newest tournament announced in a channel, or whose round plays in that thread (what a command without
+    `tournament:` means there)."""
+    done = yield Sql("SELECT id FROM tournaments WHERE channel_id = ? OR id IN (SELECT tournament_id FROM"
+                     " tournament_rounds WHERE thread_id = ?) ORDER BY id DESC LIMIT 1", (channel_id, channel_id))
     return int(done.rows[0][0]) if done.rows else None
 
 

@@ -98,6 +98,9 @@ async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: Tabl
         # their turn notices go there too.
         thread = _thread_of(world, boards)
         assert thread.id == pairings.id and thread.name == f"Tournament #1: Chopsticks · Round {number}"
+        # Typed in the round's thread, a command without `tournament:` means this tournament.
+        asked = await fake.slash(bob, thread, "tournament", "pairings", options={"round": number})
+        assert asked.ephemeral and asked.message is not None and "Chopsticks #" in asked.message.content, asked.errors
         # Each player is pinged once this round: the first to move by the game's turn notification, the others by
         # the pairings; the boards themselves ping nobody.
         first = {player_to_move(board) for board in boards}
