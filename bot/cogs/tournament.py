@@ -11,6 +11,7 @@ restart too, and the buttons' custom ids name the tournament (persistent, like a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -29,6 +30,7 @@ from bot.service import TABLE_OPTIONS, ServiceError
 from bot.service.finishing import may_join
 from bot.service.leases import WORK_LEASE
 from bot.service.results import Result
+from bot.service.tasks import background
 from bot.service.tournaments import (
     Pairing,
     RoundStarted,
@@ -86,6 +88,8 @@ def _seconds(text: str | None, what: str) -> float | None:
 @app_commands.guild_only()
 class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament",
                     group_description="Tournaments on this server: make one, see its standings and pairings"):
+    sweep_every = 60.0  # seconds between two looks for rounds another process made but never posted
+
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
@@ -103,9 +107,27 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
 
     async def cog_load(self) -> None:
         self.tournaments.listeners.append(self.on_update)
+        self._sweeping = background(self._sweep(), name="rounds-sweep")
 
     async def cog_unload(self) -> None:
         self.tournaments.listeners.remove(self.on_update)
+        self._sweeping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._sweeping
+
+    async def _sweep(self) -> None:
+        """Now and then, the rounds made more than `sweep_every` ago that are still not posted: the process that made
+        them stopped (or died) before posting them, and this one goes on running (several processes)."""
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(min(self.sweep_every, 1.0))
+            if time.monotonic() - last < self.sweep_every:
+                continue
+            last = time.monotonic()
+            try:
+                await self.post_rounds_left_unposted(self.bot.service.clock() - self.sweep_every, wait=False)
+            except Exception:  # the next sweep tries again; say why in the log
+                log.exception("could not look for tournament rounds left unposted")
 
     # ----- commands ---------------------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Make a tournament in this channel (Manage Server)")
@@ -288,9 +310,10 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
             log.warning("could not show tournament %s: %s", info.id, exc)
 
     # ----- a round: its pairings message, its thread, its boards -----------------------------------------------
-    async def post_rounds_left_unposted(self, created_before: float) -> None:
-        """At start-up: post every round made before `created_before` (by a process that stopped before posting it)
-        whose pairings message was never posted, then its boards."""
+    async def post_rounds_left_unposted(self, created_before: float, *, wait: bool = True) -> None:
+        """At start-up (and now and then: `_sweep`): post every round made before `created_before` by a process that
+        stopped before posting it: its pairings message, its thread and its boards. With `wait`, a round another
+        process is posting is waited for."""
         for tournament_id, number in await self.tournaments.unposted_rounds(created_before):
             lock = self._locks.setdefault(tournament_id, asyncio.Lock())
             try:
@@ -301,7 +324,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                     async with lock:
                         if await self.post_round(tournament_id, number):
                             break
-                    if time.monotonic() - waited > WORK_LEASE:
+                    if not wait or time.monotonic() - waited > WORK_LEASE:
                         break
                     await asyncio.sleep(POLL)
                 info = await self.tournaments.view(tournament_id)

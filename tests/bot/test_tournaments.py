@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 from bot.service import GameService
 from storage.connection import open_database
@@ -430,3 +431,27 @@ async def test_two_processes_starting_together_post_a_round_once(world: World, b
         assert len(notices) == 2, [m.content for m in notices]  # each first mover told once
     finally:
         await others.stop_all()
+
+
+async def test_a_running_process_posts_a_round_another_process_made_and_never_posted(
+        world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    cog: Any = bot.get_cog("Tournament")
+    cog.sweep_every = 0.3  # it looks every minute; here every 0.3 s
+    fake = world.fake
+    announcement = await _announce(world, rounds=1)
+    for user in (world.alice, world.bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    db = await open_database(bots.target)
+    try:  # another process makes the round and stops before it posts anything
+        service = GameService(db)
+        await service.tournaments.start(1, world.alice.id)
+        await service.tournaments.told()
+    finally:
+        await db.close()
+    [board] = await _round_boards(world, bots, 1, 1)  # the running process posts it, without a restart
+    thread = _thread_of(world, [board])
+    await fake.wait_until(_noticed(world, {player_to_move(board)}, thread))
+    await asyncio.sleep(1.0)  # more sweeps: nothing posted twice
+    assert len(_pairings_posts(world, 1)) == 1 and _threads(world) == [thread]
+    assert len([m for m in fake.channel_messages(thread) if "it is your move" in m.content]) == 1
