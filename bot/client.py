@@ -336,6 +336,9 @@ class TabletopBot(commands.Bot):
         redraw. Boards recorded at the current version are not even read; of the others, a board that would look
         the same (its key) is not edited (see bot/drawn.py)."""
         clock = time.perf_counter()
+        tournaments: Any = self.get_cog("Tournament")
+        if tournaments is not None:  # first the rounds a stopped process never posted: their boards go in their thread
+            await tournaments.post_rounds_left_unposted(started)
         private_kinds = [d.kind for d in descriptions() if d.hidden_information]  # a private board per player
         stale = await self.drawn.store.stale_games(started, time.time(), private_kinds)
         for game_id in stale:

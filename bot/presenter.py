@@ -47,6 +47,9 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
     components_in_dms: ClassVar[bool] = False  # its components also work in DMs (private boards)
     # A game with hidden information: its players' own boards, drawn by the game (`DrawsOwnBoards`), delivered there.
     private_boards: PrivateBoards[Any] | None = None
+    # A tournament round's games of this kind are played in the round's thread (bot/cogs/tournament.py); False: each
+    # game opens a thread of its own (So Long Sucker's tables, whose players talk at their table).
+    round_thread: ClassVar[bool] = True
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot

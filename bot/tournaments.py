@@ -39,6 +39,11 @@ def _title(info: TournamentInfo) -> Text:
     return Text("Tournament #{number}: {game}", number=info.id, game=describe(info.kind).title)
 
 
+def round_title(info: TournamentInfo) -> Text:
+    """The tournament as a round's thread is named after it ("… · Round 2")."""
+    return _title(info)
+
+
 def _status(info: TournamentInfo) -> Text:
     if info.status == "open" and info.start_missed is not None and len(info.players) >= info.min_players:
         return Text("Open for entries: click **Join** to play. It did not start at its start time: the organiser can "

@@ -17,10 +17,11 @@ from typing import Any
 from storage.records import GameRecord, Seat, StaleVersionError
 from storage.sql import Plan, Sql
 
-# Columns a write may change besides the state; anything else is fixed when the game is created.
+# Columns a write may change besides the state; anything else is fixed when the game is created. `channel_id` moves
+# only before the game's board is posted (a tournament round's game, to the round's thread).
 UPDATABLE = frozenset(
-    {"status", "message_id", "thread_id", "draw_offer", "draw_declined", "deadline", "remind_at", "finished_at",
-     "state"}
+    {"status", "channel_id", "message_id", "thread_id", "draw_offer", "draw_declined", "deadline", "remind_at",
+     "finished_at", "state"}
 )
 
 # A draw offer lasts until the opponent answers: the offerer's own move keeps it; anyone else's move declines it, and

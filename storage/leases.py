@@ -61,6 +61,11 @@ def board_post_key(game_id: int) -> str:
     return f"board-post:{game_id}"
 
 
+def round_post_key(tournament_id: int, number: int) -> str:
+    """Posting a tournament round (its pairings message, its thread, its boards): one process does it."""
+    return f"round-post:{tournament_id}:{number}"
+
+
 def new_token(dialect: Dialect) -> Plan[tuple[str, tuple[int, ...]]]:
     """A token the database never gave before (PostgreSQL: the sequence lease_tokens; SQLite, whose writers take turns:
     the one-row table lease_tokens, raised): the SQL to write where it goes, and its parameters."""

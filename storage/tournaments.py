@@ -68,6 +68,8 @@ class RoundRow:
     deadline: float | None
     ended_at: float | None
     pairings: tuple[PairingRow, ...]
+    message_id: int | None = None  # its pairings message, once posted (0: posted before this was stored)
+    thread_id: int | None = None  # its thread (the tournament's channel: none could be opened); None: none opened
 
 
 @dataclass(frozen=True)
@@ -161,8 +163,8 @@ def load_tournament(dialect: Dialect, tournament_id: int, *, lock: bool = False)
     entrants = yield Sql(
         "SELECT user_id, rating, joined, start_points, left_round, absences FROM tournament_entrants"
         " WHERE tournament_id = ? ORDER BY position", (tournament_id,))
-    rounds = yield Sql("SELECT number, created_at, deadline, ended_at FROM tournament_rounds WHERE tournament_id = ?"
-                       " ORDER BY number", (tournament_id,))
+    rounds = yield Sql("SELECT number, created_at, deadline, ended_at, message_id, thread_id FROM tournament_rounds"
+                       " WHERE tournament_id = ? ORDER BY number", (tournament_id,))
     pairings = yield Sql(
         "SELECT round, position, first_id, second_id, seats, game_id, result, places FROM tournament_pairings"
         " WHERE tournament_id = ? ORDER BY round, position", (tournament_id,))
@@ -182,8 +184,8 @@ def load_tournament(dialect: Dialect, tournament_id: int, *, lock: bool = False)
         version=int(row[16]), created_at=float(row[17]), finished_at=row[18],
         entrants=tuple(EntrantRow(int(e[0]), float(e[1]), int(e[2]), float(e[3]), _opt_int(e[4]), int(e[5]))
                        for e in entrants.rows),
-        rounds=tuple(RoundRow(int(r[0]), float(r[1]), r[2], r[3], tuple(by_round.get(int(r[0]), ())))
-                     for r in rounds.rows),
+        rounds=tuple(RoundRow(int(r[0]), float(r[1]), r[2], r[3], tuple(by_round.get(int(r[0]), ())), _opt_int(r[4]),
+                              _opt_int(r[5])) for r in rounds.rows),
         start_missed=None if missed_row is None else float(missed_row[0]),
     )
 
@@ -234,6 +236,37 @@ def add_round(tournament_id: int, number: int, now: float, deadline: float | Non
 def end_round(tournament_id: int, number: int, now: float) -> Plan[None]:
     yield Sql("UPDATE tournament_rounds SET ended_at = ? WHERE tournament_id = ? AND number = ? AND ended_at IS NULL",
               (now, tournament_id, number))
+
+
+def set_round_message(tournament_id: int, number: int, message_id: int) -> Plan[bool]:
+    """The round's pairings message was posted: stored once (False: it was stored already, by another process)."""
+    done = yield Sql("UPDATE tournament_rounds SET message_id = ? WHERE tournament_id = ? AND number = ?"
+                     " AND message_id IS NULL", (message_id, tournament_id, number))
+    return done.rowcount == 1
+
+
+def set_round_thread(tournament_id: int, number: int, thread_id: int) -> Plan[tuple[int, bool]]:
+    """The round's thread, stored once: the thread stored (another process's, if it stored one first) and whether
+    this call stored it."""
+    done = yield Sql("UPDATE tournament_rounds SET thread_id = ? WHERE tournament_id = ? AND number = ?"
+                     " AND thread_id IS NULL", (thread_id, tournament_id, number))
+    stored = yield Sql("SELECT thread_id FROM tournament_rounds WHERE tournament_id = ? AND number = ?",
+                       (tournament_id, number))
+    return int(stored.value()), done.rowcount == 1
+
+
+def unposted_rounds(created_before: float) -> Plan[list[tuple[int, int]]]:
+    """The rounds (tournament, number) made before `created_before` that are not fully posted: their pairings message
+    was never posted, or a game of theirs being played has no board yet while the round has no thread stored (the
+    process that made them stopped part-way: a thread it opened is found again, and the boards go into it), oldest
+    first."""
+    done = yield Sql(
+        "SELECT r.tournament_id, r.number FROM tournament_rounds r WHERE r.created_at < ? AND (r.message_id IS NULL"
+        " OR (r.thread_id IS NULL AND EXISTS (SELECT 1 FROM tournament_pairings p JOIN games g ON g.id = p.game_id"
+        " WHERE p.tournament_id = r.tournament_id AND p.round = r.number AND g.message_id IS NULL"
+        " AND g.status = 'active')))"
+        " ORDER BY r.created_at, r.tournament_id, r.number", (created_before,))
+    return [(int(row[0]), int(row[1])) for row in done.rows]
 
 
 def add_pairings(tournament_id: int, pairings: Sequence[PairingRow]) -> Plan[None]:
@@ -327,8 +360,10 @@ def tournaments_with_status(*statuses: str) -> Plan[list[int]]:
 
 
 def latest_in_channel(channel_id: int) -> Plan[int | None]:
-    """The newest tournament announced in a channel (what a command without `tournament:` means there)."""
-    done = yield Sql("SELECT id FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+    """The newest tournament announced in a channel, or whose round plays in that thread (what a command without
+    `tournament:` means there)."""
+    done = yield Sql("SELECT id FROM tournaments WHERE channel_id = ? OR id IN (SELECT tournament_id FROM"
+                     " tournament_rounds WHERE thread_id = ?) ORDER BY id DESC LIMIT 1", (channel_id, channel_id))
     return int(done.rows[0][0]) if done.rows else None
 
 

@@ -14,6 +14,8 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
+from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -27,7 +29,11 @@ from bot.i18n import Say
 from bot.presenter import GamePresenter
 from bot.service import TABLE_OPTIONS, ServiceError
 from bot.service.finishing import may_join
+from bot.service.leases import WORK_LEASE
+from bot.service.results import Result
+from bot.service.tasks import background
 from bot.service.tournaments import (
+    Pairing,
     RoundStarted,
     StartMissed,
     TournamentFinished,
@@ -49,6 +55,7 @@ from bot.tournaments import (
     announcement_view,
     pairings_text,
     podium_text,
+    round_title,
     standings_embed,
 )
 from games.registry import describe
@@ -56,10 +63,15 @@ from games.text import Command, Plural, Text
 from games.tournaments.model import Format, Settings, default_tiebreaks
 from storage import BotStateStore
 from storage.finishing import read_finishing
+from storage.leases import board_post_key, round_post_key
 from storage.ratings import GLOBAL
 from storage.server_settings import ServerSettings
 
 log = logging.getLogger(__name__)
+
+THREAD_NAME = 100  # the most characters of a thread's name
+THREAD_EXISTS = 160004  # Discord's code: a thread has already been created for this message
+POLL = 0.25  # seconds between two looks at a round another process is posting
 
 FORMATS = {"swiss": (Format.SWISS, False), "round-robin": (Format.ROUND_ROBIN, False),
            "double-round-robin": (Format.ROUND_ROBIN, True), "knockout": (Format.KNOCKOUT, False),
@@ -109,6 +121,8 @@ def start_time(text: str, now: float) -> float:
 @app_commands.guild_only()
 class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament",
                     group_description="Tournaments on this server: make one, see its standings and pairings"):
+    sweep_every = 60.0  # seconds between two looks for rounds another process made but never posted
+
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
@@ -127,10 +141,28 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
     async def cog_load(self) -> None:
         self.tournaments.listeners.append(self.on_update)
         self.tournaments.listeners.append(self.on_start_missed)
+        self._sweeping = background(self._sweep(), name="rounds-sweep")
 
     async def cog_unload(self) -> None:
         self.tournaments.listeners.remove(self.on_update)
         self.tournaments.listeners.remove(self.on_start_missed)
+        self._sweeping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._sweeping
+
+    async def _sweep(self) -> None:
+        """Now and then, the rounds made more than `sweep_every` ago that are still not posted: the process that made
+        them stopped (or died) before posting them, and this one goes on running (several processes)."""
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(min(self.sweep_every, 1.0))
+            if time.monotonic() - last < self.sweep_every:
+                continue
+            last = time.monotonic()
+            try:
+                await self.post_rounds_left_unposted(self.bot.service.clock() - self.sweep_every, wait=False)
+            except Exception:  # the next sweep tries again; say why in the log
+                log.exception("could not look for tournament rounds left unposted")
 
     # ----- commands ---------------------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Make a tournament in this channel (Manage Server)")
@@ -300,24 +332,11 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
             async with lock:
                 say = await self._say(info)
                 channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-                bot_id = self.bot.user.id if self.bot.user else None
-                games = {result.id: result for result in update.games}
+                games = {result.id for result in update.games}
                 for event in update.events:
                     if isinstance(event, RoundStarted):
-                        # Each player pinged once this round: the first to decide in each game was pinged by its
-                        # turn notification already (bot/notifications.py), so this message pings the others.
-                        deciders = {r.game.user_at(r.game.to_decide) for r in update.games
-                                    if r.game.to_decide is not None}
-                        people = sorted({p for pairing in event.pairings for p in pairing.players
-                                         if p is not None and p not in deciders})
-                        presenter = self.bot.presenter(info.kind)
-                        await channel.send(pairings_text(info, event.number, event.pairings, bot_id, say,
-                                                         replay=event.replay),
-                                           allowed_mentions=await presenter.pings(people))
-                        for pairing in event.pairings:
-                            result = games.get(pairing.game_id) if pairing.game_id is not None else None
-                            if result is not None:
-                                await presenter.post_in_channel(result)
+                        await self.post_round(info.id, event.number, replays=event.pairings if event.replay else None,
+                                              created=games)
                 await self.redraw_standings(info, say)
                 await self.redraw_announcement(info)
                 for event in update.events:
@@ -349,6 +368,128 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                 await channel.send(say(text), allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:  # the channel was deleted, or closed to me
                 log.warning("could not tell tournament %s's channel it did not start: %s", info.id, exc)
+
+    # ----- a round: its pairings message, its thread, its boards -----------------------------------------------
+    async def post_rounds_left_unposted(self, created_before: float, *, wait: bool = True) -> None:
+        """At start-up (and now and then: `_sweep`): post every round made before `created_before` by a process that
+        stopped before posting it: its pairings message, its thread and its boards. With `wait`, a round another
+        process is posting is waited for."""
+        for tournament_id, number in await self.tournaments.unposted_rounds(created_before):
+            lock = self._locks.setdefault(tournament_id, asyncio.Lock())
+            try:
+                # Another process starting too may be posting it: wait until it is done (its lease is let go of, or
+                # lapses), so the games' boards are not posted meanwhile by the restart's redrawing, elsewhere.
+                waited = time.monotonic()
+                while True:
+                    async with lock:
+                        if await self.post_round(tournament_id, number):
+                            break
+                    if not wait or time.monotonic() - waited > WORK_LEASE:
+                        break
+                    await asyncio.sleep(POLL)
+                info = await self.tournaments.view(tournament_id)
+                async with lock:
+                    await self.redraw_standings(info, await self._say(info))
+            except discord.HTTPException as exc:
+                log.warning("could not post round %d of tournament %d: %s", number, tournament_id, exc)
+
+    async def post_round(self, tournament_id: int, number: int, *, replays: Sequence[Pairing] | None = None,
+                         created: Collection[int] = ()) -> bool:
+        """Post round `number` as far as it is not posted yet, in any process, once: its pairings message in the
+        tournament's channel (stored; a knockout's `replays`: a message of their own), then the round's thread opened
+        from it (stored, and the round's games moved there; the channel itself when no thread can be opened, said
+        once), then each game's board not posted yet. The games in `created` are told to their players by the
+        service once this is done (their first decider is pinged by the game's turn notification, so the pairings
+        ping the others); a game posted here that is not (its round is posted late, after a restart) is told here.
+        False if another process is posting it now."""
+        service = self.bot.service
+        key = round_post_key(tournament_id, number)
+        token = await service.hold(key)
+        if token is None:
+            return False  # another process is posting it
+        try:
+            info = await self.tournaments.view(tournament_id)  # as stored now: what is posted already
+            if number > len(info.rounds):
+                return True
+            pairings = tuple(replays) if replays is not None else info.rounds[number - 1]
+            presenter: GamePresenter = self.bot.presenter(info.kind)
+            say = await self._say(info)
+            unposted = {}
+            for pairing in pairings:
+                if pairing.game_id is not None:
+                    result = await service.view(pairing.game_id, fresh=True)
+                    if result.game.message_id is None:
+                        unposted[result.id] = result
+            message_id = info.posted[number - 1]
+            if message_id is None or replays is not None:
+                if not await service.still_holds(key, token):  # the fence: paused past the lease
+                    return False
+                message_id = await self._post_pairings(info, number, pairings, unposted.values(), presenter, say,
+                                                       replay=replays is not None)
+            place, opened = info.threads[number - 1], None
+            if unposted and place is None and presenter.round_thread and message_id:
+                place = opened = await self._open_round_thread(info, number, message_id, say)
+            if place is not None and (opened is not None or any(r.game.channel_id != place
+                                                                for r in unposted.values())):
+                place, mine = await self.tournaments.round_thread(info.id, number, place)
+                if mine and place == info.channel_id:
+                    await self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id).send(say(Text(
+                        "I could not open a thread for round {number}, so its games are played here. To give each "
+                        "round its own thread, let me Create Public Threads and Send Messages in Threads in this "
+                        "channel.", number=number)), allowed_mentions=discord.AllowedMentions.none())
+            for game_id in unposted:
+                if await self._post_board(presenter, game_id) and game_id not in created:
+                    await self.tournaments.announce(game_id)
+            return True
+        finally:
+            await service.let_go_of(key)
+
+    async def _post_pairings(self, info: TournamentInfo, number: int, pairings: Sequence[Pairing],
+                             unposted: Iterable[Result[Any, Any]], presenter: GamePresenter, say: Say, *,
+                             replay: bool) -> int:
+        """The round's pairings message, pinging each player once this round: the first to decide in each game whose
+        board is posted now is pinged by its turn notification, so this message pings the others. Stored as the
+        round's (not a knockout's replays); its id."""
+        deciders = {r.game.user_at(r.game.to_decide) for r in unposted if r.game.to_decide is not None}
+        people = sorted({p for pairing in pairings for p in pairing.players if p is not None and p not in deciders})
+        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        bot_id = self.bot.user.id if self.bot.user else None
+        sent: discord.Message = await channel.send(pairings_text(info, number, pairings, bot_id, say, replay=replay),
+                                                   allowed_mentions=await presenter.pings(people))
+        if not replay:
+            await self.tournaments.round_posted(info.id, number, sent.id)
+        return sent.id
+
+    async def _open_round_thread(self, info: TournamentInfo, number: int, message_id: int, say: Say) -> int:
+        """Open the round's public thread from its pairings message: its id (a thread opened from a message has the
+        message's id, so one opened by a process that stopped before storing it is found again); the channel's id
+        when I may not open one there."""
+        name = say(Text("{title} · Round {number}", title=round_title(info), number=number))[:THREAD_NAME]
+        try:
+            data = await self.bot.http.start_thread_with_message(info.channel_id, message_id, name=name,
+                                                                 auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            if exc.code == THREAD_EXISTS:
+                return message_id
+            log.info("could not open a thread for round %d of tournament %d: %s", number, info.id, exc)
+            return info.channel_id
+        return int(data["id"])
+
+    async def _post_board(self, presenter: GamePresenter, game_id: int) -> bool:
+        """Post a round game's board where the game is (its round's thread), unless it is posted already (by a
+        restart's redrawing: the same lease); whether it was posted here."""
+        service = self.bot.service
+        key = board_post_key(game_id)
+        if await service.hold(key) is None:
+            return False
+        try:
+            result = await service.view(game_id, fresh=True)
+            if result.game.message_id is not None:
+                return False
+            await presenter.post_in_channel(result)
+            return True
+        finally:
+            await service.let_go_of(key)
 
     async def redraw_standings(self, info: TournamentInfo, say: Say) -> None:
         """The one standings message: posted with the first round, edited after every result."""

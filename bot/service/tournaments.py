@@ -21,11 +21,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from bot.service.game_setup import GameSetup
-from bot.service.model import TOURNAMENT, UNRATED, Player, ServiceError, StaleStateError
+from bot.service.model import TOURNAMENT, UNRATED, Player, ServiceError, StaleStateError, decision_events, present
 from bot.service.publisher import Publisher
 from bot.service.ratings import display_rating
 from bot.service.results import Result
@@ -64,8 +64,11 @@ from storage.tournaments import (
     remove_entrant,
     set_entrant,
     set_result,
+    set_round_message,
+    set_round_thread,
     tournament_of_game,
     tournaments_with_status,
+    unposted_rounds,
     unrecorded_endings,
     update_tournament,
 )
@@ -155,6 +158,8 @@ class TournamentInfo:
     round_time: float | None  # how long a round may last (None: no deadline)
     deadline_rule: str  # what the deadline makes of an unfinished game: "draw", or "loss" for the player to move
     deadlines: tuple[float | None, ...]  # each round's deadline
+    posted: tuple[int | None, ...]  # each round's pairings message (None: not posted yet; 0: posted, id not stored)
+    threads: tuple[int | None, ...]  # each round's thread (the channel's id: none could be opened; None: none yet)
     players: tuple[int, ...]  # in join order
     withdrawn: tuple[int, ...]
     rounds: tuple[tuple[Pairing, ...], ...]
@@ -188,6 +193,7 @@ def info_of(record: TournamentRecord) -> TournamentInfo:
         rated=record.rated, turn_timeout=record.turn_timeout, minimum_finished=record.minimum_finished,
         round_time=record.round_time, deadline_rule=record.deadline_rule,
         deadlines=tuple(r.deadline for r in record.rounds),
+        posted=tuple(r.message_id for r in record.rounds), threads=tuple(r.thread_id for r in record.rounds),
         players=tuple(e.user_id for e in record.entrants),
         withdrawn=tuple(e.user_id for e in record.entrants if e.left_round is not None),
         rounds=tuple(pairings_of(r.pairings) for r in record.rounds),
@@ -211,8 +217,6 @@ class Tournaments:
         self._timers_changed = timers_changed
         self.listeners: list[TournamentListener] = []  # told of every change with events, once it is committed
         self._telling: set[asyncio.Task[None]] = set()
-        # Called after each game a round creates, inside the round's transaction (crash tests raise here).
-        self.after_game: Callable[[int], None] | None = None
         publisher.listeners.append(self._on_game_change)
 
     # ----- making and entering --------------------------------------------------------------------------------
@@ -500,6 +504,40 @@ class Tournaments:
             return []
         return await self._change(tournament_id, change, ended=ended)
 
+    # ----- where a round is shown (the Discord part posts it; what it posted is stored here) -------------------
+    async def unposted_rounds(self, created_before: float) -> list[tuple[int, int]]:
+        """The rounds (tournament, number) made before `created_before` that the process that made them stopped before
+        posting (their pairings message, or their thread and boards): start-up posts them."""
+        return await self._query(unposted_rounds(created_before))
+
+    async def round_posted(self, tournament_id: int, number: int, message_id: int) -> bool:
+        """Round `number`'s pairings message is `message_id`: stored once (False: another process stored its own)."""
+        async with self._store.transaction() as tx:
+            return await (await tx.writer()).run(set_round_message(tournament_id, number, message_id))
+
+    async def round_thread(self, tournament_id: int, number: int, thread_id: int) -> tuple[int, bool]:
+        """Round `number` is played in `thread_id` (the tournament's channel: no thread could be opened), stored once,
+        and each of its games whose board is not posted yet moves there, in the same transaction: its board, its
+        notices and its ending then go there. The thread stored (another process's, if it stored one first: the games
+        move to that one) and whether this call stored it."""
+        async with self._store.transaction() as tx:
+            record = await self._load(tx, tournament_id, lock=True)
+            conn = await tx.writer()
+            thread, stored = await conn.run(set_round_thread(tournament_id, number, thread_id))
+            for pairing in record.rounds[number - 1].pairings:
+                if pairing.game_id is None:
+                    continue
+                game = await tx.load(pairing.game_id)
+                if game.message_id is None and game.channel_id != thread:
+                    await self._games.update(tx, game, channel_id=thread)
+        return thread, stored
+
+    async def announce(self, game_id: int) -> None:
+        """Tell the listeners of a round's game whose board was posted late (its round was posted after a restart):
+        whose decision it is, as the game's creation would have (its turn notification)."""
+        game = await self._games.load(game_id)
+        self._publisher.publish(present(game, decision_events(game, None)))
+
     async def _on_game_change(self, result: Result[Any, Any]) -> None:
         """The publisher's listener: a game that is no longer being played may be a tournament's."""
         if result.game.options.get(TOURNAMENT) is not None and result.game.status not in ("active", "pending"):
@@ -557,7 +595,17 @@ class Tournaments:
                     log.error("tournament %d: a listener failed", update.tournament.id, exc_info=outcome)
         finally:
             for game in update.games:
-                self._publisher.publish(game)
+                self._publisher.publish(await self._as_placed(game))
+
+    async def _as_placed(self, result: Result[Any, Any]) -> Result[Any, Any]:
+        """A new game's result with the channel, thread and message it has now: the listeners may have moved it to its
+        round's thread (`round_thread`) before its first notification."""
+        try:
+            record = (await self._games.load(result.id)).record
+        except ServiceError:
+            return result
+        game = replace(result.game, channel_id=record.channel_id, thread_id=record.thread_id)
+        return replace(result, game=game)
 
     async def told(self) -> None:
         """Wait until every tournament listener has heard every change so far."""
@@ -639,8 +687,6 @@ class Tournaments:
             games.append(result)
             made.append(PairingRow(row.round, row.position, row.first_id, row.second_id, row.seats, result.game.id,
                                    None, None))
-            if self.after_game is not None:
-                self.after_game(len(games))
         await (await tx.writer()).run(add_pairings(record.id, made))
         return made
 

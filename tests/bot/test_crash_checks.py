@@ -183,14 +183,23 @@ async def test_tournament_rounds_pairings_and_standings_are_checked_against_the_
     finally:
         await db.close()
     round_two = [p.game_id for p in (await _view(path, tournament)).rounds[1]]
+    # No Discord part posted the rounds here: each round without its pairings message is a problem until it is.
+    [check] = tournament_problems(path)
+    assert check.problems == ["round 1's pairings message was never posted",
+                              "round 2's pairings message was never posted"], check.problems
+    await change_stored(path, "UPDATE tournament_rounds SET message_id = 7 WHERE tournament_id = ? AND number = 1",
+                        (tournament,))
+    [check] = tournament_problems(path)
+    assert check.problems == ["round 2's pairings message was never posted"], check.problems
+    await change_stored(path, "UPDATE tournament_rounds SET message_id = 8 WHERE tournament_id = ?", (tournament,))
     [check] = tournament_problems(path)
     assert check.problems == [], check.problems
     assert (check.rounds, check.total, check.games, check.finished_games) == (2, 2, 4, 3)
     assert check.summary() == f"chopsticks Swiss #{tournament}: running, round 2 of 2, 3/4 games over"
 
     # A round made again under another number, and a result that is not what its game says:
-    await change_stored(path, "INSERT INTO tournament_rounds (tournament_id, number, created_at) VALUES (?, 4, 0)",
-                        (tournament,))
+    await change_stored(path, "INSERT INTO tournament_rounds (tournament_id, number, created_at, message_id)"
+                              " VALUES (?, 4, 0, 9)", (tournament,))
     await change_stored(path, "UPDATE tournament_pairings SET result = '0-1' WHERE tournament_id = ? AND round = 1"
                               " AND position = 0", (tournament,))
     [check] = tournament_problems(path)

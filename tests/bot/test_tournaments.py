@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
+from bot.service import GameService
+from storage.connection import open_database
 from tests.support.boards import player_to_move
 from tests.support.codes import Callback, InteractionType
-from tests.support.fakediscord import FakeMessage, FakeUser
+from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
 from tests.support.interactions import BUTTON, carrier, raw_interaction
 from tests.support.world import TabletopRunner, World, change_stored, stored_rows
@@ -51,10 +54,20 @@ def _edited(message: FakeMessage, edits: int) -> Callable[[], bool]:
     return lambda: message.edits >= edits
 
 
-def _noticed(world: World, users: set[int | None]) -> Callable[[], bool]:
-    """Whether each of `users` got a turn notification in the channel (the notices of their new games)."""
-    return lambda: users <= {p for m in world.fake.channel_messages(world.channel) if "it is your move" in m.content
+def _noticed(world: World, users: set[int | None], where: FakeChannel) -> Callable[[], bool]:
+    """Whether each of `users` got a turn notification in `where` (the notices of their new games)."""
+    return lambda: users <= {p for m in world.fake.channel_messages(where) if "it is your move" in m.content
                              for p in m.pinged}
+
+
+def _thread_of(world: World, boards: list[FakeMessage]) -> FakeChannel:
+    """The thread the round's `boards` are in (all in one), opened from the round's pairings message in the
+    tournament's channel."""
+    [thread_id] = {board.channel_id for board in boards}
+    thread = world.fake.channels[thread_id]
+    assert thread.is_thread and thread.parent_id == world.channel.id
+    assert world.fake.messages[thread_id].channel_id == world.channel.id  # opened from a message of the channel
+    return thread
 
 
 async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: TabletopRunner) -> None:
@@ -82,11 +95,18 @@ async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: Tabl
         boards = await _round_boards(world, bots, number, 2)
         pairings = next(m for m in fake.channel_messages(world.channel)
                         if f"round {number} of 3" in m.content)
+        # The round's boards are in its own thread, opened from its pairings message and named after the round;
+        # their turn notices go there too.
+        thread = _thread_of(world, boards)
+        assert thread.id == pairings.id and thread.name == f"Tournament #1: Chopsticks · Round {number}"
+        # Typed in the round's thread, a command without `tournament:` means this tournament.
+        asked = await fake.slash(bob, thread, "tournament", "pairings", options={"round": number})
+        assert asked.ephemeral and asked.message is not None and "Chopsticks #" in asked.message.content, asked.errors
         # Each player is pinged once this round: the first to move by the game's turn notification, the others by
         # the pairings; the boards themselves ping nobody.
         first = {player_to_move(board) for board in boards}
         assert len(first) == 2
-        await fake.wait_until(_noticed(world, first))
+        await fake.wait_until(_noticed(world, first, thread))
         assert pairings.pinged == set(users) - first, pairings.pinged
         assert all(not board.pinged for board in boards)
         table = next(m for m in fake.channel_messages(world.channel) if m.embeds
@@ -170,6 +190,16 @@ async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots
     pairings = next(m for m in fake.channel_messages(world.channel) if "round 1 of" in m.content)
     assert "So Long Sucker #1" in pairings.content and len(pairings.pinged) == 3  # the first to decide: by its notice
     assert "Pause" in {b["label"] for b in announcement.buttons()} and table.text()
+    # The table plays in a public thread of its own, as a lobby's table does: its players in it, greeted, its status
+    # message there with its controls, and the first decider's turn notice.
+    thread = fake.channels[table.channel_id]
+    assert thread.is_thread and thread.parent_id == world.channel.id and thread.name == "So Long Sucker #1"
+    assert {world.alice.id, world.bob.id, world.carol.id, dave.id} <= thread.member_ids
+    assert "negotiate, promise and betray here" in fake.channel_messages(thread)[0].content
+    await fake.wait_until(lambda: bool(table.buttons()))  # its controls come with the drawing that follows
+    assert [c.id for c in _threads(world)] == [thread.id]
+    first = {world.alice.id, world.bob.id, world.carol.id, dave.id} - pairings.pinged
+    await fake.wait_until(_noticed(world, set(first), thread))
 
 
 async def test_the_buttons_and_the_standings_survive_a_restart(world: World, bots: TabletopRunner) -> None:
@@ -206,9 +236,10 @@ async def test_a_tournament_game_ends_with_replay_but_no_rematch(world: World, b
     await fake.click(alice, announcement, _button(announcement, "Start"))
     [board] = await _round_boards(world, bots, 1, 1)
     await _resign_to_move(world, board, {alice.id: alice, bob.id: bob})
+    thread = _thread_of(world, [board])  # the game's ending goes where its board is: its round's thread
 
     def ending() -> FakeMessage | None:
-        return next((m for m in fake.channel_messages(world.channel)
+        return next((m for m in fake.channel_messages(thread)
                      if m.embeds and "Chopsticks #1 is over" in str(m.embeds[0].get("title"))), None)
 
     await fake.wait_until(lambda: ending() is not None)
@@ -216,8 +247,8 @@ async def test_a_tournament_game_ends_with_replay_but_no_rematch(world: World, b
     assert over is not None and "A game of tournament #1." in over.text()
     assert [b["label"] for b in over.buttons()] == ["Replay"]  # the tournament decides who plays whom
     # A Rematch clicked anyway (on an older message) is refused: the new game would carry the tournament.
-    old = carrier(fake, world.channel, "rm:1", BUTTON)
-    res = await raw_interaction(fake, InteractionType.MESSAGE_COMPONENT, alice, world.channel,
+    old = carrier(fake, thread, "rm:1", BUTTON)
+    res = await raw_interaction(fake, InteractionType.MESSAGE_COMPONENT, alice, thread,
                                 {"custom_id": "rm:1", "component_type": BUTTON}, source=old)
     assert res.message is not None and res.message.ephemeral, res.errors
     assert "Tournament #1 decides who plays whom" in res.message.content
@@ -288,3 +319,139 @@ async def test_the_organisers_role_set_in_settings_may_run_tournaments(world: Wo
                      options={"no_organiser_role": True})
     again = await fake.slash(bob, world.channel, "tournament", "new", options=options)
     assert again.ephemeral and again.message is not None and "Manage Server" in again.message.content
+
+
+def _threads(world: World) -> list[FakeChannel]:
+    return [c for c in world.fake.channels.values() if c.parent_id == world.channel.id]
+
+
+def _pairings_posts(world: World, number: int) -> list[FakeMessage]:
+    return [m for m in world.fake.channel_messages(world.channel) if f"round {number} of" in m.content]
+
+
+async def test_a_round_made_by_a_process_that_stopped_before_posting_it_is_posted_once(
+        world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake, alice, bob = world.fake, world.alice, world.bob
+    announcement = await _announce(world, rounds=1)
+    for user in (alice, bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await bots.stop(bot)
+    # The round is made and committed by a process that stops before it posts anything (no Discord part at all).
+    db = await open_database(bots.target)
+    try:
+        service = GameService(db)
+        await service.tournaments.start(1, alice.id)
+        await service.tournaments.told()
+    finally:
+        await db.close()
+    assert await stored_rows(bots.target, "SELECT message_id, thread_id FROM tournament_rounds") == [(None, None)]
+    await bots.start()  # start-up posts it: its pairings, its thread, its board, each player pinged once
+    [board] = await _round_boards(world, bots, 1, 1)
+    thread = _thread_of(world, [board])
+    [pairings] = _pairings_posts(world, 1)
+    first = player_to_move(board)
+    await fake.wait_until(_noticed(world, {first}, thread))
+    assert pairings.pinged == {alice.id, bob.id} - {first} and thread.id == pairings.id
+    assert await stored_rows(bots.target, "SELECT message_id, thread_id FROM tournament_rounds") == [
+        (pairings.id, thread.id)]
+    await bots.stop_all()
+    await bots.start()  # posted once: a restart posts nothing again
+    await bots.stop_all()
+    assert len(_pairings_posts(world, 1)) == 1 and _threads(world) == [thread]
+    assert [m for m in fake.channel_messages(thread) if m.embeds and "Chopsticks #1" in str(m.embeds)] == [board]
+
+
+async def test_a_round_thread_opened_by_a_process_that_stopped_is_reused(world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    announcement = await _announce(world, rounds=1)
+    for user in (world.alice, world.bob, world.carol, fake.add_user("dave")):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    first = await _round_boards(world, bots, 1, 2)
+    thread = _thread_of(world, first)
+    await bots.stop_all()
+    # As if the process had stopped right after opening the thread: neither the thread nor the boards stored.
+    await change_stored(bots.target, "UPDATE tournament_rounds SET thread_id = NULL")
+    await change_stored(bots.target, "UPDATE games SET message_id = NULL, channel_id = ?", (world.channel.id,))
+    await bots.start()
+    again = await _round_boards(world, bots, 1, 2)
+    assert {m.id for m in again}.isdisjoint(m.id for m in first)
+    assert _thread_of(world, again) == thread and _threads(world) == [thread]  # the same thread, not a second one
+    assert len(_pairings_posts(world, 1)) == 1
+    assert await stored_rows(bots.target, "SELECT thread_id FROM tournament_rounds") == [(thread.id,)]
+
+
+async def test_without_leave_to_open_a_thread_a_round_is_played_in_the_channel(
+        world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    fake = world.fake
+    fake.inject_rest_fault("POST", "/channels/{channel_id}/messages/{message_id}/threads", status=403)
+    announcement = await _announce(world, rounds=2)
+    for user in (world.alice, world.bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    [board] = await _round_boards(world, bots, 1, 1)
+    assert board.channel_id == world.channel.id and _threads(world) == []
+    said = [m for m in fake.channel_messages(world.channel) if "could not open a thread for round 1" in m.content]
+    assert len(said) == 1 and "Create Public Threads" in said[0].content and not said[0].pinged
+    await fake.wait_until(_noticed(world, {player_to_move(board)}, world.channel))
+    # The next round, allowed again, has its thread.
+    await _resign_to_move(world, board, {world.alice.id: world.alice, world.bob.id: world.bob})
+    [second] = await _round_boards(world, bots, 2, 1)
+    assert _thread_of(world, [second]).name == "Tournament #1: Chopsticks · Round 2"
+    assert len([m for m in fake.channel_messages(world.channel) if "could not open a thread" in m.content]) == 1
+
+
+async def test_two_processes_starting_together_post_a_round_once(world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    fake = world.fake
+    dave = fake.add_user("dave")
+    announcement = await _announce(world, rounds=1)
+    for user in (world.alice, world.bob, world.carol, dave):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await bots.stop(bot)
+    db = await open_database(bots.target)
+    try:  # the round made by a process that stopped before posting it
+        service = GameService(db)
+        await service.tournaments.start(1, world.alice.id)
+        await service.tournaments.told()
+    finally:
+        await db.close()
+    others = TabletopRunner(fake, bots.database, url=bots.url)
+    try:
+        await asyncio.gather(bots.start(), others.start())  # both look for rounds left unposted as they start
+        boards = await _round_boards(world, bots, 1, 2)
+        thread = _thread_of(world, boards)
+        await fake.wait_until(_noticed(world, {player_to_move(b) for b in boards}, thread))
+        assert len(_pairings_posts(world, 1)) == 1 and _threads(world) == [thread]
+        assert len([m for m in fake.channel_messages(thread) if m.embeds and "Chopsticks #" in str(m.embeds)]) == 2
+        notices = [m for m in fake.channel_messages(thread) if "it is your move" in m.content]
+        assert len(notices) == 2, [m.content for m in notices]  # each first mover told once
+    finally:
+        await others.stop_all()
+
+
+async def test_a_running_process_posts_a_round_another_process_made_and_never_posted(
+        world: World, bots: TabletopRunner) -> None:
+    bot = await bots.start()
+    cog: Any = bot.get_cog("Tournament")
+    cog.sweep_every = 0.3  # it looks every minute; here every 0.3 s
+    fake = world.fake
+    announcement = await _announce(world, rounds=1)
+    for user in (world.alice, world.bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    db = await open_database(bots.target)
+    try:  # another process makes the round and stops before it posts anything
+        service = GameService(db)
+        await service.tournaments.start(1, world.alice.id)
+        await service.tournaments.told()
+    finally:
+        await db.close()
+    [board] = await _round_boards(world, bots, 1, 1)  # the running process posts it, without a restart
+    thread = _thread_of(world, [board])
+    await fake.wait_until(_noticed(world, {player_to_move(board)}, thread))
+    await asyncio.sleep(1.0)  # more sweeps: nothing posted twice
+    assert len(_pairings_posts(world, 1)) == 1 and _threads(world) == [thread]
+    assert len([m for m in fake.channel_messages(thread) if "it is your move" in m.content]) == 1

@@ -8,8 +8,9 @@
   openskill from the rated games in the order they finished.
 - The record of finishing games: every person's counts, per server and global, equal a count over the finished
   games (abandoned: a seat with a `timeout` in its log; bot/service/finishing.py), each game counted once.
-- Tournaments: rounds created once each, no pairing's game lost, each ending recorded in its pairing, standings equal
-  to a recomputation from the games' outcomes, and rounds that follow as the games end (`tournament_problems`).
+- Tournaments: rounds created once each and each posted (its pairings message), no pairing's game lost, each ending
+  recorded in its pairing, standings equal to a recomputation from the games' outcomes, and rounds that follow as the
+  games end (`tournament_problems`).
 - The turn timers are checked in crash_timers.py.
 """
 
@@ -376,7 +377,8 @@ def tournament_problems(target: Target) -> list[TournamentCheck]:
     """Each tournament's rounds, pairings and standings against the stored games, all read in one state of the
     database (the bot may be writing meanwhile):
 
-    - its rounds are numbered 1..n, each once, and each round has pairings;
+    - its rounds are numbered 1..n, each once, and each round has pairings and its pairings message posted (a round
+      made by a process that stopped before posting it is posted by the next start);
     - every pairing's game exists and is that tournament's; no game of the tournament lies outside a pairing;
     - each finished game's result is recorded in its pairing, as its places (and absences: a seat whose turn timer
       ran out forfeits) give it; a game still being played has none;
@@ -424,6 +426,8 @@ def _check_tournament(record: TournamentRecord, numbers: list[int], paired: list
     for round_ in record.rounds:
         if not round_.pairings:
             problems.append(f"round {round_.number} has no pairings")
+        if round_.message_id is None:
+            problems.append(f"round {round_.number}'s pairings message was never posted")
         recomputed = []
         for pairing in round_.pairings:
             where = f"round {round_.number} pairing {pairing.position}"

@@ -71,6 +71,7 @@ def private_table(options: Mapping[str, Any]) -> bool:
 class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", group_description="Play So Long Sucker"):
     kind = KIND
     components = (SuckerButton, SuckerSelect, DealButton, ResignButton, ConfirmResignButton)
+    round_thread = False  # a tournament's table opens a thread of its own (`post_in_channel`)
 
     @property
     def deals(self) -> DealStore:
@@ -428,6 +429,41 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         sent = await thread.send(content=drawn.content, embed=drawn.embed,
                                  allowed_mentions=discord.AllowedMentions.none())
         opened: SuckerResult = await self.service.set_thread(result.id, thread.id, message_id=sent.id)
+        return opened
+
+    async def post_in_channel(self, result: Result[Any, Any]) -> Result[Any, Any]:
+        """A tournament round's table (bot/cogs/tournament.py), whose round message in the channel lists the tables:
+        as a lobby's table, it plays in a public thread of its own, opened in that channel, where its players are
+        added and greeted and its status message is posted (stored with the thread at once). Without a thread
+        (switched off in /settings, or not allowed to me) its status message is posted in the channel, as before."""
+        game = result.game
+        settings = await self.bot.server_settings.get(game.guild_id) if game.guild_id is not None else None
+        if settings is None or not settings.threads:
+            return await super().post_in_channel(result)
+        say = await self.public_say(result)
+        try:
+            data = await self.bot.http.start_thread_without_message(
+                game.channel_id, name=say(board.title(game.id)), auto_archive_duration=1440,
+                type=discord.ChannelType.public_thread.value)
+        except discord.HTTPException as exc:
+            log.info("could not open a thread for tournament game %s; the table stays in the channel: %s", game.id,
+                     exc)
+            return await super().post_in_channel(result)
+        thread_id = int(data["id"])
+        thread = self.bot.get_partial_messageable(thread_id, guild_id=game.guild_id)
+        for seat in game.seats:  # a thread opened by me has only me in it: the table talk must reach its players
+            if seat.user_id is not None:
+                try:
+                    await self.bot.http.add_user_to_thread(thread_id, seat.user_id)
+                except discord.HTTPException as exc:
+                    log.info("could not add user %s to the thread of game %s: %s", seat.user_id, game.id, exc)
+        await thread.send(say(greeting(game.id)), allowed_mentions=discord.AllowedMentions.none())
+        drawn = await self.channel_board(replace(result, game=replace(game, thread_id=thread_id, message_id=0)))
+        sent = await thread.send(content=drawn.content, embed=drawn.embed,
+                                 allowed_mentions=discord.AllowedMentions.none())
+        opened: Result[Any, Any] = await self.service.set_thread(result.id, thread_id, message_id=sent.id)
+        # Its controls come with the drawing, then the computer players: the same delivery as after any action.
+        await self.bot.delivery.deliver(opened)
         return opened
 
     def channel(self, result: Result[Any, Any], *, talk: bool = False) -> discord.PartialMessageable:
