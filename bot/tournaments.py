@@ -106,11 +106,11 @@ def announcement_embed(info: TournamentInfo, rules: Sequence[Text | str], say: S
     return discord.Embed(title=say(_title(info)), description="\n".join(lines), colour=COLOUR)
 
 
-def announcement_view(info: TournamentInfo, say: Say) -> discord.ui.View | None:
+def announcement_controls(info: TournamentInfo, say: Say) -> discord.ui.View | None:
     """Join / Leave for everyone, and the organiser's controls, as far as they can do something now."""
     if info.status in ("finished", "cancelled"):
         return None
-    view = discord.ui.View(timeout=None)
+    controls = discord.ui.View(timeout=None)
     late = info.settings.format is Format.SWISS  # a Swiss takes entries while it runs
     buttons: list[tuple[type[TournamentButton], Text, discord.ButtonStyle]] = []
     if info.status == "open" or late:
@@ -124,10 +124,11 @@ def announcement_view(info: TournamentInfo, say: Say) -> discord.ui.View | None:
         buttons.append((ResumeTournament, TextIn("button", "Resume"), discord.ButtonStyle.primary))
     buttons.append((CancelTournament, TextIn("button", "Cancel"), discord.ButtonStyle.danger))
     for button, label, style in buttons:
-        view.add_item(button.of(tournament=info.id, label=say(label), style=style))
+        controls.add_item(button.of(tournament=info.id, label=say(label), style=style))
     if len(info.players) > len(info.withdrawn):
-        view.add_item(RemovePlayer.of(tournament=info.id, placeholder=say(Text("Remove player (organiser)")), row=1))
-    return view
+        placeholder = say(Text("Remove player (organiser)"))
+        controls.add_item(RemovePlayer.of(tournament=info.id, placeholder=placeholder, row=1))
+    return controls
 
 
 def standings_embed(info: TournamentInfo, say: Say) -> discord.Embed:

@@ -51,8 +51,8 @@ from bot.tournaments import (
     ResumeTournament,
     StartTournament,
     TournamentButton,
+    announcement_controls,
     announcement_embed,
-    announcement_view,
     pairings_text,
     podium_text,
     round_title,
@@ -222,7 +222,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         say = await self._say(info)
         response = await interaction.response.send_message(
             embed=announcement_embed(info, self._rules(info), say),
-            view=announcement_view(info, say) or discord.utils.MISSING,
+            view=announcement_controls(info, say) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions.none())
         if response.message_id is not None:
             await self.memory.set(_key(info.id, "announcement"), str(response.message_id))
@@ -317,10 +317,11 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
             update = await self.tournaments.cancel(info.id, user, manager=manager)
         info = update.tournament
         say = await self._say(info)
-        embed, view = announcement_embed(info, self._rules(info), say), announcement_view(info, say)
-        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+        embed, controls = announcement_embed(info, self._rules(info), say), announcement_controls(info, say)
+        await interaction.response.edit_message(embed=embed, view=controls,
+                                                allowed_mentions=discord.AllowedMentions.none())
         if interaction.message is not None:
-            self._shown[interaction.message.id] = _shown(embed, view)
+            self._shown[interaction.message.id] = _shown(embed, controls)
 
     # ----- what the service tells ----------------------------------------------------------------------------
     async def on_update(self, update: TournamentUpdate) -> None:
@@ -509,12 +510,12 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         if stored is None:
             return
         say = await self._say(info)
-        embed, view = announcement_embed(info, self._rules(info), say), announcement_view(info, say)
-        if self._shown.get(int(stored)) == _shown(embed, view):
+        embed, controls = announcement_embed(info, self._rules(info), say), announcement_controls(info, say)
+        if self._shown.get(int(stored)) == _shown(embed, controls):
             return
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        await channel.get_partial_message(int(stored)).edit(embed=embed, view=view)
-        self._shown[int(stored)] = _shown(embed, view)
+        await channel.get_partial_message(int(stored)).edit(embed=embed, view=controls)
+        self._shown[int(stored)] = _shown(embed, controls)
 
     def _rules(self, info: TournamentInfo) -> list[Text | str]:
         """The rules its games are played by, as the game's lobby shows them when they are not the game's usual ones
@@ -550,8 +551,8 @@ def _key(tournament_id: int, what: str) -> str:
     return f"tournament:{tournament_id}:{what}"
 
 
-def _shown(embed: discord.Embed, view: discord.ui.View | None) -> object:
-    return (repr(embed.to_dict()), None if view is None else repr(view.to_components()))
+def _shown(embed: discord.Embed, controls: discord.ui.View | None) -> object:
+    return (repr(embed.to_dict()), None if controls is None else repr(controls.to_components()))
 
 
 async def setup(bot: Any) -> None:

@@ -93,8 +93,9 @@ async def test_a_tournament_starts_by_itself_at_its_start_time(world: World, bot
     assert "Under way: round 1 of 2." in announcement.text(), announcement.text()
     assert f"Start time: <t:{int(NOW + HOUR)}:F>." in announcement.text()
     assert "Pause" in {b["label"] for b in announcement.buttons()}
-    assert len([m for m in fake.channel_messages(world.channel) if "Chopsticks #" in m.text()
-                and m.buttons()]) >= 2  # the two boards
+    boards = [m for m in fake.messages.values() if "Chopsticks #" in m.text() and m.buttons()]
+    assert len(boards) >= 2  # the two boards, in the round's thread (opened from the pairings message)
+    assert all(fake.channels[b.channel_id].parent_id == world.channel.id for b in boards)
     assert not any("did not start" in m.content for m in fake.channel_messages(world.channel))
 
 
