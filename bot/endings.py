@@ -16,7 +16,7 @@ import discord
 from bot.components import Button, CustomId, persistent_controls
 from bot.i18n import Say
 from bot.presenter import GamePresenter
-from bot.service import TOURNAMENT, GameEnded, RatingChange, Result, ServiceError
+from bot.service import TOURNAMENT, TOURNAMENT_ROUND, GameEnded, RatingChange, Result, ServiceError
 from bot.service.rematch import Rematch
 from bot.service.timers import Fence
 from bot.words import duration
@@ -70,8 +70,12 @@ def ending_controls(game_id: int, say: Say, options: Mapping[str, Any]) -> disco
 
 
 def _tournament(options: Mapping[str, Any]) -> list[Text]:
-    tournament = options.get(TOURNAMENT)
-    return [] if tournament is None else [Text("A game of tournament #{number}.", number=tournament)]
+    tournament, round_number = options.get(TOURNAMENT), options.get(TOURNAMENT_ROUND)
+    if tournament is None:
+        return []
+    if round_number is None:  # a game made before games knew their round
+        return [Text("A game of tournament #{number}.", number=tournament)]
+    return [Text("A game of round {round} of tournament #{number}.", round=round_number, number=tournament)]
 
 
 def _ratings(presenter: GamePresenter, result: Result[Any, Any], ended: GameEnded) -> list[Text | str]:

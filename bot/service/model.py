@@ -22,8 +22,9 @@ from storage.archive import archived_at
 # challenge when it is not the first); engines never see them.
 REMATCH_OF = "rematch_of"  # the finished game a rematch was asked from (its challenge says "asks for a rematch")
 TOURNAMENT = "tournament"  # the tournament whose pairing made the game (bot/service/tournaments.py)
+TOURNAMENT_ROUND = "tournament_round"  # the round of that tournament it was made for
 UNRATED = "unrated"  # true: the game changes no ladder (a game of a tournament played unrated)
-TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger", REMATCH_OF, TOURNAMENT, UNRATED})
+TABLE_OPTIONS = frozenset({"hints", "bot_level", "challenger", REMATCH_OF, TOURNAMENT, TOURNAMENT_ROUND, UNRATED})
 
 
 class ServiceError(Exception):

@@ -25,7 +25,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from bot.service.game_setup import GameSetup
-from bot.service.model import TOURNAMENT, UNRATED, Player, ServiceError, StaleStateError, decision_events, present
+from bot.service.model import (
+    TOURNAMENT,
+    TOURNAMENT_ROUND,
+    UNRATED,
+    Player,
+    ServiceError,
+    StaleStateError,
+    decision_events,
+    present,
+)
 from bot.service.publisher import Publisher
 from bot.service.ratings import display_rating
 from bot.service.results import Result
@@ -682,7 +691,8 @@ class Tournaments:
             options = {k: v for k, v in record.options.items() if k != "bot_level"}
             result = await self._setup.create(
                 record.kind, guild_id=record.guild_id, channel_id=record.channel_id, players=players,
-                options={**options, "first": 0, TOURNAMENT: record.id, **({} if record.rated else {UNRATED: True})},
+                options={**options, "first": 0, TOURNAMENT: record.id, TOURNAMENT_ROUND: row.round,
+                         **({} if record.rated else {UNRATED: True})},
                 turn_timeout=record.turn_timeout, tx=tx)
             games.append(result)
             made.append(PairingRow(row.round, row.position, row.first_id, row.second_id, row.seats, result.game.id,

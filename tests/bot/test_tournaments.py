@@ -244,7 +244,7 @@ async def test_a_tournament_game_ends_with_replay_but_no_rematch(world: World, b
 
     await fake.wait_until(lambda: ending() is not None)
     over = ending()
-    assert over is not None and "A game of tournament #1." in over.text()
+    assert over is not None and "A game of round 1 of tournament #1." in over.text()
     assert [b["label"] for b in over.buttons()] == ["Replay"]  # the tournament decides who plays whom
     # A Rematch clicked anyway (on an older message) is refused: the new game would carry the tournament.
     old = carrier(fake, thread, "rm:1", BUTTON)
