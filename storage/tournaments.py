@@ -126,10 +126,10 @@ def _settings(text: str) -> Settings:
                             "rounds": []}).settings
 
 
-_UPDATABLE = frozenset({"status", "finished_at", "starts_at"})
+_UPDATABLE = frozenset({"status", "finished_at", "starts_at", "start_missed"})
 _COLUMNS = ("id, guild_id, channel_id, organiser_id, kind, options, settings, status, starts_at, min_players,"
             " max_players, rated, turn_timeout, minimum_finished, round_time, deadline_rule, version, created_at,"
-            " finished_at")
+            " finished_at, start_missed")
 
 
 # ----- the statements, as plans (storage/sql.py) -----------------------------------------------------------------
@@ -168,8 +168,6 @@ def load_tournament(dialect: Dialect, tournament_id: int, *, lock: bool = False)
     pairings = yield Sql(
         "SELECT round, position, first_id, second_id, seats, game_id, result, places FROM tournament_pairings"
         " WHERE tournament_id = ? ORDER BY round, position", (tournament_id,))
-    missed = yield Sql("SELECT value FROM bot_state WHERE key = ?", (START_MISSED.format(id=tournament_id),))
-    missed_row = missed.one()
     by_round: dict[int, list[PairingRow]] = {}
     for p in pairings.rows:
         by_round.setdefault(int(p[0]), []).append(PairingRow(
@@ -186,7 +184,7 @@ def load_tournament(dialect: Dialect, tournament_id: int, *, lock: bool = False)
                        for e in entrants.rows),
         rounds=tuple(RoundRow(int(r[0]), float(r[1]), r[2], r[3], tuple(by_round.get(int(r[0]), ())), _opt_int(r[4]),
                               _opt_int(r[5])) for r in rounds.rows),
-        start_missed=None if missed_row is None else float(missed_row[0]),
+        start_missed=row[19],
     )
 
 
@@ -327,30 +325,21 @@ def due_round_deadlines(now: float) -> Plan[list[int]]:
     return [int(row[0]) for row in done.rows]
 
 
-# When a tournament's start time came with too few players (it stays open for its organiser), kept in the bot's
-# key-value memory (bot_state) under this key, written once under the tournament's row lock (`mark_start_missed`).
-START_MISSED = "tournament:{id}:start-missed"
 # Open tournaments whose start time is still to come, or has come and not been acted on.
-_DUE_STARTS = ("FROM tournaments t WHERE t.status = 'open' AND t.starts_at IS NOT NULL AND NOT EXISTS (SELECT 1"
-               " FROM bot_state b WHERE b.key = 'tournament:' || CAST(t.id AS TEXT) || ':start-missed')")
+_DUE_STARTS = "FROM tournaments WHERE status = 'open' AND starts_at IS NOT NULL AND start_missed IS NULL"
 
 
 def next_start() -> Plan[float | None]:
     """The earliest start time of an open tournament that has not come yet (or not been acted on), or None."""
-    done = yield Sql(f"SELECT MIN(t.starts_at) {_DUE_STARTS}")
+    done = yield Sql(f"SELECT MIN(starts_at) {_DUE_STARTS}")
     row = done.one()
     return None if row is None or row[0] is None else float(row[0])
 
 
 def due_starts(now: float) -> Plan[list[int]]:
     """The open tournaments whose start time has come and not been acted on (to start, or to say why not)."""
-    done = yield Sql(f"SELECT t.id {_DUE_STARTS} AND t.starts_at <= ? ORDER BY t.id", (now,))
+    done = yield Sql(f"SELECT id {_DUE_STARTS} AND starts_at <= ? ORDER BY id", (now,))
     return [int(row[0]) for row in done.rows]
-
-
-def mark_start_missed(tournament_id: int, now: float) -> Plan[None]:
-    """Its start time came with too few players, at `now` (once: a second mark fails, and its transaction)."""
-    yield Sql("INSERT INTO bot_state (key, value) VALUES (?, ?)", (START_MISSED.format(id=tournament_id), repr(now)))
 
 
 def tournaments_with_status(*statuses: str) -> Plan[list[int]]:

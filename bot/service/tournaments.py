@@ -67,7 +67,6 @@ from storage.tournaments import (
     latest_in_channel,
     load,
     load_tournament,
-    mark_start_missed,
     next_round_deadline,
     next_start,
     remove_entrant,
@@ -376,7 +375,7 @@ class Tournaments:
                 return []
             conn = await tx.writer()
             if refusal is not None or len(record.entrants) < record.min_players:
-                await conn.run(mark_start_missed(record.id, self._clock()))
+                await conn.run(update_tournament(record, start_missed=self._clock()))
                 return [StartMissed(record.id, len(record.entrants), record.min_players, refusal)]
             await conn.run(update_tournament(record, status="running"))
             return []

@@ -152,3 +152,28 @@ async def test_its_status_changes_are_guarded_by_its_version(db: Database) -> No
         async with db.transaction() as conn:
             await conn.run(update_tournament(running, status="lost"))
     assert (await _load(db, tournament_id)).status == "running"
+
+
+async def test_the_migration_moves_a_missed_start_from_the_bots_memory_to_the_tournaments_row(
+    database_target: str,
+) -> None:
+    old = await open_database(database_target, migrate_to=23)
+    try:
+        missed, other = await _new(old), await _new(old)
+        await old.run(_remember([(f"tournament:{missed}:start-missed", "9000.5"), ("commands-digest", "abc")]))
+        await old.migrate()
+        assert (await _load(old, missed)).start_missed == 9000.5
+        assert (await _load(old, other)).start_missed is None
+        kept = await old.query(_keys())
+    finally:
+        await old.close()
+    assert kept == ["commands-digest"]
+
+
+def _remember(pairs: list[tuple[str, str]]) -> Plan[None]:
+    yield Sql("INSERT INTO bot_state (key, value) VALUES (?, ?)", pairs, many=True)
+
+
+def _keys() -> Plan[list[str]]:
+    done = yield Sql("SELECT key FROM bot_state ORDER BY key")
+    return [str(row[0]) for row in done.rows]
