@@ -70,6 +70,28 @@ def _thread_of(world: World, boards: list[FakeMessage]) -> FakeChannel:
     return thread
 
 
+async def _joined_by_two_then_stopped(world: World, bots: TabletopRunner) -> FakeMessage:
+    """A tournament of one round announced, joined by alice and bob, then the bot stopped: its announcement."""
+    bot = await bots.start()
+    announcement = await _announce(world, rounds=1)
+    for user in (world.alice, world.bob):
+        await world.fake.click(user, announcement, _button(announcement, "Join"))
+    await bots.stop(bot)
+    return announcement
+
+
+async def _started_by_a_process_that_stops(bots: TabletopRunner, organiser: int) -> None:
+    """Tournament 1 started by `organiser` in a process that makes its first round and stops before posting any of it
+    (the service alone, no Discord part)."""
+    db = await open_database(bots.target)
+    try:
+        service = GameService(db)
+        await service.tournaments.start(1, organiser)
+        await service.tournaments.told()
+    finally:
+        await db.close()
+
+
 async def test_a_swiss_of_chopsticks_runs_to_its_podium(world: World, bots: TabletopRunner) -> None:
     await bots.start()
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
@@ -203,12 +225,8 @@ async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots
 
 
 async def test_the_buttons_and_the_standings_survive_a_restart(world: World, bots: TabletopRunner) -> None:
-    bot = await bots.start()
     fake, alice, bob = world.fake, world.alice, world.bob
-    announcement = await _announce(world, rounds=1)
-    for user in (alice, bob):
-        await fake.click(user, announcement, _button(announcement, "Join"))
-    await bots.stop(bot)
+    announcement = await _joined_by_two_then_stopped(world, bots)
     await bots.start()  # a new process: the announcement's buttons are answered by their custom ids
     started = await fake.click(alice, announcement, _button(announcement, "Start"))
     assert started.callback_type == Callback.UPDATE_MESSAGE and "round 1 of 1" in announcement.text(), started.errors
@@ -331,20 +349,10 @@ def _pairings_posts(world: World, number: int) -> list[FakeMessage]:
 
 async def test_a_round_made_by_a_process_that_stopped_before_posting_it_is_posted_once(
         world: World, bots: TabletopRunner) -> None:
-    bot = await bots.start()
     fake, alice, bob = world.fake, world.alice, world.bob
-    announcement = await _announce(world, rounds=1)
-    for user in (alice, bob):
-        await fake.click(user, announcement, _button(announcement, "Join"))
-    await bots.stop(bot)
+    await _joined_by_two_then_stopped(world, bots)
     # The round is made and committed by a process that stops before it posts anything (no Discord part at all).
-    db = await open_database(bots.target)
-    try:
-        service = GameService(db)
-        await service.tournaments.start(1, alice.id)
-        await service.tournaments.told()
-    finally:
-        await db.close()
+    await _started_by_a_process_that_stops(bots, alice.id)
     assert await stored_rows(bots.target, "SELECT message_id, thread_id FROM tournament_rounds") == [(None, None)]
     await bots.start()  # start-up posts it: its pairings, its thread, its board, each player pinged once
     [board] = await _round_boards(world, bots, 1, 1)
@@ -412,13 +420,7 @@ async def test_two_processes_starting_together_post_a_round_once(world: World, b
     for user in (world.alice, world.bob, world.carol, dave):
         await fake.click(user, announcement, _button(announcement, "Join"))
     await bots.stop(bot)
-    db = await open_database(bots.target)
-    try:  # the round made by a process that stopped before posting it
-        service = GameService(db)
-        await service.tournaments.start(1, world.alice.id)
-        await service.tournaments.told()
-    finally:
-        await db.close()
+    await _started_by_a_process_that_stops(bots, world.alice.id)
     others = TabletopRunner(fake, bots.database, url=bots.url)
     try:
         await asyncio.gather(bots.start(), others.start())  # both look for rounds left unposted as they start
@@ -442,13 +444,7 @@ async def test_a_running_process_posts_a_round_another_process_made_and_never_po
     announcement = await _announce(world, rounds=1)
     for user in (world.alice, world.bob):
         await fake.click(user, announcement, _button(announcement, "Join"))
-    db = await open_database(bots.target)
-    try:  # another process makes the round and stops before it posts anything
-        service = GameService(db)
-        await service.tournaments.start(1, world.alice.id)
-        await service.tournaments.told()
-    finally:
-        await db.close()
+    await _started_by_a_process_that_stops(bots, world.alice.id)
     [board] = await _round_boards(world, bots, 1, 1)  # the running process posts it, without a restart
     thread = _thread_of(world, [board])
     await fake.wait_until(_noticed(world, {player_to_move(board)}, thread))

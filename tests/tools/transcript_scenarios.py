@@ -9,6 +9,7 @@ import json
 import random
 import re
 from datetime import UTC, datetime
+from typing import Any
 
 from games.generals.engine import GeneralsState
 from games.sucker import SuckerState
@@ -111,16 +112,21 @@ async def resign_chopsticks(table: Table, game: int) -> None:
     await table.quiet()
 
 
+async def _tournament_of_four(table: Table, options: dict[str, Any]) -> FakeMessage:
+    """Alice's /tournament new with `options` (at least 4 players), and its announcement once all four joined."""
+    res = await table.fake.slash(table.alice, table.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
+                                 options={**options, "min_players": 4})
+    if res.message is None:
+        raise ScenarioError(f"no tournament: {res.errors}")
+    for person in (table.alice, table.bob, table.carol, table.dave):
+        await table.fake.click(person, res.message, "tn:1:join")
+    return res.message
+
+
 @scenario("tournament-swiss", "a Swiss of Chopsticks: 4 players, 3 rounds, from /tournament new to the podium")
 async def tournament_swiss(table: Table) -> None:
     people = [table.alice, table.bob, table.carol, table.dave]
-    res = await table.fake.slash(table.alice, table.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
-                                 options={"game": "chopsticks", "format": "swiss", "rounds": 3, "min_players": 4})
-    if res.message is None:
-        raise ScenarioError(f"no tournament: {res.errors}")
-    announcement = res.message
-    for person in people:
-        await table.fake.click(person, announcement, "tn:1:join")
+    announcement = await _tournament_of_four(table, {"game": "chopsticks", "format": "swiss", "rounds": 3})
     await table.fake.click(table.bob, announcement, "tn:1:start")  # not the organiser: refused
     await table.fake.click(table.alice, announcement, "tn:1:start")
     await table.quiet()
@@ -294,13 +300,7 @@ async def sucker_computers(table: Table) -> None:
                                "decisions; then the table set late, to its end and the podium")
 async def tournament_sucker(table: Table) -> None:
     people = [table.alice, table.bob, table.carol, table.dave]
-    res = await table.fake.slash(table.alice, table.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
-                                 options={"game": "sucker", "format": "tables", "rounds": 1, "min_players": 4})
-    if res.message is None:
-        raise ScenarioError(f"no tournament: {res.errors}")
-    announcement = res.message
-    for person in people:
-        await table.fake.click(person, announcement, "tn:1:join")
+    announcement = await _tournament_of_four(table, {"game": "sucker", "format": "tables", "rounds": 1})
     await table.fake.click(table.alice, announcement, "tn:1:start")
     await table.quiet()
     rows = await stored_rows(table.bot.settings.database,
