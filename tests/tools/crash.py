@@ -73,6 +73,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.service.model import STALE_TEXT
+from games.text import english
 from tests.support.fakediscord import FakeDiscord
 from tests.support.fakediscord.routes import CALLBACK_ROUTE
 from tests.support.postgres import create_database, running_server
@@ -209,9 +211,11 @@ async def _continue_one(load: Load, table: Table, database: Target) -> str | Non
         before = _move_count(database, table.game_id)
         if await load.decide(table, final=True):
             break
-        # On the server with a turn time of a few seconds the timer may act between the look and the click: the
-        # click is then refused (the game changed) and the player looks again. Any other refusal is a failure.
-        if attempt == 2 or _move_count(database, table.game_id) == before or not await ready():
+        # On the server with a turn time of a few seconds the timer may act between the look and the click, and on a
+        # busy machine the player may have looked at a board a moment before its redraw: the click is then refused
+        # as made on an older board (the game changed) and the player looks again. Any other refusal is a failure.
+        moved_on = _move_count(database, table.game_id) != before or _refused_as_stale(load)
+        if attempt == 2 or not moved_on or not await ready():
             return f"the player's decision was refused or not answered ({_last_answer(load)}): {_shown(table)}"
         if load.over(table):
             return None
@@ -220,6 +224,12 @@ async def _continue_one(load: Load, table: Table, database: Target) -> str | Non
     if not await ready():
         return f"after the decision no player is shown the next one: {_shown(table)}"
     return None
+
+
+def _refused_as_stale(load: Load) -> bool:
+    """Whether the last interaction was refused as made on an older board (the bot asks to look again)."""
+    res = load.sent[-1].result if load.sent else None
+    return res is not None and res.message is not None and english(STALE_TEXT) in res.message.text()
 
 
 def _last_answer(load: Load) -> str:
