@@ -17,7 +17,15 @@ from games.registry import describe
 from games.text import Plural, Text, TextIn, versus
 from games.tournaments.model import Format
 from games.tournaments.standings import Standing
-from games.tournaments.texts import WITHDRAWN, bye, draw_rule, format_explanation, format_name, tiebreak_name
+from games.tournaments.texts import (
+    WITHDRAWN,
+    bye,
+    draw_rule,
+    format_explanation,
+    format_name,
+    place_points,
+    tiebreak_name,
+)
 
 COLOUR = discord.Colour.from_rgb(241, 196, 15)
 TOURNAMENT = r"[0-9]{1,18}"
@@ -79,6 +87,11 @@ def announcement_embed(info: TournamentInfo, rules: Sequence[Text | str], say: S
         lines.append(say(Text("Double round robin: everyone meets everyone twice.")))
     if settings.format is Format.KNOCKOUT:
         lines.append(say(draw_rule(settings.draw_rule)))
+    if settings.format is Format.TABLES:
+        lines.append(say(Text("{points} at a table of 4 (of 3: {three}; of 5: {five}).",
+                              points=place_points(dict(settings.place_points)[4]),
+                              three=" / ".join(f"{p:g}" for p in dict(settings.place_points)[3]),
+                              five=" / ".join(f"{p:g}" for p in dict(settings.place_points)[5]))))
     if settings.format is Format.TABLES and settings.fillers:
         lines.append(say(Text("Computer players may fill a short table.")))
     lines.append(say(Text("Ties are broken by: {tiebreaks}.",

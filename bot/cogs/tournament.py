@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 import discord
@@ -60,7 +61,7 @@ from bot.tournaments import (
 )
 from games.registry import describe
 from games.text import Command, Plural, Text
-from games.tournaments.model import Format, Settings, default_tiebreaks
+from games.tournaments.model import DrawRule, Format, Settings, Tiebreak, default_tiebreaks, place_points_from
 from storage import BotStateStore
 from storage.finishing import read_finishing
 from storage.leases import board_post_key, round_post_key
@@ -85,6 +86,36 @@ def _seconds(text: str | None, what: str) -> float | None:
         return parse_duration(text.strip())
     except ValueError:
         raise ServiceError(Text("`{option}` takes a time like 30m, 24h or 2d.", option=what)) from None
+
+
+def tiebreak_order(text: str, fmt: Format) -> tuple[Tiebreak, ...]:
+    """The tie-breaks `tiebreaks:` names, in its order (spaces or commas between them); each one the format ranks by
+    (the two-player ones, or So Long Sucker tables' own), at most once. Refused (ServiceError) with the names to use."""
+    allowed = default_tiebreaks(fmt)
+    names = [name for name in re.split(r"[\s,]+", text.strip().lower()) if name]
+    chosen = [next((t for t in allowed if t.value == name), None) for name in names]
+    if not names or None in chosen or len(set(names)) != len(names):
+        raise ServiceError(Text("`tiebreaks` takes some of {names}, each once, in the order they count, e.g. "
+                                "`{example}`.", names=", ".join(f"`{t.value}`" for t in allowed),
+                                example=" ".join(t.value for t in allowed[:2][::-1])))
+    return tuple(t for t in chosen if t is not None)
+
+
+def table_points(text: str, fmt: Format) -> tuple[float, float, float, float]:
+    """The points by place at a table of 4 that `points:` gives ("4 2 1 0"): four numbers from 0 to 100, none above
+    the one before. Refused (ServiceError) with an example; only for So Long Sucker tables."""
+    if fmt is not Format.TABLES:
+        raise ServiceError(Text("`points` is for So Long Sucker tables: leave it out for this format."))
+    try:
+        numbers = [float(part) for part in re.split(r"[\s,/]+", text.strip()) if part]
+    except ValueError:
+        numbers = []
+    if (len(numbers) != 4 or any(not 0 <= n <= 100 for n in numbers)
+            or any(later > earlier for earlier, later in pairwise(numbers))):
+        raise ServiceError(Text("`points` takes four numbers from 0 to 100, for the first, second, third and last "
+                                "place at a table of 4, none above the one before, e.g. `4 2 1 0`."))
+    first, second, third, last = numbers
+    return first, second, third, last
 
 
 _STAMP = re.compile(r"<t:(-?[0-9]{1,13})(?::[tTdDfFR])?>")
@@ -178,7 +209,10 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         min_finished="Only for players who finished at least this share of their games (percent)",
         fillers="So Long Sucker: computer players may fill a short table",
         level="The computer players' level (So Long Sucker fillers)",
-        variants="Chopsticks: variant names separated by spaces, e.g. 'cutoff suicide' (see /chopsticks rules)")
+        variants="Chopsticks: variant names separated by spaces, e.g. 'cutoff suicide' (see /chopsticks rules)",
+        tiebreaks="The tie-breaks in the order they count, e.g. 'sonneborn-berger buchholz' (default: the usual)",
+        points="So Long Sucker tables: points by place at a table of 4, e.g. '4 2 1 0' (the default)",
+        knockout_draws="Knockout: what settles a drawn game (default: it is played again)")
     @app_commands.choices(
         format=[app_commands.Choice(name="Swiss", value="swiss"),
                 app_commands.Choice(name="Round robin", value="round-robin"),
@@ -186,7 +220,10 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                 app_commands.Choice(name="Knockout", value="knockout"),
                 app_commands.Choice(name="So Long Sucker tables", value="tables")],
         round_rule=[app_commands.Choice(name="Drawn", value="draw"),
-                    app_commands.Choice(name="Lost by the player to move", value="loss")])
+                    app_commands.Choice(name="Lost by the player to move", value="loss")],
+        knockout_draws=[app_commands.Choice(name="Played again", value=DrawRule.REPLAY.value),
+                        app_commands.Choice(name="The higher seed goes through", value=DrawRule.HIGHER_SEED.value),
+                        app_commands.Choice(name="Who moved second goes through", value=DrawRule.SECOND_MOVER.value)])
     async def new(self, interaction: discord.Interaction[Any], game: str, format: str,
                   rounds: app_commands.Range[int, 1, 30] = 3,
                   turn_time: app_commands.Range[str, 1, 20] | None = None,
@@ -195,7 +232,10 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                   min_players: app_commands.Range[int, 1, 256] = 2, max_players: app_commands.Range[int, 2, 256] = 64,
                   min_finished: app_commands.Range[int, 1, 100] | None = None, fillers: bool = False,
                   level: app_commands.Range[str, 1, 20] | None = None,
-                  variants: app_commands.Range[str, 1, 200] | None = None) -> None:
+                  variants: app_commands.Range[str, 1, 200] | None = None,
+                  tiebreaks: app_commands.Range[str, 1, 100] | None = None,
+                  points: app_commands.Range[str, 1, 40] | None = None,
+                  knockout_draws: str | None = None) -> None:
         if not await self._manager(interaction):
             raise ServiceError(Text("Only members with the Manage Server permission (or the organisers' role set in "
                                     "{settings}) can make a tournament; ask one of them, or join theirs.",
@@ -208,8 +248,14 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         now = self.bot.service.clock()
         starts_at = None if starts is None else start_time(starts, now)
         counted = fmt in (Format.SWISS, Format.TABLES)  # the other formats know their number of rounds
+        if knockout_draws is not None and fmt is not Format.KNOCKOUT:
+            raise ServiceError(Text("`knockout_draws` is for a knockout: leave it out for this format."))
         settings = Settings(format=fmt, rounds=rounds if counted else 0, double=double,
-                            tiebreaks=default_tiebreaks(fmt), fillers=fillers and fmt is Format.TABLES)
+                            tiebreaks=default_tiebreaks(fmt) if tiebreaks is None else tiebreak_order(tiebreaks, fmt),
+                            draw_rule=DrawRule(knockout_draws or DrawRule.REPLAY.value),
+                            place_points=(Settings(fmt).place_points if points is None
+                                          else place_points_from(table_points(points, fmt))),
+                            fillers=fillers and fmt is Format.TABLES)
         update = await self.tournaments.create(
             game, settings, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             organiser_id=interaction.user.id, options=_options(level, variants),

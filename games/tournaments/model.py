@@ -10,7 +10,7 @@ seat's place (1 is the winner).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -139,6 +139,15 @@ DEFAULT_PLACE_POINTS: Mapping[int, tuple[float, ...]] = {
     4: (4.0, 2.0, 1.0, 0.0),
     5: (4.0, 2.0, 1.0, 1.0, 0.0),
 }
+
+
+def place_points_from(four: Sequence[float]) -> tuple[tuple[int, tuple[float, ...]], ...]:
+    """Points by place at tables of 3, 4 and 5 from those of a table of 4 (first, second, third, last), as the
+    defaults are made: a table of 3 has no third place, a table of 5 two places worth the third's."""
+    first, second, third, last = four
+    return ((3, (first, second, last)), (4, (first, second, third, last)), (5, (first, second, third, third, last)))
+
+
 DEFAULT_TIEBREAKS = (Tiebreak.BUCHHOLZ_CUT_1, Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER,
                      Tiebreak.DIRECT_ENCOUNTER, Tiebreak.WINS)
 # At So Long Sucker tables: first how strong the tables you sat at were (the tables' Buchholz: equal points earned

@@ -451,3 +451,36 @@ async def test_a_running_process_posts_a_round_another_process_made_and_never_po
     await asyncio.sleep(1.0)  # more sweeps: nothing posted twice
     assert len(_pairings_posts(world, 1)) == 1 and _threads(world) == [thread]
     assert len([m for m in fake.channel_messages(thread) if "it is your move" in m.content]) == 1
+
+
+async def test_the_organiser_chooses_the_tie_breaks_the_table_points_and_the_knockout_draw_rule(
+        world: World, bots: TabletopRunner) -> None:
+    await bots.start()
+    swiss = await _announce(world, tiebreaks="sonneborn-berger, buchholz")
+    assert "Ties are broken by: Sonneborn-Berger, Buchholz." in swiss.text(), swiss.text()
+    tables = await _announce(world, game="sucker", format="tables", points="6 3 1 0", min_players=4,
+                             tiebreaks="tables-won table-mates")
+    assert ("6 / 3 / 1 / 0 points by place at a table of 4 (of 3: 6 / 3 / 0; of 5: 6 / 3 / 1 / 1 / 0)."
+            in tables.text()), tables.text()
+    assert "Ties are broken by: Tables won, Table-mates' points." in tables.text()
+    usual = await _announce(world, game="sucker", format="tables", min_players=4)
+    assert "4 / 2 / 1 / 0 points by place at a table of 4 (of 3: 4 / 2 / 0; of 5: 4 / 2 / 1 / 1 / 0)." in usual.text()
+    knockout = await _announce(world, format="knockout", knockout_draws="higher-seed")
+    assert "After a draw, the higher seed (the higher rating at the start) goes through." in knockout.text()
+
+    posted = len(world.fake.channel_messages(world.channel))
+    for options, why in (
+            ({"tiebreaks": "table-mates"}, "`tiebreaks` takes some of `buchholz-cut-1`, `buchholz`, "
+                                           "`sonneborn-berger`, `direct-encounter`, `wins`, each once"),
+            ({"tiebreaks": "buchholz buchholz"}, "each once, in the order they count, e.g. `buchholz buchholz-cut-1`"),
+            ({"points": "4 2 1 0"}, "`points` is for So Long Sucker tables"),
+            ({"game": "sucker", "format": "tables", "min_players": 4, "points": "1 2 3 4"},
+             "none above the one before, e.g. `4 2 1 0`"),
+            ({"game": "sucker", "format": "tables", "min_players": 4, "points": "4 2 nan 0"},
+             "four numbers from 0 to 100"),
+            ({"knockout_draws": "higher-seed"}, "`knockout_draws` is for a knockout")):
+        res = await world.fake.slash(world.alice, world.channel, "tournament", "new", permissions=PERM_MANAGE_GUILD,
+                                     options={"game": "chopsticks", "format": "swiss", **options})
+        assert res.ephemeral and res.message is not None, res.errors
+        assert why in res.message.text(), res.message.text()
+    assert len(world.fake.channel_messages(world.channel)) == posted  # nothing made, nothing announced

@@ -19,6 +19,7 @@ from games.tournaments.model import (
     Tournament,
     default_tiebreaks,
     from_dict,
+    place_points_from,
     to_dict,
 )
 from games.tournaments.roundrobin import berger
@@ -250,3 +251,11 @@ def test_withdrawals_and_late_entries() -> None:
     t = play(t, [W, W])  # 1 and 2 go through
     t = t.with_entrant(Entrant(2, t.entrant(2).rating, left=2))
     assert next_round(t).games == (Game(1, 2, Result.SECOND_FORFEITS),)
+
+
+def test_table_points_given_for_a_table_of_four_make_those_of_three_and_five() -> None:
+    assert place_points_from((4.0, 2.0, 1.0, 0.0)) == Settings(Format.TABLES).place_points  # the defaults
+    made = Settings(Format.TABLES, place_points=place_points_from((6.0, 3.0, 1.0, 0.0)))
+    assert [made.points_for_place(3, place) for place in (1, 2, 3)] == [6.0, 3.0, 0.0]
+    assert [made.points_for_place(5, place) for place in (1, 2, 3, 4, 5)] == [6.0, 3.0, 1.0, 1.0, 0.0]
+    assert from_dict(to_dict(Tournament(made, ()))).settings == made
