@@ -25,7 +25,8 @@ rules, most important first:
 Large fields: networkx's algorithm is pure Python and its time grows with players times edges (a field of 256 in one
 matching takes about 10 s here), so a field is matched in consecutive blocks of `BLOCK` players by rank (a short last
 block joins the one before), each block one exact matching as above; a block that alone would break one of rules 1-3
-is merged with the next and matched again. Fields of fewer than 1.5 x `BLOCK` (48) are one matching.
+is merged with the next and matched again (the last block, with the one before it). Fields of fewer than 1.5 x
+`BLOCK` (48) are one matching.
 Blocks cost little: neighbours in rank are neighbours in score, so a block boundary inside a score group only decides
 which of its equals meet, and one between groups is a float the whole matching would make too.
 
@@ -84,10 +85,17 @@ def _in_blocks(players: list[_Player]) -> list[_Pair]:
     out: list[_Pair] = []
     start = 0
     index = 1
+    previous: tuple[int, int] | None = None  # the block matched last: where it starts, how many pairs it made
     while start < len(players):
         end = cuts[index]
         pairs, clean = _match(players[start:end])
+        if not clean and end == len(players) and previous is not None:
+            # The last block has no block after it to merge with: it is matched again with the one before it.
+            start, made = previous
+            del out[len(out) - made:]
+            pairs, clean = _match(players[start:end])
         if clean or end == len(players):
+            previous = (start, len(pairs))
             out.extend(pairs)
             start = end
         index += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.tournaments import knockout, next_round
+from games.tournaments import knockout, next_round, swiss
 from games.tournaments.model import (
     TABLE_TIEBREAKS,
     DrawRule,
@@ -259,3 +259,21 @@ def test_table_points_given_for_a_table_of_four_make_those_of_three_and_five() -
     assert [made.points_for_place(3, place) for place in (1, 2, 3)] == [6.0, 3.0, 0.0]
     assert [made.points_for_place(5, place) for place in (1, 2, 3, 4, 5)] == [6.0, 3.0, 1.0, 1.0, 0.0]
     assert from_dict(to_dict(Tournament(made, ()))).settings == made
+
+
+def test_a_large_field_s_last_block_that_cannot_avoid_a_rematch_is_paired_with_the_block_before_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Blocks of 4 stand in for blocks of 32: 8 players are two blocks. The bottom four played a round robin among
+    # themselves (rounds 1-3); the top four joined for round 4 with 3 points each and have met nobody. The top block
+    # pairs cleanly on its own; the bottom block alone can only repeat a game, and needs the top block to avoid it.
+    monkeypatch.setattr(swiss, "BLOCK", 4)
+    bottom = (5, 6, 7, 8)
+    rounds = tuple(Round(games=tuple(Game(a, b, Result.DRAW) for a, b in pairs))
+                   for pairs in (((5, 6), (7, 8)), ((5, 7), (6, 8)), ((5, 8), (6, 7))))
+    entrants = (*(Entrant(p, 1500.0 - p, joined=4, start_points=3.0) for p in (1, 2, 3, 4)),
+                *(Entrant(p, 1500.0 - p) for p in bottom))
+    t = Tournament(Settings(Format.SWISS, rounds=5), entrants, rounds)
+    met = {frozenset(g.players()) for r in rounds for g in r.games}
+    paired = [frozenset(g.players()) for g in next_round(t).games]
+    assert sorted(p for pair in paired for p in pair) == list(range(1, 9))
+    assert not set(paired) & met, paired  # no rematch: each of the bottom four meets one of the top four
