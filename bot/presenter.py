@@ -232,6 +232,14 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
 
         return answer
 
+    @staticmethod
+    def clicked_on_a_board(interaction: discord.Interaction[Any], result: Result[Any, Any]) -> bool:
+        """Whether the interaction came from a public board of the game (answered by redrawing it) rather than from a
+        player's private step (answered there): its stored board, or a copy of it that a stopped process posted but
+        never stored (a public copy must stay a board, with the game's controls, not become someone's answer)."""
+        message = interaction.message
+        return message is not None and (message.id == result.game.message_id or not message.flags.ephemeral)
+
     async def answer_privately(self, interaction: discord.Interaction[Any], result: Result[Any, Any],
                                said: str) -> None:
         """Answer an action made from a private message (a second step, a confirmation) by turning that message into

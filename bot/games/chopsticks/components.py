@@ -60,8 +60,7 @@ async def play(interaction: discord.Interaction[Any], game_id: int, move: str, p
     """Play `move`: on the board, redraw it; from the private second step, confirm there and redraw the board."""
     presenter = _presenter(interaction)
     result = await presenter.service.act(game_id, interaction.user.id, move, expected_ply=ply)
-    message = interaction.message
-    if message is not None and message.id == result.game.message_id:
+    if presenter.clicked_on_a_board(interaction, result):
         await presenter.show_board(interaction, result)
         return
     say = Say.to(interaction)  # the private second step: the clicker's own message

@@ -273,8 +273,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         """A decision clicked or chosen on the status message (answered by redrawing it: the one request), or a
         pile chosen in the private step of a two-step chip play."""
         result: SuckerResult = await self.service.act(game_id, interaction.user.id, action, expected_ply=ply)
-        message = interaction.message
-        if message is not None and message.id == result.game.message_id:
+        if self.clicked_on_a_board(interaction, result):
             await self.show_board(interaction, result)
             return
         # The private pile choice: confirm it there (in the player's language), and redraw the status in the channel.
