@@ -196,6 +196,7 @@ async def _continue_one(load: Load, table: Table, database: Target) -> str | Non
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             load.look(table)
+            _to_the_stored_board(load, table, database)
             if table.kind == "generals":
                 await extras.refresh_my_boards(load, table, final=True)
             if load.available(table) or load.over(table):
@@ -258,6 +259,15 @@ def _seated_users(target: Target) -> dict[int, list[int]]:
 
 def _status(target: Target, game_id: int) -> str:
     return str(peek_at(target).rows("SELECT status FROM games WHERE id = ?", (game_id,))[0][0])
+
+
+def _to_the_stored_board(load: Load, table: Table, target: Target) -> None:
+    """Look at the board the game knows (where its turn notices link), when the newest message showing the game is
+    another: a copy a killed process posted and never stored, which nothing redraws (a person follows the link)."""
+    rows = peek_at(target).rows("SELECT message_id FROM games WHERE id = ?", (table.game_id,))
+    stored = load.fake.messages.get(int(rows[0][0])) if rows and rows[0][0] is not None else None
+    if stored is not None and not stored.deleted:
+        table.board = stored
 
 
 def _move_count(target: Target, game_id: int | None) -> int:
