@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -84,8 +84,7 @@ async def _run(settings: Settings) -> None:
             try:
                 await asyncio.wait({connecting, failing}, return_when=asyncio.FIRST_COMPLETED)
             except asyncio.CancelledError:  # stopped (Ctrl-C): the connection goes with the wait
-                connecting.cancel()
-                await asyncio.gather(connecting, return_exceptions=True)
+                await cancel_until_done(connecting)
                 raise
             finally:
                 failing.cancel()
@@ -100,6 +99,16 @@ async def _run(settings: Settings) -> None:
             raise DiscordUnreachable(
                 _unreachable(where, first.cause, settings.gateway_url, "DISCORD_GATEWAY_URL")
             ) from None
+
+
+async def cancel_until_done(task: asyncio.Task[Any], every: float = 1.0) -> None:
+    """Cancel `task` and wait until it has ended, cancelling it again every `every` seconds while it runs on. Python
+    3.11's asyncio.wait_for loses a cancel that lands just as what it waits for completes: discord.py's `connect`
+    waits so for the gateway's handshake, and a Ctrl-C at that moment left it connected and the bot's stop waiting
+    for it for ever."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=every)
 
 
 def _silence_voice_warnings() -> None:

@@ -4,6 +4,7 @@ voice-support warnings, the database's absolute path, and `.env` read with pytho
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import _unreachable
+from bot.__main__ import _unreachable, cancel_until_done
 from bot.config import ConfigError, load_settings
 from tests.support.fakediscord import FakeDiscord
 from tests.support.processes import stop_bot
@@ -191,3 +192,18 @@ def test_python_m_bot_reads_dotenv_and_the_environment_wins(tmp_path: Path) -> N
     assert fixed_by_environment.returncode == 1
     assert _error_lines(fixed_by_environment.stderr)[0].startswith(
         f"error: cannot reach Discord at http://127.0.0.1:{port}/api/v10 ")
+
+
+# ----- Ctrl-C -----------------------------------------------------------------------------------------------------
+async def test_a_stop_ends_a_connection_that_lost_the_first_cancel() -> None:
+    # What Python 3.11's wait_for does to discord.py's connect when the cancel lands just as the gateway's handshake
+    # completes: the cancel is lost and the connection goes on. One cancel and a wait (as the stop did) waits for ever.
+    async def connect_that_loses_a_cancel() -> None:
+        with contextlib.suppress(asyncio.CancelledError):  # lost
+            await asyncio.sleep(60)
+        await asyncio.sleep(60)  # connected, polling the gateway
+
+    connecting = asyncio.create_task(connect_that_loses_a_cancel())
+    await asyncio.sleep(0)
+    await asyncio.wait_for(cancel_until_done(connecting, every=0.05), timeout=5)
+    assert connecting.cancelled()
