@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import faulthandler
 import logging
 import sys
 from collections.abc import Iterator
@@ -84,6 +85,9 @@ async def _run(settings: Settings) -> None:
             try:
                 await asyncio.wait({connecting, failing}, return_when=asyncio.FIRST_COMPLETED)
             except asyncio.CancelledError:  # stopped (Ctrl-C): the connection goes with the wait
+                # A stop should take a second or two; one still going after STOP_REPORT seconds prints every thread's
+                # stack on stderr, so that whatever holds it up names itself (the process goes on stopping).
+                faulthandler.dump_traceback_later(STOP_REPORT, exit=False)
                 await cancel_until_done(connecting)
                 raise
             finally:
@@ -99,6 +103,9 @@ async def _run(settings: Settings) -> None:
             raise DiscordUnreachable(
                 _unreachable(where, first.cause, settings.gateway_url, "DISCORD_GATEWAY_URL")
             ) from None
+
+
+STOP_REPORT = 15.0  # seconds after Ctrl-C after which a stop still going prints every thread's stack
 
 
 async def cancel_until_done(task: asyncio.Task[Any], every: float = 1.0) -> None:
