@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import faulthandler
 import logging
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +49,9 @@ def main() -> int:
     try:
         if settings.database_url is None:
             check_database_file(settings.database_path)  # before reaching Discord: a wrong path needs no network
+        # SIGINT is the bot's clean stop (Ctrl-C, systemd's KillSignal=SIGINT). A shell that starts it in the
+        # background passes SIGINT on as ignored, and asyncio.run then leaves it ignored: the stop would do nothing.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         asyncio.run(_run(settings))
     except KeyboardInterrupt:
         pass

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -42,8 +43,14 @@ def _error_lines(output: str) -> list[str]:
 
 async def _start_bot(settings: dict[str, str], cwd: Path, log: Path) -> asyncio.subprocess.Process:
     with log.open("wb") as out:
+        # As a shell starts a background job: SIGINT ignored. The bot must still stop on it (its documented stop).
         return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=cwd, env=_environment(settings),
-                                                    stdout=out, stderr=asyncio.subprocess.STDOUT)
+                                                    stdout=out, stderr=asyncio.subprocess.STDOUT,
+                                                    preexec_fn=_ignore_sigint)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # ----- Discord cannot be reached --------------------------------------------------------------------------------
