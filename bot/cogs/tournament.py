@@ -17,7 +17,6 @@ import re
 import time
 from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
-from itertools import pairwise
 from typing import Any
 
 import discord
@@ -101,21 +100,16 @@ def tiebreak_order(text: str, fmt: Format) -> tuple[Tiebreak, ...]:
     return tuple(t for t in chosen if t is not None)
 
 
-def table_points(text: str, fmt: Format) -> tuple[float, float, float, float]:
-    """The points by place at a table of 4 that `points:` gives ("4 2 1 0"): four numbers from 0 to 100, none above
-    the one before. Refused (ServiceError) with an example; only for So Long Sucker tables."""
+def table_points(text: str, fmt: Format) -> tuple[tuple[int, tuple[float, ...]], ...]:
+    """The points by place that `points:` gives ("4 2 1 0": a table of 4's, as `place_points_from` takes them).
+    Refused (ServiceError) with an example; only for So Long Sucker tables."""
     if fmt is not Format.TABLES:
         raise ServiceError(Text("`points` is for So Long Sucker tables: leave it out for this format."))
     try:
-        numbers = [float(part) for part in re.split(r"[\s,/]+", text.strip()) if part]
+        return place_points_from([float(part) for part in re.split(r"[\s,/]+", text.strip()) if part])
     except ValueError:
-        numbers = []
-    if (len(numbers) != 4 or any(not 0 <= n <= 100 for n in numbers)
-            or any(later > earlier for earlier, later in pairwise(numbers))):
         raise ServiceError(Text("`points` takes four numbers from 0 to 100, for the first, second, third and last "
-                                "place at a table of 4, none above the one before, e.g. `4 2 1 0`."))
-    first, second, third, last = numbers
-    return first, second, third, last
+                                "place at a table of 4, none above the one before, e.g. `4 2 1 0`.")) from None
 
 
 _STAMP = re.compile(r"<t:(-?[0-9]{1,13})(?::[tTdDfFR])?>")
@@ -254,7 +248,7 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                             tiebreaks=default_tiebreaks(fmt) if tiebreaks is None else tiebreak_order(tiebreaks, fmt),
                             draw_rule=DrawRule(knockout_draws or DrawRule.REPLAY.value),
                             place_points=(Settings(fmt).place_points if points is None
-                                          else place_points_from(table_points(points, fmt))),
+                                          else table_points(points, fmt)),
                             fillers=fillers and fmt is Format.TABLES)
         update = await self.tournaments.create(
             game, settings, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import pairwise
 from typing import Any
 
 from games.base import InvalidStateError
@@ -141,9 +142,16 @@ DEFAULT_PLACE_POINTS: Mapping[int, tuple[float, ...]] = {
 }
 
 
+MOST_PLACE_POINTS = 100.0  # the most a place may score (a bound on what an organiser may type)
+
+
 def place_points_from(four: Sequence[float]) -> tuple[tuple[int, tuple[float, ...]], ...]:
     """Points by place at tables of 3, 4 and 5 from those of a table of 4 (first, second, third, last), as the
-    defaults are made: a table of 3 has no third place, a table of 5 two places worth the third's."""
+    defaults are made: a table of 3 has no third place, a table of 5 two places worth the third's. ValueError unless
+    they are four numbers from 0 to MOST_PLACE_POINTS, none above the one before (a better place never scores less)."""
+    if (len(four) != 4 or any(not 0 <= n <= MOST_PLACE_POINTS for n in four)
+            or any(later > earlier for earlier, later in pairwise(four))):
+        raise ValueError(f"not points by place at a table of 4: {list(four)}")
     first, second, third, last = four
     return ((3, (first, second, last)), (4, (first, second, third, last)), (5, (first, second, third, third, last)))
 

@@ -259,6 +259,9 @@ def test_table_points_given_for_a_table_of_four_make_those_of_three_and_five() -
     assert [made.points_for_place(3, place) for place in (1, 2, 3)] == [6.0, 3.0, 0.0]
     assert [made.points_for_place(5, place) for place in (1, 2, 3, 4, 5)] == [6.0, 3.0, 1.0, 1.0, 0.0]
     assert from_dict(to_dict(Tournament(made, ()))).settings == made
+    for wrong in ((1.0, 2.0, 3.0, 4.0), (4.0, 2.0, 1.0), (4.0, 2.0, 1.0, -1.0), (101.0, 2.0, 1.0, 0.0)):
+        with pytest.raises(ValueError):  # a better place scoring less, not four places, below 0, above 100
+            place_points_from(wrong)
 
 
 def test_a_large_field_s_last_block_that_cannot_avoid_a_rematch_is_paired_with_the_block_before_it(
