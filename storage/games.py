@@ -253,13 +253,15 @@ class GameStore:
         )
         return [int(r[0]) for r in done.rows]
 
-    async def others_in(self, place_id: int, but: int) -> bool:
-        """Whether a game other than `but` is waiting or being played in channel or thread `place_id`, or a lobby is
-        open there (the place must stay open for them)."""
+    async def others_in(self, place_id: int, but: int, ended_since: float) -> bool:
+        """Whether a game other than `but` is waiting or being played in channel or thread `place_id`, or still has
+        its ending to post there (ended at or after `ended_since`, or a turn timer's ending owed), or a lobby is
+        open there: the place must stay open for them."""
         done = await self._query(
-            "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND status IN ('pending', 'active') AND id <> ?)"
+            "SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND id <> ? AND (status IN ('pending', 'active')"
+            " OR finished_at >= ? OR EXISTS (SELECT 1 FROM owed_announcements WHERE game_id = games.id)))"
             " OR EXISTS (SELECT 1 FROM lobbies WHERE deadline IS NOT NULL AND channel_id = ? AND status = 'open')",
-            (place_id, but, place_id),
+            (place_id, but, ended_since, place_id),
         )
         return bool(done.value())
 

@@ -64,6 +64,9 @@ T = TypeVar("T")
 
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 DEFAULT_CHALLENGE_TIMEOUT = 15 * 60.0
+# How long after a game's end its ending may still be on its way to its channel or thread (sent right after the
+# move's commit, with Discord's rate limits and retries): a thread is not closed under it meanwhile.
+ENDING_ON_ITS_WAY = 60.0
 
 
 class GameService:
@@ -228,8 +231,10 @@ class GameService:
         return await self.store.active_games_of(kind, user_id, None)
 
     async def place_still_used(self, place_id: int, but: int) -> bool:
-        """Whether another game or an open lobby lives in channel or thread `place_id` (besides game `but`)."""
-        return await self.store.others_in(place_id, but)
+        """Whether another game or an open lobby lives in channel or thread `place_id` (besides game `but`), a game
+        that ended counting while its ending may still be on its way there: owed by a turn timer, or ended less than
+        ENDING_ON_ITS_WAY seconds ago (its player's process posts it right after the move's commit)."""
+        return await self.store.others_in(place_id, but, ended_since=self._now() - ENDING_ON_ITS_WAY)
 
     @asynccontextmanager
     async def holding(self, game_id: int) -> AsyncIterator[tuple[GameTransaction, Game]]:

@@ -163,3 +163,36 @@ async def test_an_undeliverable_announcement_is_given_up_at_once(database_target
         assert await _loop(service, refused).fire_due() == 0
         assert await _loop(service, refused).fire_due() == 0
         assert tries == [TimerEvent.REMINDER]
+
+
+async def test_a_place_stays_open_while_an_ending_is_still_on_its_way_there(database_target: str) -> None:
+    """A table's thread is closed at the table's end unless another game lives in it. A game there whose ending is
+    still to be posted counts (found by the fuzzer: a Chopsticks game challenged in a table's thread forfeited in
+    the same timer pass as the table ended; the table closed its thread, and the forfeit's ending was refused there
+    with "Thread is archived")."""
+    clock = Clock()
+    async with _process(database_target, clock) as service:
+        table = await _new_game(service)
+        other = await _new_game(service)  # both in channel 2: the table's own place
+        await service.act(other.id, ALICE, "AC")
+        await service.resign(table.id, ALICE)
+        assert await service.place_still_used(2, but=table.id)  # the other game is being played
+        clock.now += 200  # the other game's turn time runs out: Bob forfeits, and its announcement fails
+        assert await _loop(service, _dies).fire_due() == 1
+        clock.now += 3600  # long after its end: its forfeit's ending is still owed, so still on its way
+        assert await service.place_still_used(2, but=table.id)
+        told: list[TimerEvent] = []
+
+        async def sends(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
+            assert await fence()
+            told.append(event)
+
+        await _loop(service, sends).fire_due()
+        assert told == [TimerEvent.FORFEIT]
+        assert not await service.place_still_used(2, but=table.id)  # posted: nothing lives there any more
+
+        ended_by_a_move = await _new_game(service)
+        await service.resign(ended_by_a_move.id, BOB)  # its player's process posts the ending right after
+        assert await service.place_still_used(2, but=table.id)
+        clock.now += 61
+        assert not await service.place_still_used(2, but=table.id)
