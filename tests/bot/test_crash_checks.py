@@ -18,6 +18,7 @@ from tests.tools.crash_checks import (
     invariant_problems,
     rating_problems,
     read_games,
+    read_results,
     tournament_problems,
 )
 from tests.tools.crash_timers import TimerWatch, overdue_timers, timer_checks
@@ -92,14 +93,13 @@ async def test_ratings_equal_openskill_over_the_finished_games_and_count_each_on
         await service.resign(unrated.id, ALICE)  # ended before its first move: not rated
     finally:
         await db.close()
-    games, _lobbies, _integrity = read_games(path)
-    assert rating_problems(path, games) == ([], 3)
+    assert rating_problems(read_results(path)) == ([], 3)
 
     # One game counted twice on the server's ladder, and a global rating off:
     await change_stored(path, "UPDATE ratings SET games = games + 1, wins = wins + 1 "
                               "WHERE user_id = ? AND guild_id = ?", (ALICE, GUILD))
     await change_stored(path, "UPDATE ratings SET mu = mu + 0.5 WHERE user_id = ? AND guild_id = 0", (CAROL,))
-    problems, _rated = rating_problems(path, read_games(path)[0])
+    problems, _rated = rating_problems(read_results(path))
     assert len(problems) == 2, problems
     assert any(f"ladder {GUILD}, user {ALICE}: games/wins/draws/losses" in p for p in problems), problems
     assert any(f"ladder global, user {CAROL}: mu/sigma" in p for p in problems), problems
@@ -120,11 +120,11 @@ async def test_the_record_of_finishing_games_equals_a_count_over_the_finished_ga
         await service.resign(game.id - 1, BOB)
     finally:
         await db.close()
-    assert finishing_problems(path, read_games(path)[0]) == []
+    assert finishing_problems(read_results(path)) == []
     await change_stored(path, "UPDATE finishing SET finished = finished + 1 WHERE user_id = ? AND guild_id = 0",
                         (ALICE,))
     await change_stored(path, "DELETE FROM finishing WHERE user_id = ? AND guild_id = ?", (CAROL, GUILD))
-    problems = finishing_problems(path, read_games(path)[0])
+    problems = finishing_problems(read_results(path))
     assert problems == [f"finishing global, user {ALICE}: finished/abandoned (2, 0) but the finished games give"
                         " (1, 0)",
                         f"finishing server {GUILD}, user {CAROL}: finished/abandoned (0, 0) but the finished games"

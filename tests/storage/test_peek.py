@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.service import GameService, Player
 from storage.connection import open_database
 from storage.sql import Done, Plan, statement
-from tests.tools.crash_checks import rating_problems, read_games
+from tests.tools.crash_checks import rating_problems, read_games, read_results
 from tests.tools.crash_promises import draw_stored, move_count, read_facts
 from tests.tools.crash_timers import TimerWatch, overdue_timers
 from tests.tools.peek import Peek, peek_at
@@ -42,7 +42,7 @@ async def test_the_crash_checks_read_an_empty_and_a_one_game_database(database_t
     try:
         assert read_games(database_target)[:2] == ({}, {})
         assert read_games(database_target)[2].startswith("ok")
-        assert rating_problems(database_target, {}) == ([], 0)
+        assert rating_problems(read_results(database_target)) == ([], 0)
         assert overdue_timers(database_target, 0.0) == []
 
         service = GameService(db)
@@ -70,7 +70,7 @@ async def test_the_crash_checks_read_an_empty_and_a_one_game_database(database_t
     assert [(r.ply, r.user, r.action) for r in checked.rows] == [(1, ALICE, "AC"), (2, BOB, "resign")]
     assert [s.user_id for s in checked.seats] == [ALICE, BOB] and checked.turn_timeout == 60.0
     assert checked.options["first"] == 0 and isinstance(checked.state, dict)
-    assert rating_problems(database_target, games) == ([], 1)
+    assert rating_problems(read_results(database_target)) == ([], 1)
     facts = read_facts(database_target)
     assert facts.settings == {GUILD: {"turn_timeout": 4.0, "images": False, "disabled": ["sucker"]}}
     assert peek_at(database_target) is peek_at(database_target)  # one pool for the run, not one per read

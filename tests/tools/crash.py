@@ -86,6 +86,7 @@ from tests.tools.crash_checks import (
     finishing_problems,
     rating_problems,
     read_games,
+    read_results,
     tournament_problems,
 )
 from tests.tools.crash_load import Load, Table, changed, game_id_of, wait_for
@@ -443,8 +444,9 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             figures.lost = lost_promises(promises, games, lobbies, read_facts(target))
             killed_at = sorted(t for bot in bots for t in bot.killed_at)
             figures.timers = timer_checks(games, fake.messages.values(), watch, killed_at)
-            figures.ratings, figures.rated_games = rating_problems(target, games)
-            figures.ratings += finishing_problems(target, games)  # counted in the same write as the ratings
+            results = read_results(target)  # the bots still run: the games and their counts in one read
+            figures.ratings, figures.rated_games = rating_problems(results)
+            figures.ratings += finishing_problems(results)  # counted in the same write as the ratings
             figures.finished = Counter(_ending(g.state) for g in games.values() if g.status == "finished")
             figures.finished.update(g.status for g in games.values() if g.status in ("expired", "declined"))
             # A game's result and the next round are written one after the other: a moment apart, not together.

@@ -96,6 +96,34 @@ def read_games(target: Target) -> tuple[dict[int, GameCheck], dict[int, dict[str
     return peek.read(_games_and_lobbies(peek.postgres))
 
 
+@dataclass(frozen=True)
+class Results:
+    """The finished games and what was counted from them, read in one state of the database: a game that ends
+    between two reads (a timer firing while the bots still run) would otherwise look counted twice, or not at all."""
+
+    games: dict[int, GameCheck]
+    ladders: dict[tuple[str, int, int], Ladder]  # (kind, guild or GLOBAL, user): the all-time ladders
+    finishing: dict[tuple[int, int], tuple[int, int]]  # (guild or GLOBAL, user): (finished, abandoned)
+
+
+def read_results(target: Target) -> Results:
+    """The games, the stored ladders and the record of finishing games, in one read."""
+    peek = peek_at(target)
+    return peek.read(_results(peek.postgres))
+
+
+def _results(postgres: bool) -> Plan[Results]:
+    games, _lobbies, _integrity = yield from _games_and_lobbies(postgres)
+    ladders = {(str(k), int(g), int(u)): Ladder(float(mu), float(sigma), int(n), int(w), int(d), int(lo))
+               for k, g, u, mu, sigma, n, w, d, lo in (yield from select(
+                   # the all-time ladders (a season's rows, guild_id -season id in storage/seasons.py, are not redone)
+                   "SELECT kind, guild_id, user_id, mu, sigma, games, wins, draws, losses FROM ratings"
+                   " WHERE guild_id >= 0"))}
+    finishing = {(int(g), int(u)): (int(f), int(a)) for g, u, f, a in (yield from select(
+        "SELECT guild_id, user_id, finished, abandoned FROM finishing"))}
+    return Results(games, ladders, finishing)
+
+
 def _games_and_lobbies(postgres: bool) -> Plan[tuple[dict[int, GameCheck], dict[int, dict[str, Any]], str]]:
     integrity = NO_FILE_TO_CHECK if postgres else str((yield Sql("PRAGMA integrity_check")).value())
     games: dict[int, GameCheck] = {}
@@ -269,9 +297,10 @@ def should_be_rated(game: GameCheck) -> bool:
             and game.moves_of_play >= 1)
 
 
-def rating_problems(target: Target, games: dict[int, GameCheck]) -> tuple[list[str], int]:
+def rating_problems(results: Results) -> tuple[list[str], int]:
     """Each finished game rated exactly when it should be, and every stored ladder equal to openskill run again over
     the rated games in the order they finished; returns the problems and how many games were rated."""
+    games = results.games
     problems = []
     for gid, game in games.items():
         if game.rated != should_be_rated(game):
@@ -298,7 +327,7 @@ def rating_problems(target: Target, games: dict[int, GameCheck]) -> tuple[list[s
                 row.wins += place == 1 and not draw
                 row.draws += draw
                 row.losses += place != 1
-    stored = _stored_ladders(target)
+    stored = results.ladders
     for key in sorted(set(expected) | set(stored)):
         want, have = expected.get(key), stored.get(key)
         kind, scope, user = key
@@ -317,21 +346,13 @@ def rating_problems(target: Target, games: dict[int, GameCheck]) -> tuple[list[s
     return problems, len(rated)
 
 
-def _stored_ladders(target: Target) -> dict[tuple[str, int, int], Ladder]:
-    return {(str(k), int(g), int(u)): Ladder(float(mu), float(sigma), int(n), int(w), int(d), int(lo))
-            for k, g, u, mu, sigma, n, w, d, lo in peek_at(target).rows(
-                # the all-time ladders (a season's rows, guild_id -season id in storage/seasons.py, are not redone)
-                "SELECT kind, guild_id, user_id, mu, sigma, games, wins, draws, losses FROM ratings"
-                " WHERE guild_id >= 0")}
-
-
 # ----- the record of finishing games ------------------------------------------------------------------------
-def finishing_problems(target: Target, games: dict[int, GameCheck]) -> list[str]:
+def finishing_problems(results: Results) -> list[str]:
     """Every stored count of games finished and abandoned equal to one made again from the finished games: each
     person's seat counts once per scope (its server, if any, and global), abandoned when the log has a `timeout` for
     it (bot/service/finishing.py)."""
     expected: Counter[tuple[int, int, str]] = Counter()
-    for game in games.values():
+    for game in results.games.values():
         if game.status != "finished":
             continue
         timed_out = {r.seat for r in game.rows if r.action == "timeout"}
@@ -341,8 +362,7 @@ def finishing_problems(target: Target, games: dict[int, GameCheck]) -> list[str]
                 for scope in scopes:
                     expected[(scope, seat.user_id, "abandoned" if seat.seat in timed_out else "finished")] += 1
     problems = []
-    stored = {(int(g), int(u)): (int(f), int(a)) for g, u, f, a in peek_at(target).rows(
-        "SELECT guild_id, user_id, finished, abandoned FROM finishing")}
+    stored = results.finishing
     people = {(scope, user) for scope, user, _ in expected} | set(stored)
     for scope, user in sorted(people):
         want = (expected[(scope, user, "finished")], expected[(scope, user, "abandoned")])
