@@ -12,6 +12,7 @@ import pytest
 from games.sucker import SuckerState
 from tests.support.codes import Callback
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
+from tests.support.interactions import bot_idle
 from tests.support.sucker import decide, edited, open_table, state_user, stored, thread_opened
 from tests.support.world import TabletopRunner, World, stored_rows
 
@@ -61,7 +62,10 @@ class TableRun:
                 _after_status, after, log = await stored(bots.target, self.game_id)
                 assert len(log) == before + len(holders) and _conserved(after)
                 self.concurrent = True
-                await edited(world, status, edits + len(holders))
+                # Each drawing takes the latest position and edits only what changed: transfers landing together
+                # may share one redraw of the status message (bot/delivery.py). Wait for all of them to be drawn.
+                await edited(world, status, edits + 1)
+                assert await bot_idle(world.fake)
             elif holders and not self.gave:
                 giver = holders[0]
                 colour_index = next(iter(state.prisoners(giver)))

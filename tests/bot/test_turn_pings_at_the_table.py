@@ -181,5 +181,7 @@ async def test_playing_generals_against_the_computer_promptly_pings_nobody(world
         await _settle(world, bot)
         moves += 1
     assert moves > 1
-    pinged = [m.content for m in fake.channel_messages(world.channel) if alice.id in m.pinged]
+    # The random computer may lose its flag within these moves: the ending mentions both sides, as every ending does.
+    pinged = [m.content for m in fake.channel_messages(world.channel) if alice.id in m.pinged
+              and not any("is over" in str(e.get("title")) for e in m.embeds)]
     assert pinged == [], pinged
