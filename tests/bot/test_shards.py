@@ -118,7 +118,7 @@ async def test_two_processes_each_get_their_own_shard_and_dms_go_to_shard_0(
                                   else (world.bob, b, world.alice, "e6-e5"))
     clicks_before = len(fake.interactions)
     await move(fake, user, private, text)
-    await settled(fake, board, a, b, at_least=1)
+    await settled(fake, board, a, b, at_least=2)  # the boards name the move awaited: the second, once it landed
     made = list(fake.interactions.values())[clicks_before:]
     assert made and all(r.shard == (0, 2) and r.id in by_first and r.message is private for r in made)
     assert to_move(board) == other.id
