@@ -211,13 +211,19 @@ async def _continue_one(load: Load, table: Table, database: Target) -> str | Non
         return None
     for attempt in range(3):
         before = _move_count(database, table.game_id)
+        looked_at = _shown(table)
         if await load.decide(table, final=True):
             break
         # On the server with a turn time of a few seconds the timer may act between the look and the click, and on a
-        # busy machine the player may have looked at a board a moment before its redraw: the click is then refused
-        # as made on an older board (the game changed) and the player looks again. Any other refusal is a failure.
+        # busy machine the player may have looked at a board a moment before its redraw (a restarted process redraws
+        # the boards a killed one left behind, which took 8 s once under load): the click is then refused as made on
+        # an older board (the game changed), and the player looks again once the board changed. Any other refusal
+        # is a failure.
         moved_on = _move_count(database, table.game_id) != before or _refused_as_stale(load)
-        if attempt == 2 or not moved_on or not await ready():
+        if attempt == 2 or not moved_on:
+            return f"the player's decision was refused or not answered ({_last_answer(load)}): {_shown(table)}"
+        await _redrawn(table, looked_at)
+        if not await ready():
             return f"the player's decision was refused or not answered ({_last_answer(load)}): {_shown(table)}"
         if load.over(table):
             return None
@@ -226,6 +232,14 @@ async def _continue_one(load: Load, table: Table, database: Target) -> str | Non
     if not await ready():
         return f"after the decision no player is shown the next one: {_shown(table)}"
     return None
+
+
+async def _redrawn(table: Table, looked_at: str, timeout: float = 30) -> None:
+    """Wait until the board the player looked at shows something else (its redraw came), `timeout` at most: a
+    decision refused on a private board may leave the channel's as it was."""
+    deadline = time.monotonic() + timeout
+    while _shown(table) == looked_at and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
 
 
 def _refused_as_stale(load: Load) -> bool:
