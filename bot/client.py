@@ -25,6 +25,7 @@ from bot.endings import RematchButton, ReplayFromStartButton, announce_ending
 from bot.errors import reply_with_error
 from bot.i18n import Languages, Say
 from bot.lobby import LOBBY_BUTTONS, show_closed
+from bot.nonces import post_nonce
 from bot.notifications import NotificationsCog, Notifier
 from bot.presenter import GamePresenter
 from bot.rest_watch import InvalidRequests
@@ -371,8 +372,11 @@ class TabletopBot(commands.Bot):
                             return
                         channel = self.get_partial_messageable(result.game.channel_id, guild_id=result.game.guild_id)
                         say = Say(await self.languages.public(result.game.guild_id))
+                        game = result.game
                         sent = await channel.send(say(Text("Game #{number}: its board again, after a restart of the "
-                                                           "bot.", number=result.id)))
+                                                           "bot.", number=result.id)),
+                                                  nonce=post_nonce("board again", game.id, game.channel_id,
+                                                                   game.created_at))
                         result = await self.service.set_message(result.id, sent.id)
                 finally:
                     await self.service.let_go_of(key)

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.delivery import Answer
 from bot.drawn import Board, board_key
 from bot.i18n import Say
+from bot.nonces import post_nonce, same_words
 from bot.private_boards import PrivateBoards
 from bot.service import GameInfo, GameService, Player, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.lobbies import LobbyService
@@ -275,9 +276,15 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         players were pinged once for the round): `post_game`'s board, remembered and stored as the game's message,
         then `game_opened`."""
         board = await self.channel_board(result)
+        game = result.game
+        # Posted again by whoever finds it unstored (a restart, another process): Discord then returns this message.
         sent = await self.channel(result).send(content=board.content, embed=board.embed,
                                                view=board.controls or discord.utils.MISSING, files=board.attachments(),
-                                               allowed_mentions=discord.AllowedMentions.none())
+                                               allowed_mentions=discord.AllowedMentions.none(),
+                                               nonce=post_nonce("board", game.id, game.channel_id, game.created_at))
+        if not same_words(sent, board.content, board.embed):  # the copy a stopped process posted, at an older state
+            sent = await sent.edit(content=board.content, embed=board.embed, view=board.controls,
+                                   attachments=board.attachments(), allowed_mentions=discord.AllowedMentions.none())
         self.remember_drawn(sent.id, board, result.game)
         result = await self.service.set_message(result.id, sent.id)
         await self.game_opened(result)

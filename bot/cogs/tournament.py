@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.cogs.kinds import offer_games
 from bot.config import parse_duration
 from bot.i18n import Say
+from bot.nonces import post_nonce
 from bot.presenter import GamePresenter
 from bot.service import TABLE_OPTIONS, ServiceError
 from bot.service.finishing import may_join
@@ -495,8 +496,11 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         people = sorted({p for pairing in pairings for p in pairing.players if p is not None and p not in deciders})
         channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
         bot_id = self.bot.user.id if self.bot.user else None
+        # The round's message is posted again by whoever finds it unstored: Discord then returns this one (a knockout's
+        # replays are a message of their own each time, never stored).
+        nonce = None if replay else post_nonce("pairings", info.id, number, info.channel_id, info.created_at)
         sent: discord.Message = await channel.send(pairings_text(info, number, pairings, bot_id, say, replay=replay),
-                                                   allowed_mentions=await presenter.pings(people))
+                                                   allowed_mentions=await presenter.pings(people), nonce=nonce)
         if not replay:
             await self.tournaments.round_posted(info.id, number, sent.id)
         return sent.id
@@ -540,7 +544,8 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
         embed = standings_embed(info, say)
         stored = await self.memory.get(_key(info.id, "standings"))
         if stored is None:
-            sent = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            sent = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none(),
+                                      nonce=post_nonce("standings", info.id, info.channel_id, info.created_at))
             await self.memory.set(_key(info.id, "standings"), str(sent.id))
             return
         await channel.get_partial_message(int(stored)).edit(embed=embed)

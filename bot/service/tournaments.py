@@ -173,6 +173,7 @@ class TournamentInfo:
     rounds: tuple[tuple[Pairing, ...], ...]
     total_rounds: int
     standings: tuple[Standing, ...]
+    created_at: float
     start_missed: float | None = None  # when its start time came with too few players (it stays open)
 
 
@@ -207,6 +208,7 @@ def info_of(record: TournamentRecord) -> TournamentInfo:
         rounds=tuple(pairings_of(r.pairings) for r in record.rounds),
         total_rounds=total_rounds(tournament) if record.entrants else 0,
         standings=tuple(standings(tournament)),
+        created_at=record.created_at,
         start_missed=record.start_missed,
     )
 

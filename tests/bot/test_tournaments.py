@@ -13,7 +13,7 @@ from tests.support.boards import player_to_move
 from tests.support.codes import Callback, InteractionType
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
-from tests.support.interactions import BUTTON, carrier, raw_interaction
+from tests.support.interactions import BUTTON, bot_idle, carrier, raw_interaction
 from tests.support.world import TabletopRunner, World, change_stored, stored_rows
 
 
@@ -385,10 +385,55 @@ async def test_a_round_thread_opened_by_a_process_that_stopped_is_reused(world: 
     await change_stored(bots.target, "UPDATE games SET message_id = NULL, channel_id = ?", (world.channel.id,))
     await bots.start()
     again = await _round_boards(world, bots, 1, 2)
-    assert {m.id for m in again}.isdisjoint(m.id for m in first)
+    # Posted again with the same nonce, each board is the one posted first (Discord returns it): no second copy.
+    assert [m.id for m in again] == [m.id for m in first]
     assert _thread_of(world, again) == thread and _threads(world) == [thread]  # the same thread, not a second one
     assert len(_pairings_posts(world, 1)) == 1
+    assert [m for m in fake.channel_messages(thread) if m.embeds and "Chopsticks #" in str(m.embeds)] == first
     assert await stored_rows(bots.target, "SELECT thread_id FROM tournament_rounds") == [(thread.id,)]
+
+
+async def test_a_round_posted_by_a_process_that_stopped_before_storing_any_of_it_is_not_posted_twice(
+        world: World, bots: TabletopRunner) -> None:
+    """Its pairings message, its standings and its boards were posted, and nothing of them stored: the restart posts
+    them again with the same nonces and Discord returns the messages posted first, which are stored."""
+    await bots.start()
+    fake = world.fake
+    announcement = await _announce(world, rounds=1)
+    for user in (world.alice, world.bob, world.carol, fake.add_user("dave")):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    first = await _round_boards(world, bots, 1, 2)
+    thread = _thread_of(world, first)
+    [pairings] = _pairings_posts(world, 1)
+    standings = [m for m in fake.channel_messages(world.channel) if "Standings" in str(m.embeds)]
+    assert len(standings) == 1
+    await bots.stop_all()
+    await change_stored(bots.target, "UPDATE tournament_rounds SET message_id = NULL, thread_id = NULL")
+    await change_stored(bots.target, "UPDATE games SET message_id = NULL, channel_id = ?", (world.channel.id,))
+    await change_stored(bots.target, "DELETE FROM bot_state WHERE key LIKE 'tournament:%:standings'")
+    # Meanwhile the first game moved on (as by a click on its board, which plays though unstored): the board Discord
+    # returns shows the older position, and is drawn again.
+    mover = player_to_move(first[0])
+    assert mover is not None
+    db = await open_database(bots.target)
+    try:
+        [(game_id,), _] = await stored_rows(
+            bots.target, "SELECT game_id FROM tournament_pairings WHERE round = 1 ORDER BY position")
+        await GameService(db).act(int(game_id), mover, "AC")
+    finally:
+        await db.close()
+    shown_before = first[0].text()
+    await bots.start()
+    again = await _round_boards(world, bots, 1, 2)
+    assert [m.id for m in again] == [m.id for m in first] and _threads(world) == [thread]
+    await world.fake.wait_until(lambda: player_to_move(first[0]) not in (None, mover))
+    assert first[0].text() != shown_before
+    assert _pairings_posts(world, 1) == [pairings]
+    assert await stored_rows(bots.target, "SELECT message_id, thread_id FROM tournament_rounds") == [
+        (pairings.id, thread.id)]
+    assert await bot_idle(fake)
+    assert [m for m in fake.channel_messages(world.channel) if "Standings" in str(m.embeds)] == standings
 
 
 async def test_without_leave_to_open_a_thread_a_round_is_played_in_the_channel(

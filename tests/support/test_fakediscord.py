@@ -406,6 +406,32 @@ async def test_unknown_interaction_token_is_unknown_webhook(world: World) -> Non
     assert fake.violations == []
 
 
+async def test_an_enforced_nonce_returns_the_message_created_with_it(world: World) -> None:
+    """Discord: "If true and nonce is present, it will be checked for uniqueness in the past few minutes. If another
+    message was created by the same author with the same nonce, that message will be returned and no new message will
+    be created." Without `enforce_nonce` a nonce changes nothing."""
+    fake = world.fake
+    url = f"{fake.api_base}/channels/{world.channel.id}/messages"
+    headers = {"Authorization": f"Bot {fake.token}"}
+
+    async def post(body: dict[str, object]) -> int:
+        async with aiohttp.ClientSession() as session, session.post(url, json=body, headers=headers) as resp:
+            assert resp.status == 200
+            sent = await resp.json()
+            assert sent.get("nonce") == body.get("nonce")
+            return int(sent["id"])
+
+    first = await post({"content": "one", "nonce": "n1", "enforce_nonce": True})
+    assert await post({"content": "two", "nonce": "n1", "enforce_nonce": True}) == first
+    third = await post({"content": "three", "nonce": "n1"})  # not enforced: a new message
+    assert third != first
+    assert await post({"content": "four", "nonce": "n2", "enforce_nonce": True}) != first
+    assert [m.content for m in fake.channel_messages(world.channel)] == ["one", "three", "four"]
+    fake.messages[third].deleted = True  # a deleted message is not returned: the newest other one with it is
+    assert await post({"content": "five", "nonce": "n1", "enforce_nonce": True}) == first
+    assert fake.violations == []
+
+
 # --------------------------------------------------------------------------- pure helpers
 
 

@@ -174,6 +174,7 @@ class FakeMessage:
     # Whom Discord notified when the message was created: the users its content mentions, as far as its
     # allowed_mentions let it (an edit notifies nobody).
     pinged: frozenset[int] = frozenset()
+    nonce: str | None = None  # the nonce it was created with, if any (see FakeDiscord.created_with_nonce)
 
     @property
     def ephemeral(self) -> bool:

@@ -298,6 +298,8 @@ def message_payload(message: FakeMessage, author: FakeUser) -> JsonDict:
         data["application_id"] = str(message.application_id)
     if message.interaction_metadata is not None:
         data["interaction_metadata"] = message.interaction_metadata
+    if message.nonce is not None:
+        data["nonce"] = message.nonce
     if message.message_reference is not None:
         data["message_reference"] = message.message_reference
     return data

@@ -426,7 +426,14 @@ class _Routes:
             raise DiscordHTTPError(403, 50007, "Cannot send messages to this user")
         if channel.is_thread and (channel.locked or channel.archived):
             raise DiscordHTTPError(400, 50083, "Thread is archived")
-        message = self.fake.create_message(channel, call.json_object(), call.files)
+        payload = call.json_object()
+        nonce = payload.get("nonce")
+        if nonce is not None and payload.get("enforce_nonce"):
+            earlier = self.fake.created_with_nonce(str(nonce))
+            if earlier is not None:  # "that message will be returned and no new message will be created"
+                return Reply(200, self.fake.message_json(earlier))
+        message = self.fake.create_message(channel, payload, call.files)
+        message.nonce = None if nonce is None else str(nonce)
         return Reply(200, self.fake.message_json(message))
 
     async def get_message(self, call: Call) -> Reply:

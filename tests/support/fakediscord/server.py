@@ -36,6 +36,7 @@ from .interactions import (
     resolve_command,
 )
 from .models import (
+    DISCORD_EPOCH_MS,
     OVERWRITE_MEMBER,
     OVERWRITE_ROLE,
     FakeChannel,
@@ -69,6 +70,8 @@ from .spec import SpecValidator
 # Flags a sender may set: SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2. EPHEMERAL is only
 # honoured on interaction responses and followups.
 SETTABLE_FLAGS = (1 << 2) | (1 << 12) | (1 << 15)
+# How long an enforced nonce is remembered: Discord says "the past few minutes", so two, to promise no more.
+NONCE_WINDOW = 120.0
 
 
 _MENTION = re.compile(r"<@!?([0-9]+)>")
@@ -677,6 +680,14 @@ class FakeDiscord:
         """The message object Discord would return for ``message``."""
         author = self.users.get(message.author_id, self.bot_user)
         return message_payload(message, author)
+
+    def created_with_nonce(self, nonce: str) -> FakeMessage | None:
+        """The bot's message created with `nonce` in the past `NONCE_WINDOW` seconds, if any: Discord checks an
+        enforced nonce "for uniqueness in the past few minutes" and returns the message another create made with
+        it (by the same author) instead of creating one. Deleted messages are not returned."""
+        since_ms = int((time.time() - NONCE_WINDOW) * 1000) - DISCORD_EPOCH_MS
+        return next((m for m in reversed(self.messages.values())
+                     if m.nonce == nonce and not m.deleted and (m.id >> 22) >= since_ms), None)
 
     def create_message(
         self,
