@@ -11,7 +11,7 @@ from bot.service.tournaments import TournamentInfo
 from games.engines import game_class
 from games.tournaments.model import Format, Settings
 from storage.connection import open_database
-from tests.support.fakediscord import FakeMessage
+from tests.support.fakediscord import FakeDiscord, FakeMessage
 from tests.support.world import change_stored
 from tests.tools.crash_checks import (
     finishing_problems,
@@ -22,6 +22,7 @@ from tests.tools.crash_checks import (
     tournament_problems,
 )
 from tests.tools.crash_timers import TimerWatch, overdue_timers, timer_checks
+from tests.tools.crash_tournaments import pairings_posted_twice
 
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 GUILD = 5
@@ -229,3 +230,16 @@ async def _view(path: str, tournament: int) -> TournamentInfo:
         return await GameService(db).tournaments.view(tournament)
     finally:
         await db.close()
+
+
+async def test_a_round_s_pairings_message_in_its_channel_twice_is_a_problem() -> None:
+    fake = FakeDiscord()  # its messages only: not started, nothing sent to it
+    channel = fake.add_channel(fake.add_guild("Game Night"), "games")
+    head = "**Tournament #{}: Chopsticks**: round {} of 3. Your games:\n1. <@1> vs <@2>: Chopsticks #4"
+    for tournament, number in ((1, 1), (1, 2), (2, 1), (1, 2)):
+        fake.create_message(channel, {"content": head.format(tournament, number)})
+    fake.create_message(channel, {"content": "**Tournament #2: Chopsticks**: replays of round 1 (drawn games)"})
+    assert pairings_posted_twice(fake) == {1: ["round 2's pairings message was posted 2 times"]}
+    twice = fake.create_message(channel, {"content": head.format(2, 1)})
+    twice.deleted = True  # a message deleted since is not in the channel
+    assert pairings_posted_twice(fake) == {1: ["round 2's pairings message was posted 2 times"]}

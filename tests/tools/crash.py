@@ -98,7 +98,7 @@ from tests.tools.crash_promises import (
     read_facts,
 )
 from tests.tools.crash_timers import TimerFigures, TimerWatch, overdue_timers, owed_announcements, timer_checks
-from tests.tools.crash_tournaments import TournamentSizes, open_tournaments, play_tournaments
+from tests.tools.crash_tournaments import TournamentSizes, open_tournaments, pairings_posted_twice, play_tournaments
 from tests.tools.peek import Target, close_peeks, peek_at
 
 TIMED_TURN = 4  # seconds per turn on the timed server: its reminder comes after 3 s
@@ -466,6 +466,9 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             # A game's result and the next round are written one after the other: a moment apart, not together.
             await wait_for(lambda: not any(t.problems for t in tournament_problems(target)), TOURNAMENT_WAIT)
             figures.tournaments = tournament_problems(target)
+            twice = pairings_posted_twice(fake)
+            for check in figures.tournaments:
+                check.problems += twice.get(check.id, [])
             figures.generals = _generals_played([g for g in games.values() if g.kind == "generals"])
             figures.interactions = len(load.sent)
             figures.unanswered = sum(1 for s in load.sent if not s.result.answered)

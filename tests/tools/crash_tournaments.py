@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
+from collections import Counter
 from dataclasses import dataclass
 
 from bot.service import GameService
@@ -21,6 +23,8 @@ from tests.tools.crash_load import Load, Stop, Table, game_id_of
 from tests.tools.peek import Target, json_value, peek_at
 
 ORGANISER = 1  # the organiser's user id (nobody plays as them)
+# The head of a round's pairings message (bot/tournaments.py pairings_text): its tournament and round.
+PAIRINGS_HEAD = re.compile(r"\*\*Tournament #(\d+): [^*]+\*\*: round (\d+) of \d+\.")
 SUCKER_OPTIONS = {"chips": 3}  # short games, as at the run's other So Long Sucker tables
 
 
@@ -110,3 +114,16 @@ def _shown_table(load: Load, fake: FakeDiscord, game_id: int, kind: str, users: 
 async def _play(load: Load, table: Table) -> None:
     with contextlib.suppress(Stop):
         await load.play(table)
+
+
+def pairings_posted_twice(fake: FakeDiscord) -> dict[int, list[str]]:
+    """By tournament, each round whose pairings message is in its channel more than once: a process killed between
+    posting it and storing it leaves it there, and the one that posts it again must get it back from Discord (its
+    nonce) rather than post a second."""
+    posted = Counter((int(m.group(1)), int(m.group(2))) for message in fake.messages.values()
+                     if not message.deleted and (m := PAIRINGS_HEAD.match(message.content)))
+    twice: dict[int, list[str]] = {}
+    for (tournament, number), count in sorted(posted.items()):
+        if count > 1:
+            twice.setdefault(tournament, []).append(f"round {number}'s pairings message was posted {count} times")
+    return twice
