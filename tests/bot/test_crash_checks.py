@@ -14,6 +14,7 @@ from storage.connection import open_database
 from tests.support.fakediscord import FakeDiscord, FakeMessage
 from tests.support.world import change_stored
 from tests.tools.crash_checks import (
+    GameCheck,
     finishing_problems,
     invariant_problems,
     rating_problems,
@@ -243,3 +244,18 @@ async def test_a_round_s_pairings_message_in_its_channel_twice_is_a_problem() ->
     twice = fake.create_message(channel, {"content": head.format(2, 1)})
     twice.deleted = True  # a message deleted since is not in the channel
     assert pairings_posted_twice(fake) == {1: ["round 2's pairings message was posted 2 times"]}
+
+
+def test_a_reminder_killed_as_it_fired_is_moot_once_its_timer_calls_off_the_setup() -> None:
+    """Found by the crash run: a Generals setup's reminder fired and the bot was killed 0.05 s after, before sending it;
+    the restarted process's timer called the setup off (no move is logged for it), which replaced the owed reminder.
+    That reminder no longer applies: not a problem. Called off only after the takeover, it was lost: a problem."""
+    fired = 1000.0
+    watch = TimerWatch("never-read.sqlite3")
+    watch.reminders[(7, fired + 1.0)] = fired + watch.interval  # first seen fired one look later
+    game = GameCheck("generals", "expired", None, {}, [], [], id=7, updated_at=fired + 1.5)
+    figures = timer_checks({7: game}, [], watch, kills=[fired + 0.05])
+    assert (figures.reminders, figures.reminders_moot, figures.problems) == (1, 1, [])
+    game.updated_at = fired + 60.0
+    late = timer_checks({7: game}, [], watch, kills=[fired + 0.05])
+    assert late.reminders_moot == 0 and len(late.problems) == 1 and "fired but was not sent" in late.problems[0]

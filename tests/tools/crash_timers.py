@@ -176,10 +176,12 @@ def _decided_by_a_computer(game: GameCheck, since: float) -> bool:
 
 
 def _moved_on(game: GameCheck, since: float, settled: float) -> bool:
-    """Whether the game's decision moved on (a move or a timer's action was logged) after `since` and before its owed
-    reminder was taken over: within OWED_TAKEOVER of `since`, or later while it was still seen owed (`settled`: a
-    restart under load can leave it to wait longer for a live process)."""
-    return any(since < r.at <= max(since + OWED_TAKEOVER, settled) for r in game.rows)
+    """Whether the game's decision moved on (a move or a timer's action was logged, or its timer called off its setup)
+    after `since` and before its owed reminder was taken over: within OWED_TAKEOVER of `since`, or later while it was
+    still seen owed (`settled`: a restart under load can leave it to wait longer for a live process)."""
+    until = max(since + OWED_TAKEOVER, settled)
+    called_off = game.status == "expired" and since < game.updated_at <= until  # no move: the game is over
+    return called_off or any(since < r.at <= until for r in game.rows)
 
 
 def _kill_after(when: float, kills: Sequence[float]) -> str:
