@@ -370,15 +370,20 @@ async def test_a_round_made_by_a_process_that_stopped_before_posting_it_is_poste
     assert [m for m in fake.channel_messages(thread) if m.embeds and "Chopsticks #1" in str(m.embeds)] == [board]
 
 
-async def test_a_round_thread_opened_by_a_process_that_stopped_is_reused(world: World, bots: TabletopRunner) -> None:
+async def _four_started(world: World, bots: TabletopRunner) -> tuple[list[FakeMessage], FakeChannel]:
+    """A tournament of one round joined by four and started: its first round's two boards and their thread."""
     await bots.start()
-    fake = world.fake
     announcement = await _announce(world, rounds=1)
-    for user in (world.alice, world.bob, world.carol, fake.add_user("dave")):
-        await fake.click(user, announcement, _button(announcement, "Join"))
-    await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    for user in (world.alice, world.bob, world.carol, world.fake.add_user("dave")):
+        await world.fake.click(user, announcement, _button(announcement, "Join"))
+    await world.fake.click(world.alice, announcement, _button(announcement, "Start"))
     first = await _round_boards(world, bots, 1, 2)
-    thread = _thread_of(world, first)
+    return first, _thread_of(world, first)
+
+
+async def test_a_round_thread_opened_by_a_process_that_stopped_is_reused(world: World, bots: TabletopRunner) -> None:
+    fake = world.fake
+    first, thread = await _four_started(world, bots)
     await bots.stop_all()
     # As if the process had stopped right after opening the thread: neither the thread nor the boards stored.
     await change_stored(bots.target, "UPDATE tournament_rounds SET thread_id = NULL")
@@ -397,14 +402,8 @@ async def test_a_round_posted_by_a_process_that_stopped_before_storing_any_of_it
         world: World, bots: TabletopRunner) -> None:
     """Its pairings message, its standings and its boards were posted, and nothing of them stored: the restart posts
     them again with the same nonces and Discord returns the messages posted first, which are stored."""
-    await bots.start()
     fake = world.fake
-    announcement = await _announce(world, rounds=1)
-    for user in (world.alice, world.bob, world.carol, fake.add_user("dave")):
-        await fake.click(user, announcement, _button(announcement, "Join"))
-    await fake.click(world.alice, announcement, _button(announcement, "Start"))
-    first = await _round_boards(world, bots, 1, 2)
-    thread = _thread_of(world, first)
+    first, thread = await _four_started(world, bots)
     [pairings] = _pairings_posts(world, 1)
     standings = [m for m in fake.channel_messages(world.channel) if "Standings" in str(m.embeds)]
     assert len(standings) == 1
