@@ -217,8 +217,8 @@ async def _continue_one(load: Load, table: Table, database: Target) -> str | Non
         # On the server with a turn time of a few seconds the timer may act between the look and the click, and on a
         # busy machine the player may have looked at a board a moment before its redraw (a restarted process redraws
         # the boards a killed one left behind, which took 8 s once under load): the click is then refused as made on
-        # an older board (the game changed), and the player looks again once the board changed. Any other refusal
-        # is a failure.
+        # an older board (the game changed; a typed move: not their turn), and the player looks again once the board
+        # changed. Any other refusal is a failure.
         moved_on = _move_count(database, table.game_id) != before or _refused_as_stale(load)
         if attempt == 2 or not moved_on:
             return f"the player's decision was refused or not answered ({_last_answer(load)}): {_shown(table)}"
@@ -242,10 +242,17 @@ async def _redrawn(table: Table, looked_at: str, timeout: float = 30) -> None:
         await asyncio.sleep(0.05)
 
 
+# What the rules answer a move made out of turn (games' NotYourTurnError): a typed move (`/generals move`) carries no
+# turn token, so one made from what an older board showed is told this rather than to look again.
+NOT_YOUR_TURN = "It is not your turn"
+
+
 def _refused_as_stale(load: Load) -> bool:
-    """Whether the last interaction was refused as made on an older board (the bot asks to look again)."""
+    """Whether the last interaction was refused as made on an older board: the bot asks to look again, or, for a typed
+    move, says it is not the player's turn."""
     res = load.sent[-1].result if load.sent else None
-    return res is not None and res.message is not None and english(STALE_TEXT) in res.message.text()
+    said = res.message.text() if res is not None and res.message is not None else ""
+    return english(STALE_TEXT) in said or said.startswith(NOT_YOUR_TURN)
 
 
 def _last_answer(load: Load) -> str:
