@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Protocol
 
 import discord
@@ -282,10 +283,10 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
                                                view=board.controls or discord.utils.MISSING, files=board.attachments(),
                                                allowed_mentions=discord.AllowedMentions.none(),
                                                nonce=post_nonce("board", game.id, game.channel_id, game.created_at))
-        if not same_words(sent, board.content, board.embed):  # the copy a stopped process posted, at an older state
-            sent = await sent.edit(content=board.content, embed=board.embed, view=board.controls,
-                                   attachments=board.attachments(), allowed_mentions=discord.AllowedMentions.none())
-        self.remember_drawn(sent.id, board, result.game)
+        if same_words(sent, board.content, board.embed):
+            self.remember_drawn(sent.id, board, game)
+        else:  # the copy a stopped process posted, from an older state: drawn as any change of the game is
+            await self._edit_channel_message(replace(result, game=replace(game, message_id=sent.id)), board)
         result = await self.service.set_message(result.id, sent.id)
         await self.game_opened(result)
         return result
