@@ -22,6 +22,7 @@ from tests.tools.crash_checks import (
     read_results,
     tournament_problems,
 )
+from tests.tools.crash_promises import Facts, Promise, lost_promises
 from tests.tools.crash_timers import TimerWatch, overdue_timers, timer_checks
 from tests.tools.crash_tournaments import pairings_posted_twice
 
@@ -259,3 +260,28 @@ def test_a_reminder_killed_as_it_fired_is_moot_once_its_timer_calls_off_the_setu
     game.updated_at = fired + 60.0
     late = timer_checks({7: game}, [], watch, kills=[fired + 0.05])
     assert late.reminders_moot == 0 and len(late.problems) == 1 and "fired but was not sent" in late.problems[0]
+
+
+async def test_a_board_answered_as_drawn_promises_a_game_ended_by_agreement_whoever_accepted(
+        database_target: str) -> None:
+    path = database_target
+    db = await open_database(path)
+    try:
+        service = GameService(db)
+        drawn, resigned = [await service.create("chopsticks", guild_id=GUILD, channel_id=1,
+                                                players=[Player(ALICE), Player(BOB)]) for _ in range(2)]
+        await service.offer_draw(drawn.id, ALICE)
+        await service.offer_draw(drawn.id, BOB)  # Bob accepts: the row is his
+        await service.resign(resigned.id, ALICE)
+    finally:
+        await db.close()
+    games, lobbies, _ = read_games(path)
+
+    def shown_drawn(user: int, game_id: int) -> Promise:
+        return Promise("game", user, game_id=game_id, expect=(("ending", "draw-agreed"),))
+
+    # Alice's offer answered with the board Bob's acceptance had just drawn: kept, though the row is Bob's.
+    kept = [shown_drawn(ALICE, drawn.id), shown_drawn(BOB, drawn.id)]
+    assert lost_promises(kept, games, lobbies, Facts()) == []
+    assert lost_promises([shown_drawn(ALICE, resigned.id)], games, lobbies, Facts()) == [
+        str(shown_drawn(ALICE, resigned.id))]

@@ -33,7 +33,9 @@ see crash_promises.py). Each acknowledged interaction promises something about t
   one to one;
 - `/generals move`, `/sucker give`, `/sucker kill`, a formation, a setup form (swap, import), Ready, Resign, a
   draw agreed: a row with U and that text (the deployed squares are drawn by the bot: only their `setup:` start);
-- Offer draw: the offer was in the database when the answer came (or a move had already followed it);
+- Offer draw: the offer was in the database when the answer came (or a move had already followed it); a Chopsticks
+  board answered as drawn (the answer shows the latest position: the other player may have just accepted): the
+  game ended by agreement;
 - Send my board by DM: the player's board is delivered by DM; a deal and its Accept: the deal and the mark; Save
   formation: the saved formation; `/settings set`: the server's settings as its last change left them;
 - a new challenge or game vs the bot: the game exists with U in seat 0 and the chosen settings, bot level and turn
@@ -504,6 +506,8 @@ def _promise_kind(promise: Promise) -> str:
     """A promise by what it is about; moves without a turn token by their kind (a free action, a setup, a typed
     `/generals move`)."""
     action = promise.action or ""
+    if promise.what == "game" and dict(promise.expect).get("ending") == "draw-agreed":
+        return "draw-agreed"  # a Chopsticks board answered as drawn by agreement
     if promise.what != "move":
         return promise.what
     if action in ("resign", "draw-agreed", "ready"):

@@ -81,6 +81,9 @@ class GameCheck:
             return sorted(self.options.get("variants", []))
         if name == "bot":
             return next((s.bot for s in self.seats if s.bot is not None), None)
+        if name == "ending":  # how a finished game ended (every engine stores an Outcome in its snapshot)
+            result = self.state.get("result")
+            return result.get("reason") if isinstance(result, dict) else None
         return getattr(self, name)
 
     def timer_rows(self) -> list[Row]:

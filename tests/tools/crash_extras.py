@@ -18,7 +18,16 @@ from typing import TYPE_CHECKING
 
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser, InteractionResult
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
-from tests.tools.crash_promises import Promise, acknowledged, draw_stored, keeps, move_count, public, says
+from tests.tools.crash_promises import (
+    Promise,
+    acknowledged,
+    answered_with,
+    draw_stored,
+    keeps,
+    move_count,
+    public,
+    says,
+)
 
 if TYPE_CHECKING:
     from tests.tools.crash_load import Load, Table
@@ -210,10 +219,15 @@ def _draw_reading(load: Load, table: Table, user: FakeUser, gid: int) -> Callabl
             return offered() if says(agreed, "You offered a draw")(res) is not None else None
         return read
 
+    # The board a click is answered with shows the latest position, so an offer answered as the other player's
+    # acceptance lands shows the game drawn: what it promises is the game drawn by agreement, not this player's
+    # row. It is read from the answer itself: the clicked message may be edited again before the player reads it.
+    drawn_by_agreement = Promise("game", user.id, game_id=gid, expect=(("ending", "draw-agreed"),))
+
     def read_board(res: InteractionResult) -> Promise | None:
-        message = res.message
-        drawn = message is not None and not message.components and "🤝" in message.text()
-        return agreed if drawn else offered()
+        answer = answered_with(res)
+        drawn = not answer.components and "🤝" in answer.text()
+        return drawn_by_agreement if drawn else offered()
     return public(read_board)
 
 

@@ -99,6 +99,8 @@ class Load:
             await res.wait(self.answer_timeout)
             if res.callback_type == Callback.DEFERRED_CHANNEL_MESSAGE:  # "thinking...": the answer is the followup
                 await res.wait_for_followups(1, self.answer_timeout)
+        if res.answered:
+            sent.answered_in = time.monotonic() - res.created
         if promise is not None and res.answered and not res.errors:
             sent.read = promise(res)
         return res

@@ -9,11 +9,11 @@ words, so that a refusal (also ephemeral) promises nothing. See tests/tools/cras
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from tests.support.codes import Callback
-from tests.support.fakediscord import InteractionResult
+from tests.support.fakediscord import FakeMessage, InteractionResult
 from tests.tools.peek import Target, json_value, peek_at
 
 if TYPE_CHECKING:
@@ -36,12 +36,14 @@ class Promise:
     prefix: bool = False  # `action` is only the start of the stored text
     expect: tuple[tuple[str, Any], ...] = ()  # stored facts it names (a game's turn time, a setting, ...)
     seen: bool | None = None  # draw: whether the database showed it at the moment the answer came
+    answer: str = field(default="", compare=False)  # how the interaction was answered, for a report
 
     def __str__(self) -> str:
         where = f"game {self.game_id}" if self.game_id is not None else f"lobby {self.lobby_id}"
         extra = f" {self.action!r} at token {self.token}" if self.action is not None else ""
         facts = f" {dict(self.expect)}" if self.expect else ""
-        return f"{self.what} by {self.user_id} in {where}{extra}{facts}"
+        answer = f" ({self.answer})" if self.answer else ""
+        return f"{self.what} by {self.user_id} in {where}{extra}{facts}{answer}"
 
 
 Reading = Callable[[InteractionResult], Promise | None]
@@ -53,13 +55,23 @@ class Sent:
     result: InteractionResult
     promise: Reading | None
     read: Promise | None = None  # the promise as read from the answer when it came (messages change later)
+    answered_in: float | None = None  # seconds from sending to the answer, if it came while the player waited
 
     def kept(self) -> Promise | None:
         """What this interaction promises, if its answer says it was done."""
         res = self.result
         if self.promise is None or not res.answered or res.errors:
             return None
-        return self.read or self.promise(res)
+        promise = self.read or self.promise(res)
+        return None if promise is None else replace(promise, answer=self.told())
+
+    def told(self) -> str:
+        """The interaction and its answer in a few words (a lost promise names them)."""
+        res = self.result
+        when = (f"answered in {self.answered_in:.2f} s" if self.answered_in is not None
+                else "answered after the player stopped waiting")
+        read = "read as it came" if self.read is not None else "read at the end"
+        return f"{res.label} by {res.user.name}, callback {res.callback_type}, {when}, {read}"
 
 
 def acknowledged(res: InteractionResult) -> bool:
@@ -73,6 +85,14 @@ def acknowledged(res: InteractionResult) -> bool:
 def public(read: Reading) -> Reading:
     """`read`, for an interaction answered in public (an updated message or a public reply)."""
     return lambda res: read(res) if acknowledged(res) else None
+
+
+def answered_with(res: InteractionResult) -> FakeMessage:
+    """The message as the bot's answer to this interaction drew it (an updated message's new content, or a reply):
+    what the player saw then, whatever edits came to that message afterwards."""
+    data = res.callback_data or {}
+    return FakeMessage(0, res.channel.id, 0, content=str(data.get("content") or ""),
+                       embeds=list(data.get("embeds") or []), components=list(data.get("components") or []))
 
 
 def keeps(promise: Promise) -> Reading:
