@@ -52,8 +52,9 @@ def computer_turn_key(game_id: int) -> str:
     return f"{_COMPUTER_TURN}{game_id}"
 
 
-def owed_key(game_id: int, event: str) -> str:
-    return f"owed:{game_id}:{event}"
+def owed_key(game_id: int, event: str, ply: int) -> str:
+    """Sending one owed announcement (storage/owed.py): its game, event and the move count it happened at."""
+    return f"owed:{game_id}:{event}:{ply}"
 
 
 def board_post_key(game_id: int) -> str:

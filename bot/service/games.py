@@ -187,6 +187,21 @@ class GameService:
         change; no read when its version is in memory)."""
         return info(await self._games.current(game_id))
 
+    async def load_at(self, game_id: int, ply: int) -> Game:
+        """The game as it stood right after its first `ply` logged actions, replayed from its move log (omniscient,
+        like `load`): what a past timer action is told from when play went on before it could be announced. Only the
+        position is of then; what names the game and its seats is as stored now, and no clock or offer is running."""
+        game = await self._games.load(game_id)
+        if game.record.move_count == ply:
+            return game
+        moves = [(m.seat, m.action) for m in await self.store.moves(game_id)][:ply]
+        state = replay(game.record.kind, game.record.initial_state, moves)
+        over = state.is_over
+        record = replace(game.record, move_count=ply, status="finished" if over else "active",
+                         finished_at=game.record.finished_at if over else None, deadline=None, remind_at=None,
+                         draw_offer=None, draw_declined=None)
+        return Game(record, state)
+
     async def replay_frame(self, game_id: int, frame: int | None, *, move: int | None = None) -> ReplayFrame[Any]:
         """Frame `frame` of a stored game (None: the latest), as a replay may show it: hidden ranks only once the
         game is over. Frame 0 is the position where play began and each logged action after it one frame: a secret

@@ -1,7 +1,8 @@
 """A turn timer's announcement, owed until it was sent (see storage/owed.py).
 
 `owe` runs inside the timer's own write transaction; `owed_result` rebuilds, after a restart, what is to be announced
-from the game as stored and the recorded ending (its ratings as they were computed by the forfeit's write).
+from the game as it stood when the timer acted (replayed from its move log when play went on since) and the recorded
+ending (its ratings as they were computed by the forfeit's write).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ class Fired(NamedTuple):
     result: Result[Any, Any]
     token: int
 
+    @property
+    def ply(self) -> int:
+        """The game's move count right after the timer acted: with the game and event, which announcement this is."""
+        return self.result.game.move_count
+
 
 async def owe(tx: GameTransaction, event: TimerEvent, result: Result[Any, Any], now: float, holder: str) -> Fired:
     """Record, in the timer's transaction, that `event` is to be announced, claimed by `holder` (the process that
@@ -43,27 +49,31 @@ async def owe(tx: GameTransaction, event: TimerEvent, result: Result[Any, Any], 
         ended = replace(ended, by_timer=True)
         result = replace(result, events=tuple(ended if isinstance(e, GameEnded) else e for e in result.events))
     reminder = event in (TimerEvent.REMINDER, TimerEvent.TURN_PING)  # for one decision: the seat's, at this move
-    await owe_row(await tx.writer(), result.id, event.value, ending=ending_json(ended) if ended else None,
-                  seat=result.game.to_decide if reminder else None,
-                  ply=result.game.move_count if reminder else None, now=now)
-    token = await take(await tx.writer(), owed_key(result.id, event.value), holder, OWED_LEASE)
+    ply = result.game.move_count
+    await owe_row(await tx.writer(), result.id, event.value, ply=ply, ending=ending_json(ended) if ended else None,
+                  seat=result.game.to_decide if reminder else None, now=now)
+    token = await take(await tx.writer(), owed_key(result.id, event.value, ply), holder, OWED_LEASE)
     return Fired(event, result, token)
 
 
 async def owed_result(
-    owed: OwedAnnouncement, load: Callable[[int], Awaitable[Game]]
+    owed: OwedAnnouncement, load: Callable[[int], Awaitable[Game]], load_at: Callable[[int, int], Awaitable[Game]]
 ) -> tuple[TimerEvent, Result[Any, Any]] | None:
     """What to announce for an announcement a stopped process left owed, or None when it no longer applies (a reminder
-    once the decision moved on, a game that is gone or archived); `load` reads a game as stored now."""
+    once the decision moved on, a game that is gone or archived). `load` reads a game as stored now; `load_at` as it
+    stood after that many logged actions: a forfeit or a default decision is told as it happened, even when play went
+    on before it could be (another timer, a move), and each such action is told."""
     try:
         event = TimerEvent(owed.event)
         game = await load(owed.game_id)
+        record = game.record
+        if event in (TimerEvent.REMINDER, TimerEvent.TURN_PING):
+            if (record.status != "active" or record.move_count != owed.ply or game.state.current_player() != owed.seat
+                    or (event is TimerEvent.REMINDER and record.deadline is None)):
+                return None
+        elif record.move_count != owed.ply:
+            game = await load_at(owed.game_id, owed.ply)
     except (ValueError, ServiceError):
-        return None
-    record = game.record
-    if event in (TimerEvent.REMINDER, TimerEvent.TURN_PING) and (
-            record.status != "active" or record.move_count != owed.ply or game.state.current_player() != owed.seat
-            or (event is TimerEvent.REMINDER and record.deadline is None)):
         return None
     events = (ending_from_json(owed.ending),) if owed.ending is not None else ()
     return event, present(game, events)

@@ -114,11 +114,11 @@ class TimerLoop:
         """Announce what is still owed, then fire every timer that is due; returns how many failed."""
         failures = 0
         for debt, token in await self._owed():
-            owed_now = await owed_result(debt, self._service.load)
+            owed_now = await owed_result(debt, self._service.load, self._service.load_at)
             if owed_now is None:  # a reminder whose decision moved on, a game gone: nothing left to say
-                await self._settle(debt.game_id, debt.event, debt.created_at)
+                await self._settle(debt.game_id, debt.event, debt.ply, debt.created_at)
                 continue
-            failures += not await self._deliver(*owed_now, token, created_at=debt.created_at)
+            failures += not await self._deliver(*owed_now, token, debt.ply, created_at=debt.created_at)
         for game_id in await self._service.due_timers():
             try:
                 fired = await self._service.fire_timer(game_id)
@@ -133,7 +133,7 @@ class TimerLoop:
                 continue
             if fired is not None:
                 log.info("turn timer of game %s fired: %s", game_id, fired.event.value)
-                failures += not await self._deliver(fired.event, fired.result, fired.token)
+                failures += not await self._deliver(fired.event, fired.result, fired.token, fired.ply)
         tournaments = self._service.tournaments
         for tournament_id in await tournaments.due_round_deadlines():  # a round's unfinished games adjudicated
             try:
@@ -190,24 +190,24 @@ class TimerLoop:
             conn = await tx.writer(read_first=True)
             found = await owed(conn) if look else [o for game_id in sorted(retry) for o in await owed(conn, game_id)]
             claimed = [(o, token) for o in found
-                       if (token := await claim(conn, owed_key(o.game_id, o.event), service.holder, OWED_LEASE))
+                       if (token := await claim(conn, owed_key(o.game_id, o.event, o.ply), service.holder, OWED_LEASE))
                        is not None]
             # Read again once claimed: on PostgreSQL the process that held it may have sent it (and let go of its
             # claim) between the first read and the claim.
             mine = []
             for debt, token in claimed:
-                if await owed(conn, debt.game_id) == [debt]:
+                if debt in await owed(conn, debt.game_id):
                     mine.append((debt, token))
                 else:
-                    await release(conn, owed_key(debt.game_id, debt.event), service.holder)
+                    await release(conn, owed_key(debt.game_id, debt.event, debt.ply), service.holder)
         return mine
 
-    async def _deliver(self, event: TimerEvent, result: Result[Any, Any], token: int,
+    async def _deliver(self, event: TimerEvent, result: Result[Any, Any], token: int, ply: int,
                        created_at: float | None = None) -> bool:
         """Announce a fired timer, while this process holds its lease with `token`, and settle what it owed; a failed
         send stays owed and is tried again, a few times at most (never forever: a message that cannot be sent is
         given up with a log line). An announcement another process took over meanwhile is left to it."""
-        key = owed_key(result.id, event.value)
+        key = owed_key(result.id, event.value, ply)
         lost: list[bool] = []
 
         async def fence() -> bool:
@@ -227,27 +227,27 @@ class TimerLoop:
         except Exception:
             async with self._service.store.transaction() as tx:
                 conn = await tx.writer()
-                attempts = await count_failure(conn, result.id, event.value, created_at)
+                attempts = await count_failure(conn, result.id, event.value, ply, created_at)
                 # Anyone may try it now (a process starting after a crash at once); this loop claims it again to retry.
-                await release(conn, owed_key(result.id, event.value), self._service.holder)
+                await release(conn, key, self._service.holder)
             if attempts < MAX_ATTEMPTS:
                 # Not yet an error: it is owed, and sent again soon (or by the next start).
                 log.warning("the %s announcement of game %s failed (attempt %d of %d); it stays owed",
                             event.value, result.id, attempts, MAX_ATTEMPTS, exc_info=True)
-                if attempts:  # 0: a newer timer of the game replaced it meanwhile
+                if attempts:  # 0: another process sent it meanwhile (it is no longer owed)
                     self._retry.add(result.id)
                 return False
             log.exception("the %s announcement of game %s failed %d times; gave it up", event.value, result.id,
                           attempts)
-            await self._settle(result.id, event.value, created_at)
+            await self._settle(result.id, event.value, ply, created_at)
             return False
         if lost:  # the process that holds it now settles it, once it has sent it
             return True
-        await self._settle(result.id, event.value, created_at)
+        await self._settle(result.id, event.value, ply, created_at)
         return True
 
-    async def _settle(self, game_id: int, event: str, created_at: float | None) -> None:
+    async def _settle(self, game_id: int, event: str, ply: int, created_at: float | None) -> None:
         async with self._service.store.transaction() as tx:
             conn = await tx.writer()
-            await settle(conn, game_id, event, created_at)
-            await release(conn, owed_key(game_id, event), self._service.holder)
+            await settle(conn, game_id, event, ply, created_at)
+            await release(conn, owed_key(game_id, event, ply), self._service.holder)

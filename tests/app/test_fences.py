@@ -71,7 +71,7 @@ async def test_a_process_whose_clock_runs_a_minute_ahead_takes_no_live_process_f
     assert told == [], "the process ahead sent the reminder the live process is sending"
     assert (await ahead.load(driven.id)).record.move_count == 0, "the process ahead moved for the live one's bot"
     async with two[1].reading() as conn:
-        assert await holder_of(conn, owed_key(reminded.id, TimerEvent.REMINDER.value)) == here.holder
+        assert await holder_of(conn, owed_key(reminded.id, TimerEvent.REMINDER.value, fired.ply)) == here.holder
         assert await holder_of(conn, computer_turn_key(driven.id)) == here.holder
 
 

@@ -20,7 +20,7 @@ from storage.connection import open_database
 from storage.lobbies import LobbyRecord
 from tests.support.clock import Clock
 
-ALICE, BOB = 101, 202
+ALICE, BOB, CAROL = 101, 202, 303
 
 
 async def _nothing(_lobby: LobbyRecord) -> None:
@@ -125,6 +125,33 @@ async def test_a_forfeit_that_ended_the_game_is_announced_after_the_restart_with
         assert len(await service.store.moves(game.id)) == 2  # the forfeit was applied once
         await loop.fire_due()
         assert len(told) == 1  # settled: not sent again
+
+
+async def test_two_forfeits_left_unannounced_are_both_told_each_as_it_happened(database_target: str) -> None:
+    """Alice forfeits, the process stops before saying so, and Bob's turn runs out too before a live process took the
+    first announcement over: the table is told of both, Alice's from the position she went out in."""
+    clock = Clock()
+    told: list[tuple[TimerEvent, int, str, bool]] = []
+
+    async def sends(event: TimerEvent, result: Result[Any, Any], fence: Fence) -> None:
+        assert await fence()
+        told.append((event, result.game.move_count, result.game.status, result.ended() is not None))
+
+    async with _process(database_target, clock) as service:
+        game = await service.create("chopsticks", guild_id=1, channel_id=2,
+                                    players=[Player(ALICE), Player(BOB), Player(CAROL)], options={"first": 0})
+        clock.now += 200  # Alice's turn runs out: she is out, and Bob is to move
+        assert await _loop(service, _dies).fire_due() == 1
+        clock.now += 200  # so does Bob's: Carol wins
+        assert await _loop(service, _dies).fire_due() == 2  # Alice's again (still owed), then Bob's
+
+    async with _process(database_target, clock) as service:  # the restarted process
+        loop = _loop(service, sends)
+        assert await loop.fire_due() == 0
+        assert told == [(TimerEvent.FORFEIT, 1, "active", False), (TimerEvent.FORFEIT, 2, "finished", True)]
+        assert [m.action for m in await service.store.moves(game.id)] == ["timeout", "timeout"]  # each made once
+        await loop.fire_due()
+        assert len(told) == 2  # settled: not sent again
 
 
 async def test_a_reminder_whose_decision_moved_on_is_not_sent_after_the_restart(database_target: str) -> None:

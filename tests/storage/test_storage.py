@@ -10,6 +10,7 @@ import pytest
 from storage import LATEST_VERSION, GameStore, Seat, StaleVersionError, StorageError
 from storage.connection import open_database
 from storage.db import SqliteDatabase
+from storage.owed import OwedAnnouncement, owed
 from storage.sql import Plan, Sql, statement
 from tests.support.postgres import INTEGRITY_ERRORS
 
@@ -145,3 +146,22 @@ def _statements(*statements: Sql) -> Plan[None]:
     # Not `yield from statements`: a plan is sent each statement's result, which a tuple's iterator cannot take.
     for one in statements:  # noqa: UP028
         yield one
+
+
+async def test_an_announcement_owed_before_the_upgrade_is_still_owed_at_the_game_s_move_count(
+        database_target: str) -> None:
+    old = await open_database(database_target, migrate_to=24)
+    try:
+        store = GameStore(old)
+        game_id = await _new_game(store)
+        await old.run(statement("UPDATE games SET move_count = 3 WHERE id = ?", (game_id,)))
+        await old.run(statement("INSERT INTO owed_announcements (game_id, event, ending, seat, ply, attempts,"
+                                " created_at) VALUES (?, 'forfeit', NULL, NULL, NULL, 1, 5.0)", (game_id,)))
+    finally:
+        await old.close()
+    db = await open_database(database_target)
+    try:
+        async with db.reading() as conn:
+            assert await owed(conn) == [OwedAnnouncement(game_id, "forfeit", None, None, 3, 1, 5.0)]
+    finally:
+        await db.close()
