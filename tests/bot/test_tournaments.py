@@ -195,7 +195,9 @@ async def test_only_managers_make_a_tournament(world: World, bots: TabletopRunne
     assert bad.ephemeral and bad.message is not None and "nonsense" in bad.message.content, bad.errors
 
 
-async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots: TabletopRunner) -> None:
+async def _sucker_tables_started(world: World, bots: TabletopRunner) -> tuple[FakeMessage, FakeMessage, FakeUser]:
+    """A So Long Sucker tables tournament joined by four (Alice, Bob, Carol, Dave) and started: its announcement,
+    its one table's status message, and Dave."""
     await bots.start()
     fake = world.fake
     dave = fake.add_user("dave")
@@ -209,6 +211,12 @@ async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots
     started = await fake.click(world.alice, announcement, _button(announcement, "Start"))
     assert started.callback_type == Callback.UPDATE_MESSAGE, started.errors
     [table] = await _round_boards(world, bots, 1, 1)
+    return announcement, table, dave
+
+
+async def test_a_so_long_sucker_tables_round_starts_its_table(world: World, bots: TabletopRunner) -> None:
+    fake = world.fake
+    announcement, table, dave = await _sucker_tables_started(world, bots)
     pairings = next(m for m in fake.channel_messages(world.channel) if "round 1 of" in m.content)
     assert "So Long Sucker #1" in pairings.content and len(pairings.pinged) == 3  # the first to decide: by its notice
     assert "Pause" in {b["label"] for b in announcement.buttons()} and table.text()
@@ -337,6 +345,34 @@ async def test_the_organisers_role_set_in_settings_may_run_tournaments(world: Wo
                      options={"no_organiser_role": True})
     again = await fake.slash(bob, world.channel, "tournament", "new", options=options)
     assert again.ephemeral and again.message is not None and "Manage Server" in again.message.content
+
+
+async def test_a_table_posted_by_a_process_that_stopped_before_storing_its_status_is_not_posted_twice(
+        world: World, bots: TabletopRunner) -> None:
+    """Its thread was opened (and stored at once), its players added, greeted and its status message posted, and the
+    process stopped before storing that message: the restart posts into the same thread, and Discord returns the
+    greeting and the status posted first (their nonces)."""
+    fake = world.fake
+    _announcement, table, _dave = await _sucker_tables_started(world, bots)
+    thread = fake.channels[table.channel_id]
+    await fake.wait_until(lambda: bool(table.buttons()) and any(
+        "it is your move" in m.content for m in fake.channel_messages(thread)))  # drawn, and its first decider told
+    posted = list(fake.channel_messages(thread))
+    await bots.stop_all()
+    await change_stored(bots.target, "UPDATE games SET message_id = NULL")
+    await bots.start()
+    assert await _round_boards(world, bots, 1, 1) == [table]  # the status posted first, returned by Discord
+    assert _threads(world) == [thread]  # no second thread
+    assert await bot_idle(fake)
+    def told(messages: list[FakeMessage]) -> list[int]:
+        """The greeting and the status: not the turn notice, which a game posted anew sends again (this test stored
+        no message after the notice had gone; a stopped process never sent it, since it follows the storing)."""
+        return [m.id for m in messages if "it is your move" not in m.content]
+
+    now = fake.channel_messages(thread)
+    assert told(now) == told(posted) and len(now) == len(posted)  # no second greeting, status or notice
+    assert await stored_rows(bots.target, "SELECT message_id, thread_id FROM games") == [(table.id, thread.id)]
+    assert table.buttons()
 
 
 def _threads(world: World) -> list[FakeChannel]:

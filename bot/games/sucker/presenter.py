@@ -27,6 +27,7 @@ from bot.games.sucker.components import (
 )
 from bot.i18n import Say
 from bot.lobby import post_lobby
+from bot.nonces import post_nonce
 from bot.presenter import GamePresenter
 from bot.service import GameInfo, ReplayFrame, Result, ServiceError, TimerEvent
 from bot.service.deals import DealService
@@ -432,34 +433,42 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
 
     async def post_in_channel(self, result: Result[Any, Any]) -> Result[Any, Any]:
         """A tournament round's table (bot/cogs/tournament.py), whose round message in the channel lists the tables:
-        as a lobby's table, it plays in a public thread of its own, opened in that channel, where its players are
-        added and greeted and its status message is posted (stored with the thread at once). Without a thread
-        (switched off in /settings, or not allowed to me) its status message is posted in the channel, as before."""
+        as a lobby's table, it plays in a public thread of its own, opened in that channel (and stored at once), where
+        its players are added and greeted and its status message is posted. Posting it again (a process stopped half
+        way) uses the stored thread, and Discord returns the messages already posted there (their nonces). Without a
+        thread (switched off in /settings, or not allowed to me) its status message is posted in the channel."""
         game = result.game
-        settings = await self.bot.server_settings.get(game.guild_id) if game.guild_id is not None else None
-        if settings is None or not settings.threads:
-            return await super().post_in_channel(result)
         say = await self.public_say(result)
-        try:
-            data = await self.bot.http.start_thread_without_message(
-                game.channel_id, name=say(board.title(game.id)), auto_archive_duration=1440,
-                type=discord.ChannelType.public_thread.value)
-        except discord.HTTPException as exc:
-            log.info("could not open a thread for tournament game %s; the table stays in the channel: %s", game.id,
-                     exc)
-            return await super().post_in_channel(result)
-        thread_id = int(data["id"])
+        thread_id = game.thread_id  # opened already by a process that stopped before it posted the status there
+        if thread_id is None:
+            settings = await self.bot.server_settings.get(game.guild_id) if game.guild_id is not None else None
+            if settings is None or not settings.threads:
+                return await super().post_in_channel(result)
+            try:
+                data = await self.bot.http.start_thread_without_message(
+                    game.channel_id, name=say(board.title(game.id)), auto_archive_duration=1440,
+                    type=discord.ChannelType.public_thread.value)
+            except discord.HTTPException as exc:
+                log.info("could not open a thread for tournament game %s; the table stays in the channel: %s",
+                         game.id, exc)
+                return await super().post_in_channel(result)
+            # Stored at once: whoever posts the table again (a restart, another process) posts into this thread.
+            thread_id = int(data["id"])
+            game = (await self.service.set_thread(result.id, thread_id)).game
         thread = self.bot.get_partial_messageable(thread_id, guild_id=game.guild_id)
         for seat in game.seats:  # a thread opened by me has only me in it: the table talk must reach its players
             if seat.user_id is not None:
                 try:
-                    await self.bot.http.add_user_to_thread(thread_id, seat.user_id)
+                    await self.bot.http.add_user_to_thread(thread_id, seat.user_id)  # adding one twice changes nothing
                 except discord.HTTPException as exc:
                     log.info("could not add user %s to the thread of game %s: %s", seat.user_id, game.id, exc)
-        await thread.send(say(greeting(game.id)), allowed_mentions=discord.AllowedMentions.none())
-        drawn = await self.channel_board(replace(result, game=replace(game, thread_id=thread_id, message_id=0)))
+        # Posted again by whoever posts the table again: Discord then returns these messages (their nonces).
+        await thread.send(say(greeting(game.id)), allowed_mentions=discord.AllowedMentions.none(),
+                          nonce=post_nonce("table greeting", game.id, thread_id, game.created_at))
+        drawn = await self.channel_board(replace(result, game=replace(game, message_id=0)))
         sent = await thread.send(content=drawn.content, embed=drawn.embed,
-                                 allowed_mentions=discord.AllowedMentions.none())
+                                 allowed_mentions=discord.AllowedMentions.none(),
+                                 nonce=post_nonce("table status", game.id, thread_id, game.created_at))
         opened: Result[Any, Any] = await self.service.set_thread(result.id, thread_id, message_id=sent.id)
         # Its controls come with the drawing, then the computer players: the same delivery as after any action.
         await self.bot.delivery.deliver(opened)
