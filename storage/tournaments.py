@@ -255,14 +255,14 @@ def set_round_thread(tournament_id: int, number: int, thread_id: int) -> Plan[tu
 
 def unposted_rounds(created_before: float) -> Plan[list[tuple[int, int]]]:
     """The rounds (tournament, number) made before `created_before` that are not fully posted: their pairings message
-    was never posted, or a game of theirs being played has no board yet while the round has no thread stored (the
-    process that made them stopped part-way: a thread it opened is found again, and the boards go into it), oldest
+    was never posted, or a game of theirs being played has no board stored yet (the process that made them stopped
+    part-way: a thread it opened is found again, a board it posted is returned by Discord, its nonce), oldest
     first."""
     done = yield Sql(
         "SELECT r.tournament_id, r.number FROM tournament_rounds r WHERE r.created_at < ? AND (r.message_id IS NULL"
-        " OR (r.thread_id IS NULL AND EXISTS (SELECT 1 FROM tournament_pairings p JOIN games g ON g.id = p.game_id"
+        " OR EXISTS (SELECT 1 FROM tournament_pairings p JOIN games g ON g.id = p.game_id"
         " WHERE p.tournament_id = r.tournament_id AND p.round = r.number AND g.message_id IS NULL"
-        " AND g.status = 'active')))"
+        " AND g.status = 'active'))"
         " ORDER BY r.created_at, r.tournament_id, r.number", (created_before,))
     return [(int(row[0]), int(row[1])) for row in done.rows]
 

@@ -473,12 +473,14 @@ class TournamentCog(commands.GroupCog, name="Tournament", group_name="tournament
                 place = opened = await self._open_round_thread(info, number, message_id, say)
             if place is not None and (opened is not None or any(r.game.channel_id != place
                                                                 for r in unposted.values())):
-                place, mine = await self.tournaments.round_thread(info.id, number, place)
-                if mine and place == info.channel_id:
-                    await self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id).send(say(Text(
-                        "I could not open a thread for round {number}, so its games are played here. To give each "
-                        "round its own thread, let me Create Public Threads and Send Messages in Threads in this "
-                        "channel.", number=number)), allowed_mentions=discord.AllowedMentions.none())
+                place, _stored = await self.tournaments.round_thread(info.id, number, place)
+            if unposted and place == info.channel_id and replays is None:
+                # Said before the round's boards, by whoever posts them (after a stop too): its nonce makes it once.
+                await self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id).send(say(Text(
+                    "I could not open a thread for round {number}, so its games are played here. To give each "
+                    "round its own thread, let me Create Public Threads and Send Messages in Threads in this "
+                    "channel.", number=number)), allowed_mentions=discord.AllowedMentions.none(),
+                    nonce=post_nonce("no round thread", info.id, number, info.channel_id, info.created_at))
             for game_id in unposted:
                 if await self._post_board(presenter, game_id) and game_id not in created:
                     await self.tournaments.announce(game_id)

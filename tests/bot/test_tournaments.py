@@ -496,6 +496,37 @@ async def test_without_leave_to_open_a_thread_a_round_is_played_in_the_channel(
     assert len([m for m in fake.channel_messages(world.channel) if "could not open a thread" in m.content]) == 1
 
 
+async def test_the_notice_that_a_round_plays_in_the_channel_is_given_once_even_after_a_stop(
+        world: World, bots: TabletopRunner) -> None:
+    """A process that stored the round's place (the channel: no thread could be opened) and stopped before saying so:
+    whoever posts the round's boards says it, once."""
+    await bots.start()
+    fake = world.fake
+    fake.inject_rest_fault("POST", "/channels/{channel_id}/messages/{message_id}/threads", status=403)
+    announcement = await _announce(world, rounds=1)
+    for user in (world.alice, world.bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await fake.click(world.alice, announcement, _button(announcement, "Start"))
+    [board] = await _round_boards(world, bots, 1, 1)
+
+    def notices() -> list[FakeMessage]:
+        return [m for m in fake.channel_messages(world.channel) if "could not open a thread for round 1" in m.content]
+
+    [said] = notices()
+    for notice_sent in (False, True):  # stopped before the notice, then after it (both before the board was stored)
+        await bots.stop_all()
+        if not notice_sent:
+            fake.delete_message(said)
+        await change_stored(bots.target, "UPDATE games SET message_id = NULL")
+        await bots.start()
+        assert await _round_boards(world, bots, 1, 1) == [board]  # returned by Discord (its nonce): no second copy
+        assert await bot_idle(fake)
+        told = notices()
+        assert len(told) == 1 and "Create Public Threads" in told[0].content and not told[0].pinged
+        assert (told[0] == said) == notice_sent  # said anew when it was not; returned by Discord when it was
+        said = told[0]
+
+
 async def test_two_processes_starting_together_post_a_round_once(world: World, bots: TabletopRunner) -> None:
     bot = await bots.start()
     fake = world.fake
