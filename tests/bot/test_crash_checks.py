@@ -11,7 +11,7 @@ from bot.service.tournaments import TournamentInfo
 from games.engines import game_class
 from games.tournaments.model import Format, Settings
 from storage.connection import open_database
-from tests.support.fakediscord import FakeDiscord, FakeMessage
+from tests.support.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.support.world import change_stored
 from tests.tools.crash_checks import (
     GameCheck,
@@ -24,7 +24,7 @@ from tests.tools.crash_checks import (
 )
 from tests.tools.crash_promises import Facts, Promise, lost_promises
 from tests.tools.crash_timers import TimerWatch, overdue_timers, timer_checks
-from tests.tools.crash_tournaments import pairings_posted_twice
+from tests.tools.crash_tournaments import boards_posted_twice, pairings_posted_twice
 
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 GUILD = 5
@@ -245,6 +245,27 @@ async def test_a_round_s_pairings_message_in_its_channel_twice_is_a_problem() ->
     twice = fake.create_message(channel, {"content": head.format(2, 1)})
     twice.deleted = True  # a message deleted since is not in the channel
     assert pairings_posted_twice(fake) == {1: ["round 2's pairings message was posted 2 times"]}
+
+
+async def test_a_tournament_game_with_two_boards_in_the_server_is_a_problem() -> None:
+    fake = FakeDiscord()  # its messages only: not started, nothing sent to it
+    guild = fake.add_guild("Game Night")
+    channel, thread = fake.add_channel(guild, "games"), fake.add_channel(guild, "So Long Sucker #5")
+
+    def board(where: FakeChannel, title: str) -> FakeMessage:
+        return fake.create_message(where, {"embeds": [{"title": title}]})
+
+    board(channel, "Chopsticks #4")
+    board(thread, "So Long Sucker #5")
+    board(channel, "Chopsticks #4 is over")  # its ending, not a board
+    board(channel, "Chopsticks #9")  # not a tournament's game (an "its board again" copy may stay)
+    board(channel, "Chopsticks #9")
+    tournament_of = {4: 1, 5: 2}
+    assert boards_posted_twice(fake, tournament_of) == {}
+    copy = board(thread, "So Long Sucker #5")
+    assert boards_posted_twice(fake, tournament_of) == {2: ["game #5 has 2 boards"]}
+    copy.deleted = True
+    assert boards_posted_twice(fake, tournament_of) == {}
 
 
 def test_a_reminder_killed_as_it_fired_is_moot_once_its_timer_calls_off_the_setup() -> None:

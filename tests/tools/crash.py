@@ -100,7 +100,14 @@ from tests.tools.crash_promises import (
     read_facts,
 )
 from tests.tools.crash_timers import TimerFigures, TimerWatch, overdue_timers, owed_announcements, timer_checks
-from tests.tools.crash_tournaments import TournamentSizes, open_tournaments, pairings_posted_twice, play_tournaments
+from tests.tools.crash_tournaments import (
+    TournamentSizes,
+    boards_posted_twice,
+    open_tournaments,
+    pairings_posted_twice,
+    play_tournaments,
+    tournament_of_games,
+)
 from tests.tools.peek import Target, close_peeks, peek_at
 
 TIMED_TURN = 4  # seconds per turn on the timed server: its reminder comes after 3 s
@@ -219,8 +226,8 @@ async def _continue_one(load: Load, table: Table, database: Target) -> str | Non
         # On the server with a turn time of a few seconds the timer may act between the look and the click, and on a
         # busy machine the player may have looked at a board a moment before its redraw (a restarted process redraws
         # the boards a killed one left behind, which took 8 s once under load): the click is then refused as made on
-        # an older board (the game changed; a typed move: not their turn), and the player looks again once the board
-        # changed. Any other refusal is a failure.
+        # an older board (the game changed; a typed move: not their turn; a setup step: the setup is over), and the
+        # player looks again once the board changed. Any other refusal is a failure.
         moved_on = _move_count(database, table.game_id) != before or _refused_as_stale(load)
         if attempt == 2 or not moved_on:
             return f"the player's decision was refused or not answered ({_last_answer(load)}): {_shown(table)}"
@@ -244,17 +251,19 @@ async def _redrawn(table: Table, looked_at: str, timeout: float = 30) -> None:
         await asyncio.sleep(0.05)
 
 
-# What the rules answer a move made out of turn (games' NotYourTurnError): a typed move (`/generals move`) carries no
-# turn token, so one made from what an older board showed is told this rather than to look again.
+# What the rules answer a decision its position no longer asks for: a typed move (`/generals move`) and a Generals
+# setup step (a formation, Ready) carry no turn token, so one made from what an older board showed is told this
+# (a move out of turn; a setup step once play began) rather than to look again.
 NOT_YOUR_TURN = "It is not your turn"
+SETUP_OVER = "The setup phase is over."
 
 
 def _refused_as_stale(load: Load) -> bool:
-    """Whether the last interaction was refused as made on an older board: the bot asks to look again, or, for a typed
-    move, says it is not the player's turn."""
+    """Whether the last interaction was refused as made on an older board: the bot asks to look again, or, for a
+    decision without a turn token, says it is not the player's turn or the setup is over."""
     res = load.sent[-1].result if load.sent else None
     said = res.message.text() if res is not None and res.message is not None else ""
-    return english(STALE_TEXT) in said or said.startswith(NOT_YOUR_TURN)
+    return english(STALE_TEXT) in said or said.startswith((NOT_YOUR_TURN, SETUP_OVER))
 
 
 def _last_answer(load: Load) -> str:
@@ -475,9 +484,9 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             # A game's result and the next round are written one after the other: a moment apart, not together.
             await wait_for(lambda: not any(t.problems for t in tournament_problems(target)), TOURNAMENT_WAIT)
             figures.tournaments = tournament_problems(target)
-            twice = pairings_posted_twice(fake)
+            twice, boards = pairings_posted_twice(fake), boards_posted_twice(fake, tournament_of_games(target))
             for check in figures.tournaments:
-                check.problems += twice.get(check.id, [])
+                check.problems += twice.get(check.id, []) + boards.get(check.id, [])
             figures.generals = _generals_played([g for g in games.values() if g.kind == "generals"])
             figures.interactions = len(load.sent)
             figures.unanswered = sum(1 for s in load.sent if not s.result.answered)

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.service import GameService
@@ -126,4 +127,26 @@ def pairings_posted_twice(fake: FakeDiscord) -> dict[int, list[str]]:
     for (tournament, number), count in sorted(posted.items()):
         if count > 1:
             twice.setdefault(tournament, []).append(f"round {number}'s pairings message was posted {count} times")
+    return twice
+
+
+def tournament_of_games(target: Target) -> dict[int, int]:
+    """Each tournament game's tournament: game id -> tournament id."""
+    return {int(game): int(tournament) for tournament, game in peek_at(target).rows(
+        "SELECT tournament_id, game_id FROM tournament_pairings WHERE game_id IS NOT NULL")}
+
+
+def boards_posted_twice(fake: FakeDiscord, tournament_of: Mapping[int, int]) -> dict[int, list[str]]:
+    """By tournament, each of its games (`tournament_of`: game -> tournament) shown by more than one board in the
+    server (a round's board, a table's status message): a process killed between posting one and storing it leaves it
+    there, and whoever posts the game again must get it back from Discord (its nonce), not post a second that nothing
+    keeps up to date."""
+    shown = Counter(game for message in fake.messages.values()
+                    if not message.deleted and not message.ephemeral
+                    and fake.channels[message.channel_id].guild_id is not None
+                    and (game := game_id_of(message)) is not None and game in tournament_of)
+    twice: dict[int, list[str]] = {}
+    for game, count in sorted(shown.items()):
+        if count > 1:
+            twice.setdefault(tournament_of[game], []).append(f"game #{game} has {count} boards")
     return twice
