@@ -4,6 +4,7 @@ real game or database that is right, then on one broken the way the check is abo
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from bot.service import GameService, Player
@@ -232,6 +233,25 @@ async def _view(path: str, tournament: int) -> TournamentInfo:
         return await GameService(db).tournaments.view(tournament)
     finally:
         await db.close()
+
+
+async def test_a_tournament_still_open_well_after_its_start_time_is_a_problem(database_target: str) -> None:
+    path = database_target
+    db = await open_database(path)
+    try:
+        service = GameService(db)
+        made = await service.tournaments.create("chopsticks", Settings(Format.SWISS, rounds=2), guild_id=GUILD,
+                                                channel_id=1, organiser_id=ALICE, starts_at=time.time() + 3600)
+    finally:
+        await db.close()
+    [check] = tournament_problems(path)
+    assert check.problems == []  # its start time is still to come
+    await change_stored(path, "UPDATE tournaments SET starts_at = ?", (time.time() - 30,))
+    [check] = tournament_problems(path)
+    assert len(check.problems) == 1 and "has not started" in check.problems[0], check.problems
+    await change_stored(path, "UPDATE tournaments SET start_missed = ?", (time.time() - 29,))
+    [check] = tournament_problems(path)
+    assert check.problems == [] and check.id == made.tournament.id  # too few players came: it rightly stays open
 
 
 async def test_a_round_s_pairings_message_in_its_channel_twice_is_a_problem() -> None:

@@ -20,7 +20,9 @@ board by DM**). One of the two servers has a turn time of a few seconds, set by 
 there players often walk away from a table, so reminders, forfeits and called-off setups fire across the kills.
 Two tournaments run along (crash_tournaments.py): a Swiss of Chopsticks (`--swiss PLAYERS,ROUNDS`, 6 players and 3
 rounds unless told) and So Long Sucker tables (`--sucker PLAYERS,ROUNDS`, 8 and 2), made through the service at the
-start; their players play each round's games once Discord shows them, and the bot processes make the next rounds.
+start; the Swiss is started then, the tables start by their start time 3 s later (a bot process starts them, amid
+the kills); their players play each round's games once Discord shows them, and the bot processes make the next
+rounds.
 
 An action is *acknowledged* when the answer the fake Discord recorded is not a refusal: an update of the clicked
 message (type 7), a public reply (type 4), and also a private or deferred answer that says it was done (an
@@ -48,7 +50,8 @@ snapshot gives exactly the stored snapshot while invariants computed outside the
 game is rated exactly when it should be, and every ladder equals openskill run again over the rated games. Each
 tournament's rounds are numbered 1..n once each, every pairing's game exists, no game of it is outside a pairing,
 each ended game's result is in its pairing, its standings equal a recomputation from the games' outcomes, and a
-round whose games all ended was followed by the next (or the tournament finished). Each
+round whose games all ended was followed by the next (or the tournament finished); a tournament whose start time
+passed has started; a round's pairings message and each of its games' boards are in the server once. Each
 turn timer acted once per turn and was announced, and each reminder seen firing was sent (crash_timers.py). With no
 more kills, no deadline may stay overdue, and every game that was shown to its players and is not over must
 continue: the board shows a decision to a player, who clicks one of its components; the click must be acknowledged

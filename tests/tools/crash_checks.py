@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
@@ -36,6 +37,8 @@ from tests.tools.peek import NO_FILE_TO_CHECK, Target, json_value, peek_at
 
 GLOBAL = 0  # the guild id of the global ladder
 RATING_TOLERANCE = 1e-9
+# How long a tournament may stay open after its start time: a process killed as it came starts it once restarted.
+START_GRACE = 10.0
 
 
 class Row(NamedTuple):
@@ -411,7 +414,8 @@ def tournament_problems(target: Target) -> list[TournamentCheck]:
       result and the next round are two transactions: a reader may see one without the other for a moment)."""
     peek = peek_at(target)
     games, tournaments = peek.read(_tournaments(Dialect.POSTGRESQL if peek.postgres else Dialect.SQLITE))
-    return [_check_tournament(record, numbers, paired, games) for record, numbers, paired in tournaments]
+    now = time.time()
+    return [_check_tournament(record, numbers, paired, games, now) for record, numbers, paired in tournaments]
 
 
 def _tournaments(dialect: Dialect) -> Plan[tuple[dict[int, GameCheck],
@@ -430,12 +434,15 @@ def _tournaments(dialect: Dialect) -> Plan[tuple[dict[int, GameCheck],
 
 
 def _check_tournament(record: TournamentRecord, numbers: list[int], paired: list[int],
-                      games: dict[int, GameCheck]) -> TournamentCheck:
+                      games: dict[int, GameCheck], now: float) -> TournamentCheck:
     tournament = record.tournament()
     check = TournamentCheck(record.id, record.kind, record.status, len(record.rounds),
                             total_rounds(tournament) if record.entrants else 0, len(paired),
                             sum(1 for g in paired if g in games and games[g].status == "finished"))
     problems = check.problems
+    if record.status == "open" and record.starts_at is not None and record.starts_at < now - START_GRACE \
+            and record.start_missed is None:
+        problems.append(f"its start time passed {now - record.starts_at:.1f} s ago and it has not started")
     if numbers != list(range(1, len(numbers) + 1)):
         problems.append(f"round numbers {numbers}, not 1..{len(numbers)} each once")
     doubled = sorted(g for g, n in Counter(paired).items() if n > 1)

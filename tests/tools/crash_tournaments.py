@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,12 +38,15 @@ class TournamentSizes:
     swiss_rounds: int = 3
     tables_players: int = 8
     tables_rounds: int = 2
-
+    # The tables start by their start time, this many seconds after they were opened (while the kills go on): a bot
+    # process starts them, once (0: started at once by the run, as the Swiss is).
+    tables_start_in: float = 3.0
 
 
 async def open_tournaments(fake: FakeDiscord, target: Target, sizes: TournamentSizes, swiss_channel: FakeChannel,
                            tables_channel: FakeChannel) -> list[int]:
-    """Make both tournaments, enter fresh users, start them (round 1's games are created at once); their ids."""
+    """Make both tournaments and enter fresh users; the Swiss is started at once (round 1's games are created then),
+    the tables by their start time unless `sizes` says at once; their ids."""
     made = []
     db = await open_database(str(target))
     try:
@@ -54,13 +58,16 @@ async def open_tournaments(fake: FakeDiscord, target: Target, sizes: TournamentS
                  SUCKER_OPTIONS)):
             if players == 0:
                 continue
+            by_time = kind == "sucker" and sizes.tables_start_in > 0
             update = await service.tournaments.create(
                 kind, settings, guild_id=channel.guild_id, channel_id=channel.id, organiser_id=ORGANISER,
-                options=dict(options), min_players=players, max_players=players)
+                options=dict(options), min_players=players, max_players=players,
+                starts_at=time.time() + sizes.tables_start_in if by_time else None)
             tournament_id = update.tournament.id
             for n in range(players):
                 await service.tournaments.join(tournament_id, fake.add_user(f"t{tournament_id}-{n}").id)
-            await service.tournaments.start(tournament_id, ORGANISER)
+            if not by_time:
+                await service.tournaments.start(tournament_id, ORGANISER)
             made.append(tournament_id)
         await service.told()
         await service.tournaments.told()
