@@ -330,7 +330,22 @@ class GamePresenter(commands.Cog, metaclass=PresenterMeta):
         return None
 
     async def ending_sent(self, result: Result[Any, Any]) -> None:
-        """After the game's ending message was sent (So Long Sucker closes its table's thread)."""
+        """After the game's ending message was sent: a table's thread the game was played in (a challenge made there)
+        is closed now if the table is over and nothing else lives in it any more (So Long Sucker also closes its own
+        table's thread)."""
+        game = result.game
+        if await self.service.ended_table_thread(game.channel_id, but=game.id) and not (
+                await self.service.place_still_used(game.channel_id, but=game.id)):
+            await self.close_thread(game.channel_id, game.id)
+
+    async def close_thread(self, thread_id: int, game_id: int) -> None:
+        """Lock and archive a table's thread once its table and every game in it are over (`game_id`: the game whose
+        ending closes it, for the log)."""
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+        except discord.Forbidden:  # locking takes Manage Threads; archiving the thread I made does not
+            log.info("could not lock the thread of game %s (no Manage Threads?); archiving it only", game_id)
+            await self.bot.http.edit_channel(thread_id, archived=True)
 
     def jump_url(self, result: Result[Any, Any]) -> str | None:
         """A link to the game's channel message, once it has one."""

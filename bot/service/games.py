@@ -251,6 +251,11 @@ class GameService:
         ENDING_ON_ITS_WAY seconds ago (its player's process posts it right after the move's commit)."""
         return await self.store.others_in(place_id, but, ended_since=self._now() - ENDING_ON_ITS_WAY)
 
+    async def ended_table_thread(self, place_id: int, but: int) -> bool:
+        """Whether channel or thread `place_id` is the thread of a table that is over (besides game `but`), kept open
+        only while other games lived in it (`place_still_used`)."""
+        return await self.store.ended_table_with_thread(place_id, but) is not None
+
     @asynccontextmanager
     async def holding(self, game_id: int) -> AsyncIterator[tuple[GameTransaction, Game]]:
         """The game, read with the write transaction already open, for a write that belongs to the game without

@@ -111,6 +111,16 @@ async def test_the_thread_stays_open_while_another_game_is_played_in_it(world: W
     assert not thread.archived and not thread.locked
     accepted = await world.fake.click(bob, challenge.message, challenge.message.button("Accept")["custom_id"])
     assert accepted.callback_type == Callback.UPDATE_MESSAGE, accepted.errors  # the other game goes on in the thread
+    # Its end is the last of the thread's: the thread is closed then, as the table's end would have closed it.
+    board = accepted.message
+    assert board is not None
+    ask = await click(world, bob, board, "Resign")
+    assert ask.message is not None
+    await click(world, bob, ask.message, "Yes, resign")
+    await world.fake.wait_until(lambda: thread.archived and thread.locked)
+    endings = [m for m in world.fake.channel_messages(thread)
+               if any("is over" in str(e.get("title")) for e in m.embeds)]
+    assert len(endings) == 2  # the table's, then the other game's, posted before it closed
 
 
 # ----- private tables -----------------------------------------------------------------------------------------------

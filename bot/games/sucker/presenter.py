@@ -556,6 +556,7 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
         asked for in the channel), and the thread is locked and archived."""
         game = result.game
         if game.thread_id is None or board.status_channel(game) == game.channel_id:
+            await super().ending_sent(result)  # a table played in another table's thread may close that one
             return
         try:
             await self._update_summary(result, over=True)
@@ -563,14 +564,11 @@ class SuckerPresenter(GamePresenter, commands.GroupCog, group_name="sucker", gro
             log.info("could not show the end of game %s in its summary: %s", game.id, exc)
         if await self.service.place_still_used(game.thread_id, but=game.id):
             # Someone started another game (or a lobby) in this table's thread: closing it would leave that game
-            # unable to post a word (Discord refuses messages in an archived thread).
+            # unable to post a word (Discord refuses messages in an archived thread). The last of them to end closes
+            # it (`GamePresenter.ending_sent`).
             log.info("the thread of game %s stays open: another game or a lobby lives in it", game.id)
             return
-        try:
-            await self.bot.http.edit_channel(game.thread_id, archived=True, locked=True)
-        except discord.Forbidden:  # locking takes Manage Threads; archiving the thread I made does not
-            log.info("could not lock the thread of game %s (no Manage Threads?); archiving it only", game.id)
-            await self.bot.http.edit_channel(game.thread_id, archived=True)
+        await self.close_thread(game.thread_id, game.id)
 
     async def _seat_players(self, thread: discord.Thread, result: Result[Any, Any]) -> None:
         """Add the table's people to its thread, so the table talk reaches them (a thread made from a message has
