@@ -475,16 +475,23 @@ async def test_a_round_posted_by_a_process_that_stopped_before_storing_any_of_it
     assert standings_posts() == standings
 
 
-async def test_without_leave_to_open_a_thread_a_round_is_played_in_the_channel(
-        world: World, bots: TabletopRunner) -> None:
+async def _started_without_leave_to_open_threads(world: World, bots: TabletopRunner, rounds: int) -> FakeMessage:
+    """A tournament of Alice and Bob started where I may not open a thread (403): its first round's one board."""
     await bots.start()
     fake = world.fake
     fake.inject_rest_fault("POST", "/channels/{channel_id}/messages/{message_id}/threads", status=403)
-    announcement = await _announce(world, rounds=2)
+    announcement = await _announce(world, rounds=rounds)
     for user in (world.alice, world.bob):
         await fake.click(user, announcement, _button(announcement, "Join"))
     await fake.click(world.alice, announcement, _button(announcement, "Start"))
     [board] = await _round_boards(world, bots, 1, 1)
+    return board
+
+
+async def test_without_leave_to_open_a_thread_a_round_is_played_in_the_channel(
+        world: World, bots: TabletopRunner) -> None:
+    fake = world.fake
+    board = await _started_without_leave_to_open_threads(world, bots, rounds=2)
     assert board.channel_id == world.channel.id and _threads(world) == []
     said = [m for m in fake.channel_messages(world.channel) if "could not open a thread for round 1" in m.content]
     assert len(said) == 1 and "Create Public Threads" in said[0].content and not said[0].pinged
@@ -500,14 +507,8 @@ async def test_the_notice_that_a_round_plays_in_the_channel_is_given_once_even_a
         world: World, bots: TabletopRunner) -> None:
     """A process that stored the round's place (the channel: no thread could be opened) and stopped before saying so:
     whoever posts the round's boards says it, once."""
-    await bots.start()
     fake = world.fake
-    fake.inject_rest_fault("POST", "/channels/{channel_id}/messages/{message_id}/threads", status=403)
-    announcement = await _announce(world, rounds=1)
-    for user in (world.alice, world.bob):
-        await fake.click(user, announcement, _button(announcement, "Join"))
-    await fake.click(world.alice, announcement, _button(announcement, "Start"))
-    [board] = await _round_boards(world, bots, 1, 1)
+    board = await _started_without_leave_to_open_threads(world, bots, rounds=1)
 
     def notices() -> list[FakeMessage]:
         return [m for m in fake.channel_messages(world.channel) if "could not open a thread for round 1" in m.content]
