@@ -337,39 +337,53 @@ class TabletopBot(commands.Bot):
         redraw. Boards recorded at the current version are not even read; of the others, a board that would look
         the same (its key) is not edited (see bot/drawn.py)."""
         clock = time.perf_counter()
-        tournaments: Any = self.get_cog("Tournament")
-        if tournaments is not None:  # first the rounds a stopped process never posted: their boards go in their thread
-            await tournaments.post_rounds_left_unposted(started)
         private_kinds = [d.kind for d in descriptions() if d.hidden_information]  # a private board per player
         stale = await self.drawn.store.stale_games(started, time.time(), private_kinds)
-        for game_id in stale:
+        # The boards players see are redrawn first: posting a round a stopped process left unposted may wait for
+        # that process's lease to lapse (its heartbeat, about 10 s), and what is on the screen should not wait for it.
+        unshown = await self._restore_each(stale, post_missing=False)
+        tournaments: Any = self.get_cog("Tournament")
+        if tournaments is not None:  # then the rounds a stopped process never posted: their boards go in their thread
+            await tournaments.post_rounds_left_unposted(started)
+        await self._restore_each(unshown, post_missing=True)  # last, a game's board lost otherwise: posted anew
+        log.info("boards restored: %d active games to look at again, in %.3f s", len(stale),
+                 time.perf_counter() - clock)
+
+    async def _restore_each(self, game_ids: list[int], *, post_missing: bool) -> list[int]:
+        """`_restore_board` for each game, a failure logged and the next tried; the games left without a board."""
+        unshown = []
+        for game_id in game_ids:
             try:
-                await self._restore_board(game_id)
+                if not await self._restore_board(game_id, post_missing=post_missing):
+                    unshown.append(game_id)
             except discord.HTTPException as exc:  # e.g. the message or channel was deleted meanwhile
                 log.warning("could not restore the message of game %s: %s", game_id, exc)
             except Exception:
                 log.exception("could not restore the message of game %s", game_id)
-        log.info("boards restored: %d active games to look at again, in %.3f s", len(stale),
-                 time.perf_counter() - clock)
+        return unshown
 
-    async def _restore_board(self, game_id: int) -> None:
+    async def _restore_board(self, game_id: int, *, post_missing: bool = True) -> bool:
+        """Redraw a game's boards; a game whose message was lost gets its board posted anew if `post_missing`.
+        False when it still has no board (not posted: `post_missing` was off, or another process posts it)."""
         async with self.drawing(game_id) as result:
             presenter = self.presenters.get(result.game.kind)
             if presenter is None or result.game.status != "active":
-                return
+                return True
             if result.game.message_id is None:
+                if not post_missing:
+                    return False
                 # The process stopped after posting the game's message but before storing its id: that message
                 # can never be found again, so post the board anew; one process does (several may start together).
                 key = board_post_key(game_id)
                 token = await self.service.hold(key)
                 if token is None:
-                    return  # another process is posting it
+                    return False  # another process is posting it
                 try:
                     result = await self.service.view(game_id, fresh=True)  # it may have posted it a moment ago
                     if result.game.message_id is None:
                         if not await self.service.still_holds(key, token):  # the fence: paused past the lease
                             log.info("another process took over posting the board of game %s anew", game_id)
-                            return
+                            return False
                         channel = self.get_partial_messageable(result.game.channel_id, guild_id=result.game.guild_id)
                         say = Say(await self.languages.public(result.game.guild_id))
                         game = result.game
@@ -381,6 +395,7 @@ class TabletopBot(commands.Bot):
                 finally:
                     await self.service.let_go_of(key)
             await presenter.draw(result)
+            return True
 
     async def _announce_lobby(self, lobby: LobbyRecord) -> None:
         presenter = self.presenters.get(lobby.kind)

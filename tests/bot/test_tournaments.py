@@ -9,7 +9,9 @@ from typing import Any
 
 from bot.service import GameService
 from storage.connection import open_database
+from storage.leases import round_post_key
 from tests.support.boards import player_to_move
+from tests.support.chopsticks import accepted_game
 from tests.support.codes import Callback, InteractionType
 from tests.support.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.support.fakediscord.payloads import PERM_MANAGE_GUILD
@@ -88,6 +90,36 @@ async def _started_by_a_process_that_stops(bots: TabletopRunner, organiser: int)
         service = GameService(db)
         await service.tournaments.start(1, organiser)
         await service.tournaments.told()
+    finally:
+        await db.close()
+
+
+async def test_a_restart_redraws_the_boards_in_view_before_it_waits_for_a_round_another_process_posts(
+        world: World, bots: TabletopRunner) -> None:
+    """Start-up waits for a round left unposted while another process holds its posting (one starting at the same
+    time, or one stopped with its lease still running); the boards players already see are redrawn first."""
+    fake, alice, bob = world.fake, world.alice, world.bob
+    bot = await bots.start()
+    board = await accepted_game(world)  # Chopsticks #1, outside the tournament
+    announcement = await _announce(world, rounds=1)
+    for user in (alice, bob):
+        await fake.click(user, announcement, _button(announcement, "Join"))
+    await bots.stop(bot)
+    await _started_by_a_process_that_stops(bots, alice.id)  # tournament 1's round 1, not posted
+    mover = player_to_move(board)
+    assert mover is not None
+    db = await open_database(bots.target)
+    try:
+        elsewhere = GameService(db)  # another process: it moved in Chopsticks #1, and is posting the round
+        await elsewhere.act(1, mover, "AC")
+        key = round_post_key(1, 1)
+        assert await elsewhere.hold(key) is not None
+        await bots.start()
+        await fake.wait_until(lambda: player_to_move(board) not in (None, mover), timeout=5)  # redrawn at once
+        assert _pairings_posts(world, 1) == []  # while the round waits for the other process
+        await elsewhere.let_go_of(key)  # it stopped (or its lease lapsed) before posting anything
+        await _round_boards(world, bots, 1, 1)
+        assert len(_pairings_posts(world, 1)) == 1
     finally:
         await db.close()
 
