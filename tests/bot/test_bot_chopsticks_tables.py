@@ -216,3 +216,25 @@ async def test_random_play_never_beats_the_perfect_bot(world: World, bots: Table
         text = board.text()
         assert f"<@{world.alice.id}> wins" not in text
         assert "wins" in text or "Drawn" in text
+
+
+async def test_a_player_whose_time_runs_out_at_a_table_of_three_is_named_and_the_game_goes_on(
+        world: World, bots: TabletopRunner) -> None:
+    await bots.start_with(turn_timeout=1.2)  # the reminder after 0.9 s, the forfeit after 1.2 s
+    fake = world.fake
+    res = await fake.slash(world.alice, world.channel, "chopsticks", "new", options={"players": 3})
+    lobby = res.message
+    assert lobby is not None, res.errors
+    for user in (world.bob, world.carol):
+        await fake.click(user, lobby, _button(lobby, "Join"))
+    await fake.click(world.alice, lobby, _button(lobby, "Start"))
+    late = await human_to_move(fake, lobby, {world.alice.id, world.bob.id, world.carol.id})
+    assert late is not None
+
+    def told() -> list[FakeMessage]:
+        return [m for m in fake.channel_messages(world.channel) if "ran out of time and is out" in m.content]
+
+    await fake.wait_until(lambda: bool(told()), timeout=5)
+    [said] = told()
+    assert said.content == f"Chopsticks #1: <@{late}> ran out of time and is out." and not said.pinged
+    await fake.wait_until(lambda: player_to_move(lobby) not in (None, late), timeout=5)  # the other two play on

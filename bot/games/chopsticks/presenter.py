@@ -241,9 +241,15 @@ class ChopsticksPresenter(GamePresenter, commands.GroupCog, group_name="chopstic
                     when=f"<t:{int(deadline)}:R>")
 
     def timeout_text(self, result: Result[Any, Any], event: TimerEvent) -> Text:
-        if public_view(result).outcome is not None:
+        """The table is told who ran out of time (the seat out last, in the position the timer acted in); named,
+        not pinged: the message goes out without mentions."""
+        view = public_view(result)
+        if view.outcome is not None:
             return Text("Chopsticks #{number}: {ending}", number=result.id, ending=self.ending_line(result))
-        return Text("Chopsticks #{number}: a player ran out of time and is out.", number=result.id)
+        if not view.out:
+            return Text("Chopsticks #{number}: a player ran out of time and is out.", number=result.id)
+        return Text("Chopsticks #{number}: {player} ran out of time and is out.", number=result.id,
+                    player=seat_names(self, result)[view.out[-1]])
 
 
 def rule_options(
