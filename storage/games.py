@@ -265,13 +265,14 @@ class GameStore:
         )
         return bool(done.value())
 
-    async def ended_table_with_thread(self, thread_id: int, but: int) -> int | None:
-        """A game other than `but` that is over and whose own thread (its table talk) is `thread_id`, if any."""
+    async def ended_table_with_thread(self, thread_id: int, but: int) -> bool:
+        """Whether a game other than `but` that is over has `thread_id` as its own thread (its table talk)."""
         done = await self._query(
-            "SELECT id FROM games WHERE thread_id = ? AND id <> ? AND status NOT IN ('pending', 'active') LIMIT 1",
+            "SELECT EXISTS (SELECT 1 FROM games WHERE thread_id = ? AND id <> ?"
+            " AND status NOT IN ('pending', 'active'))",
             (thread_id, but),
         )
-        return int(done.rows[0][0]) if done.rows else None
+        return bool(done.value())
 
     async def active_games_with_computer_players(self) -> list[int]:
         done = await self._query(

@@ -254,7 +254,7 @@ class GameService:
     async def ended_table_thread(self, place_id: int, but: int) -> bool:
         """Whether channel or thread `place_id` is the thread of a table that is over (besides game `but`), kept open
         only while other games lived in it (`place_still_used`)."""
-        return await self.store.ended_table_with_thread(place_id, but) is not None
+        return await self.store.ended_table_with_thread(place_id, but)
 
     @asynccontextmanager
     async def holding(self, game_id: int) -> AsyncIterator[tuple[GameTransaction, Game]]:

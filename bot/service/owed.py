@@ -65,15 +65,14 @@ async def owed_result(
     on before it could be (another timer, a move), and each such action is told."""
     try:
         event = TimerEvent(owed.event)
-        game = await load(owed.game_id)
-        record = game.record
-        if event in (TimerEvent.REMINDER, TimerEvent.TURN_PING):
-            if (record.status != "active" or record.move_count != owed.ply or game.state.current_player() != owed.seat
-                    or (event is TimerEvent.REMINDER and record.deadline is None)):
-                return None
-        elif record.move_count != owed.ply:
-            game = await load_at(owed.game_id, owed.ply)
+        reminder = event in (TimerEvent.REMINDER, TimerEvent.TURN_PING)
+        game = await (load(owed.game_id) if reminder else load_at(owed.game_id, owed.ply))  # one read either way
     except (ValueError, ServiceError):
+        return None
+    record = game.record
+    if reminder and (record.status != "active" or record.move_count != owed.ply
+                     or game.state.current_player() != owed.seat
+                     or (event is TimerEvent.REMINDER and record.deadline is None)):
         return None
     events = (ending_from_json(owed.ending),) if owed.ending is not None else ()
     return event, present(game, events)

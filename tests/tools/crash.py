@@ -76,7 +76,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from bot.service.model import STALE_TEXT
 from games.text import english
@@ -482,7 +481,7 @@ async def run(kills: int, seed: int, tables: int = 6, workdir: Path | None = Non
             results = read_results(target)  # the bots still run: the games and their counts in one read
             figures.ratings, figures.rated_games = rating_problems(results)
             figures.ratings += finishing_problems(results)  # counted in the same write as the ratings
-            figures.finished = Counter(_ending(g.state) for g in games.values() if g.status == "finished")
+            figures.finished = Counter(g.ending or "?" for g in games.values() if g.status == "finished")
             figures.finished.update(g.status for g in games.values() if g.status in ("expired", "declined"))
             # A game's result and the next round are written one after the other: a moment apart, not together.
             await wait_for(lambda: not any(t.problems for t in tournament_problems(target)), TOURNAMENT_WAIT)
@@ -540,11 +539,6 @@ def _generals_played(games: list[GameCheck]) -> str:
     return (f"{', '.join(settings)}; bots {', '.join(levels) or 'none'} and {people} games between people; "
             f"turn times {', '.join(f'{t:g} s' for t in times)}")
 
-
-def _ending(state: dict[str, Any]) -> str:
-    """How a finished game ended, from its snapshot's result (every engine stores an Outcome there)."""
-    result = state.get("result")
-    return str(result.get("reason", "?")) if isinstance(result, dict) else "?"
 
 
 def _sizes(text: str) -> tuple[int, int]:

@@ -78,15 +78,18 @@ class GameCheck:
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
+    @property
+    def ending(self) -> str | None:
+        """How the game ended (every engine stores an Outcome in its snapshot), None while it has not."""
+        result = self.state.get("result")
+        return str(result.get("reason", "?")) if isinstance(result, dict) else None
+
     def fact(self, name: str) -> Any:
-        """A stored fact a creation promise names."""
+        """A stored fact a promise names."""
         if name == "variants":
             return sorted(self.options.get("variants", []))
         if name == "bot":
             return next((s.bot for s in self.seats if s.bot is not None), None)
-        if name == "ending":  # how a finished game ended (every engine stores an Outcome in its snapshot)
-            result = self.state.get("result")
-            return result.get("reason") if isinstance(result, dict) else None
         return getattr(self, name)
 
     def timer_rows(self) -> list[Row]:
